@@ -1,0 +1,84 @@
+"""A spec folder's binding config (`binding.toml`): what the protocol is called, which file is its
+schema, and the names and options each target needs. Protocol facts live here, not in Python."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import SpecError
+
+CONFIG = "binding.toml"
+
+
+@dataclass(frozen=True)
+class FixtureDivergence:
+    fixture: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Binding:
+    spec_dir: Path
+    display_dir: str
+    name: str
+    version: str
+    schema: Path
+    root: str | None
+    fixtures: Path | None
+    targets: dict[str, dict[str, Any]]
+    fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
+
+    def display(self, path: Path) -> str:
+        try:
+            return f"{self.display_dir}/{path.relative_to(self.spec_dir).as_posix()}"
+        except ValueError:
+            return str(path)
+
+    def target(self, name: str) -> dict[str, Any]:
+        if name not in self.targets:
+            raise SpecError(self.display(self.spec_dir / CONFIG), f"[{name}]", f"no [{name}] table: the {name} target needs one")
+        return self.targets[name]
+
+
+def display_dir(spec_dir: Path) -> str:
+    try:
+        return spec_dir.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(spec_dir)
+
+
+def load_binding(spec_dir: Path) -> Binding:
+    path = spec_dir / CONFIG
+    shown = f"{display_dir(spec_dir)}/{CONFIG}"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(shown, "", "missing: every spec folder needs a binding.toml") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(shown, "", f"not valid TOML: {exc}") from None
+    proto = raw.get("protocol")
+    if not isinstance(proto, dict):
+        raise SpecError(shown, "[protocol]", "missing table")
+    for key in ("name", "version", "schema"):
+        if not isinstance(proto.get(key), str):
+            raise SpecError(shown, f"[protocol].{key}", "missing or not a string")
+    divergences = []
+    for i, entry in enumerate(raw.get("fixture_divergence", [])):
+        if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("reason"), str):
+            raise SpecError(shown, f"[[fixture_divergence]] #{i + 1}", "needs `fixture` and `reason` strings")
+        divergences.append(FixtureDivergence(entry["fixture"], entry["reason"]))
+    targets = {k: v for k, v in raw.items() if isinstance(v, dict) and k not in ("protocol",)}
+    return Binding(
+        spec_dir=spec_dir,
+        display_dir=display_dir(spec_dir),
+        name=proto["name"],
+        version=proto["version"],
+        schema=spec_dir / proto["schema"],
+        root=proto.get("root"),
+        fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
+        targets=targets,
+        fixture_divergences=tuple(divergences),
+    )

@@ -1,0 +1,225 @@
+"""Test documents derived from the IR alone, for every target's generated tests: a minimal and a
+full valid instance of every definition, and one invalid instance per constraint (missing
+required, wrong type, unknown property, out-of-enum, const, bounds, pattern, minItems, null where
+null is not allowed), each with the keyword and instance location the failure must be reported at.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import pointer_join
+from .ir import model as M
+from .ir.build import ecma_to_python
+
+UNKNOWN_PROPERTY = "specbindUnknownProperty"
+UNKNOWN_TAG = "specbind-unknown-member"
+
+Case = dict[str, Any]
+
+
+class Sampler:
+    def __init__(self, ir: M.IR) -> None:
+        self.ir = ir
+        self.stack: list[str] = []
+
+    def of(self, t: M.TypeExpr | M.Definition) -> Any:
+        if isinstance(t, M.TRef):
+            if t.name in self.stack:
+                raise ValueError(f"required fields form a cycle through {t.name}: no finite instance exists")
+            self.stack.append(t.name)
+            try:
+                return self.of(self.ir.defs[t.name])
+            finally:
+                self.stack.pop()
+        if isinstance(t, M.ObjectDef):
+            return {f.wire: self.of(f.type) for f in t.fields if f.required}
+        if isinstance(t, M.UnionDef):
+            return self.of(t.union)
+        if isinstance(t, M.EnumDef):
+            return t.values[0]
+        if isinstance(t, M.AliasDef):
+            return self.of(t.type)
+        if isinstance(t, M.TString):
+            return matching(t.pattern, ["x", "", "/x"]) if t.pattern else "x"
+        if isinstance(t, (M.TInteger, M.TNumber)):
+            v = 0 if t.minimum is None else max(0, t.minimum)
+            return v if t.maximum is None else min(v, t.maximum)
+        if isinstance(t, M.TBoolean):
+            return True
+        if isinstance(t, M.TConst):
+            return t.value
+        if isinstance(t, M.TEnum):
+            return t.values[0]
+        if isinstance(t, M.TAny):
+            return {"k": [1, "v"]}
+        if isinstance(t, M.TMap):
+            return {} if t.values is None else {"k": self.of(t.values)}
+        if isinstance(t, M.TArray):
+            return [self.of(t.items) for _ in range(t.min_items or 0)]
+        if isinstance(t, M.TUnion):
+            return self.of(t.members[0])
+        raise AssertionError(t)
+
+    def full(self, d: M.ObjectDef) -> dict[str, Any]:
+        doc = {}
+        for f in d.fields:
+            v = self.of(f.type)
+            if isinstance(f.type, M.TArray) and not v:
+                v = [self.of(f.type.items)]
+            doc[f.wire] = v
+        return doc
+
+
+def matching(pattern: str, candidates: list[str]) -> str:
+    rx = re.compile(ecma_to_python(pattern))
+    for c in candidates:
+        if rx.search(c):
+            return c
+    raise ValueError(f"no sample string matches pattern {pattern!r}; add `examples` to the schema")
+
+
+def not_matching(pattern: str) -> str | None:
+    rx = re.compile(ecma_to_python(pattern))
+    for c in ("x y", "x", "", "~", " "):
+        if not rx.search(c):
+            return c
+    return None
+
+
+class Deriver:
+    def __init__(self, ir: M.IR) -> None:
+        self.ir = ir
+        self.sample = Sampler(ir)
+
+    def resolve(self, t: M.TypeExpr) -> M.TypeExpr | M.Definition:
+        while isinstance(t, M.TRef):
+            d = self.ir.defs[t.name]
+            if isinstance(d, M.AliasDef):
+                t = d.type
+                continue
+            return d
+        return t
+
+    def wrong(self, t: M.TypeExpr) -> list[tuple[str, Any, str, str]]:
+        """(label, bad value, keyword, pointer below the value) for one value slot."""
+        r = self.resolve(t)
+        out: list[tuple[str, Any, str, str]] = []
+        if isinstance(r, M.ObjectDef) or isinstance(r, M.TMap):
+            out += [("not-an-object", 42, "type", ""), ("null", None, "type", "")]
+            if isinstance(r, M.TMap) and r.values is not None:
+                out += [(f"value-{label}", {"k": v}, kw, "/k" + p) for label, v, kw, p in self.wrong(r.values)]
+        elif isinstance(r, (M.UnionDef, M.TUnion)):
+            u = r.union if isinstance(r, M.UnionDef) else r
+            out += [("null", None, "oneOf", "")]
+            if u.discriminator:
+                out += [("not-an-object", 42, "oneOf", "")]
+                out += [("unknown-member", {u.discriminator: UNKNOWN_TAG}, "oneOf", "")]
+            else:
+                kinds = set().union(*(self._kinds(m) for m in u.members))
+                for label, value, kind in (("a-number", 1.5, "number"), ("a-boolean", True, "boolean"), ("an-object", {}, "object")):
+                    if kind not in kinds:
+                        out.append((label, value, "oneOf", ""))
+                        break
+        elif isinstance(r, M.EnumDef) or isinstance(r, M.TEnum):
+            out += [("not-a-member", "specbind-not-a-member", "enum", ""), ("not-a-string", 1, "type", ""), ("null", None, "type", "")]
+        elif isinstance(r, M.TString):
+            out += [("not-a-string", 42, "type", ""), ("null", None, "type", "")]
+            if r.pattern and (bad := not_matching(r.pattern)) is not None:
+                out.append(("pattern-mismatch", bad, "pattern", ""))
+        elif isinstance(r, (M.TInteger, M.TNumber)):
+            out += [("a-string", "1", "type", ""), ("a-boolean", True, "type", ""), ("null", None, "type", "")]
+            if isinstance(r, M.TInteger):
+                out.append(("a-fraction", 1.5, "type", ""))
+            if r.minimum is not None:
+                out.append(("below-minimum", r.minimum - 1, "minimum", ""))
+            if r.maximum is not None:
+                out.append(("above-maximum", r.maximum + 1, "maximum", ""))
+        elif isinstance(r, M.TBoolean):
+            out += [("a-number", 1, "type", ""), ("a-string", "true", "type", ""), ("null", None, "type", "")]
+        elif isinstance(r, M.TConst):
+            v = r.value
+            other: Any = (not v) if isinstance(v, bool) else (v + 1 if isinstance(v, int) else v + "-other")
+            out += [("other-value", other, "const", ""), ("null", None, "const", "")]
+        elif isinstance(r, M.TAny):
+            if r.nonnull:
+                out.append(("null", None, "not", ""))
+        elif isinstance(r, M.TArray):
+            out += [("not-an-array", "x", "type", ""), ("null", None, "type", "")]
+            if r.min_items:
+                out.append(("too-few-items", [self.sample.of(r.items)] * (r.min_items - 1), "minItems", ""))
+            for label, v, kw, p in self.wrong(r.items):
+                out.append((f"item-{label}", [v], kw, "/0" + p))
+        return out
+
+    def _kinds(self, t: M.TypeExpr) -> set[str]:
+        return M.json_types(t, self.ir.defs.__getitem__)
+
+    def cases(self) -> list[Case]:
+        out: list[Case] = []
+        for name, d in self.ir.defs.items():
+            out += self.for_definition(name, d)
+        return out
+
+    def for_definition(self, name: str, d: M.Definition) -> list[Case]:
+        base = self.sample.of(d)
+        cases: list[Case] = [valid(name, "minimal", base)]
+        if isinstance(d, M.EnumDef):
+            cases += [valid(name, f"member-{v}", v) for v in d.values[1:]]
+        if isinstance(d, M.UnionDef):
+            cases += [valid(name, f"member-{m.name}", self.sample.of(m)) for m in d.union.members[1:] if isinstance(m, M.TRef)]
+        if isinstance(d, (M.UnionDef, M.EnumDef, M.AliasDef)):
+            t: M.TypeExpr = M.TRef(name, d.loc)
+            for label, v, kw, p in self.wrong(t):
+                strip = label == "unknown-member"
+                cases.append(invalid(name, label, v, kw, p, lenient="drop" if strip else "error"))
+            return cases
+        assert isinstance(d, M.ObjectDef)
+        cases.append(valid(name, "full", self.sample.full(d)))
+        for f in d.fields:
+            if f.required:
+                doc = {k: v for k, v in base.items() if k != f.wire}
+                cases.append(invalid(name, f"missing-{f.wire}", doc, "required", ""))
+            for label, v, kw, p in self.wrong(f.type):
+                doc = dict(base)
+                doc[f.wire] = v
+                ptr = pointer_join("", f.wire) + p
+                lenient = "error"
+                if label.endswith("unknown-member"):
+                    # lenient decode strips an unknown union member where the slot allows it
+                    lenient = "strip" if (not f.required or p.startswith("/0")) else "error"
+                cases.append(invalid(name, f"{f.wire}-{label}", doc, kw, ptr, lenient=lenient))
+            if isinstance(self.resolve(f.type), M.TInteger):
+                doc = dict(base)
+                doc[f.wire] = 1.0
+                case = invalid(name, f"{f.wire}-integral-float", doc, "type", pointer_join("", f.wire))
+                case["reference"] = "accepts"
+                case["why"] = "JSON Schema counts 1.0 as an integer; specbind keeps integers integers (1 and 1.0 told apart)"
+                cases.append(case)
+        if d.closed:
+            doc = dict(base)
+            doc[UNKNOWN_PROPERTY] = True
+            cases.append(invalid(name, "unknown-property", doc, "unevaluatedProperties", "", lenient="strip"))
+        return cases
+
+
+def valid(definition: str, label: str, doc: Any) -> Case:
+    return {"definition": definition, "name": f"{definition}/valid/{label}", "document": doc, "valid": True}
+
+
+def invalid(definition: str, label: str, doc: Any, keyword: str, pointer: str, lenient: str = "error") -> Case:
+    return {
+        "definition": definition,
+        "name": f"{definition}/invalid/{label}",
+        "document": doc,
+        "valid": False,
+        "keyword": keyword,
+        "pointer": pointer,
+        "lenient": lenient,
+        "reference": "rejects",
+    }
+
+
+def derive_cases(ir: M.IR) -> list[Case]:
+    return Deriver(ir).cases()

@@ -1,0 +1,21 @@
+"""The one error type generation raises: it always names the file and where in it."""
+
+from __future__ import annotations
+
+
+class SpecError(Exception):
+    """A problem in a spec input, located by file and JSON pointer (or line:column)."""
+
+    def __init__(self, file: str, where: str, message: str) -> None:
+        self.file = file
+        self.where = where
+        self.message = message
+        super().__init__(f"{file}: {where or '/'}: {message}")
+
+
+def pointer_escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def pointer_join(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + pointer_escape(str(t)) for t in tokens)

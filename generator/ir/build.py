@@ -1,0 +1,355 @@
+"""Schema document -> IR. Every decision about what a schema construct means is made here, once,
+and anything this builder cannot represent exactly stops generation with its JSON pointer."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..errors import SpecError, pointer_join
+from ..schema import vocabulary as V
+from ..schema.loader import SchemaDoc
+from . import model as M
+from .naming import snake
+
+_OBJECT_KEYS = {"type", "properties", "required", "allOf", "unevaluatedProperties", "additionalProperties"}
+
+
+def build_ir(doc: SchemaDoc) -> M.IR:
+    return _Builder(doc).build()
+
+
+class _Builder:
+    def __init__(self, doc: SchemaDoc) -> None:
+        self.doc = doc
+        self.defs: dict[str, M.Definition] = {}
+        self.building: list[str] = []
+        self.fragments = self._find_fragments()
+
+    def fail(self, at: str, message: str) -> SpecError:
+        return SpecError(self.doc.display, at, message)
+
+    def build(self) -> M.IR:
+        for name in self.doc.defs:
+            self.definition(name)
+        ordered = {name: self.defs[name] for name in self.doc.defs}
+        for d in ordered.values():
+            d.tags.sort() if isinstance(d, M.ObjectDef) else None
+        raw = self.doc.raw
+        return M.IR(
+            source=self.doc.display,
+            sha256=self.doc.sha256,
+            title=raw.get("title"),
+            description=raw.get("description"),
+            root=self.doc.root_ref,
+            defs=ordered,
+        )
+
+    # -- definitions ------------------------------------------------------------------------
+
+    def _find_fragments(self) -> set[str]:
+        found: set[str] = set()
+
+        def walk(node: Any, at: str) -> None:
+            if isinstance(node, dict):
+                for sub in node.get("allOf", []):
+                    if isinstance(sub, dict) and "$ref" in sub:
+                        found.add(self.doc.resolve(sub["$ref"], at + "/allOf"))
+                for key, value in node.items():
+                    if key in V.SCHEMA_MAPS and isinstance(value, dict):
+                        for v in value.values():
+                            walk(v, at)
+                    elif key in V.SCHEMA_SINGLE or key in V.SCHEMA_LISTS:
+                        for v in value if isinstance(value, list) else [value]:
+                            walk(v, at)
+
+        walk(self.doc.raw, "")
+        return found
+
+    def definition(self, name: str) -> M.Definition:
+        if name in self.defs:
+            return self.defs[name]
+        at = self.doc.def_pointer(name)
+        if name in self.building:
+            cycle = " -> ".join(self.building[self.building.index(name) :] + [name])
+            raise self.fail(at, f"definitions compose themselves in a cycle: {cycle}")
+        self.building.append(name)
+        node = self.doc.defs[name]
+        doc = node.get("description")
+        keys = set(node) - V.ANNOTATIONS
+        d: M.Definition
+        if "oneOf" in keys:
+            extra = keys - {"oneOf", "type"}
+            if extra:
+                raise self.fail(at, f"a union definition cannot also carry {sorted(extra)}")
+            union = self.expr(node, at)
+            assert isinstance(union, M.TUnion)
+            d = M.UnionDef(name, at, doc, union)
+        elif "enum" in keys and node.get("type") == "string":
+            t = self.expr(node, at)
+            assert isinstance(t, M.TEnum)
+            d = M.EnumDef(name, at, doc, t.values)
+        elif node.get("type") == "object" and keys & {"properties", "allOf", "required"}:
+            d = self.object_def(name, node, at, doc)
+        else:
+            d = M.AliasDef(name, at, doc, self.expr(node, at))
+        self.building.pop()
+        self.defs[name] = d
+        if isinstance(d, M.UnionDef) and d.union.discriminator:
+            for tag, member in d.union.tags:
+                obj = self.defs[member]
+                assert isinstance(obj, M.ObjectDef)
+                if (d.union.discriminator, tag) not in obj.tags:
+                    obj.tags.append((d.union.discriminator, tag))
+        return d
+
+    def object_def(self, name: str, node: dict[str, Any], at: str, doc: str | None) -> M.ObjectDef:
+        extra = set(node) - V.ANNOTATIONS - _OBJECT_KEYS
+        if extra:
+            raise self.fail(pointer_join(at, sorted(extra)[0]), "keyword does not apply to an object with properties")
+        fields: dict[str, M.Field] = {}
+        required_at: dict[str, str] = {}
+        for i, sub in enumerate(node.get("allOf", [])):
+            sub_at = pointer_join(at, "allOf", i)
+            if set(sub) - V.ANNOTATIONS != {"$ref"}:
+                raise self.fail(sub_at, "allOf members must be plain $refs to object definitions")
+            frag = self.definition(self.doc.resolve(sub["$ref"], sub_at + "/$ref"))
+            if not isinstance(frag, M.ObjectDef):
+                raise self.fail(sub_at, f"allOf member {frag.name!r} is not an object definition")
+            for f in frag.fields:
+                fields[f.wire] = self.merge(fields.get(f.wire), f, at)
+                if f.required and f.required_loc:
+                    required_at.setdefault(f.wire, f.required_loc)
+        props = node.get("properties", {})
+        own_required = node.get("required", [])
+        if not isinstance(own_required, list) or not all(isinstance(r, str) for r in own_required):
+            raise self.fail(at + "/required", "required must be an array of property names")
+        for r in own_required:
+            required_at[r] = at + "/required"
+        for wire, sub in props.items():
+            p_at = pointer_join(at, "properties", wire)
+            default = sub.get("default", M.NO_DEFAULT) if isinstance(sub, dict) else M.NO_DEFAULT
+            f = M.Field(
+                wire=wire,
+                name=snake(wire),
+                type=self.expr(sub, p_at),
+                required=False,
+                loc=p_at,
+                required_loc=None,
+                doc=sub.get("description") if isinstance(sub, dict) else None,
+                default=default,
+            )
+            fields[wire] = self.merge(fields.get(wire), f, at)
+        for wire, loc in required_at.items():
+            if wire not in fields:
+                raise self.fail(loc, f"required property {wire!r} is not declared in properties")
+            f = fields[wire]
+            fields[wire] = M.Field(f.wire, f.name, f.type, True, f.loc, loc, f.doc, f.default)
+        # the definition's own properties first, in its order; then what it composes
+        fields = {w: fields[w] for w in [*props, *(w for w in fields if w not in props)]}
+        names = [f.name for f in fields.values()]
+        clash = {n for n in names if names.count(n) > 1}
+        if clash:
+            raise self.fail(at + "/properties", f"properties map to the same snake_case name: {sorted(clash)}")
+        closed, closed_loc = self.closedness(node, at)
+        return M.ObjectDef(
+            name=name,
+            loc=at,
+            doc=doc,
+            fields=tuple(fields.values()),
+            closed=closed,
+            closed_loc=closed_loc,
+            fragment=name in self.fragments,
+        )
+
+    def closedness(self, node: dict[str, Any], at: str) -> tuple[bool, str | None]:
+        un = node.get("unevaluatedProperties", True)
+        add = node.get("additionalProperties", True)
+        if un is False:
+            return True, at + "/unevaluatedProperties"
+        if add is False:
+            if "allOf" in node:
+                # additionalProperties cannot see properties declared in allOf members: such an
+                # object would reject its own inherited fields.
+                raise self.fail(at + "/additionalProperties", "additionalProperties: false beside allOf; use unevaluatedProperties")
+            return True, at + "/additionalProperties"
+        if un is not True or add is not True:
+            raise self.fail(at, "only true/false are supported for additional/unevaluatedProperties beside properties")
+        return False, None
+
+    def merge(self, inherited: M.Field | None, own: M.Field, at: str) -> M.Field:
+        """A property declared again by the composing definition: both schemas apply, so the
+        narrower must imply the wider (a const inside the inherited enum or string type)."""
+        if inherited is None:
+            return own
+        a, b = inherited.type, own.type
+        if _same_shape(a, b):
+            chosen = b
+        elif isinstance(b, M.TConst) and self.admits(a, b.value):
+            chosen = b
+        else:
+            raise self.fail(own.loc, f"redeclares {own.wire!r} incompatibly with its allOf member ({inherited.loc})")
+        default = own.default if own.default is not M.NO_DEFAULT else inherited.default
+        return M.Field(own.wire, own.name, chosen, False, own.loc, None, own.doc or inherited.doc, default)
+
+    def admits(self, t: M.TypeExpr, value: Any) -> bool:
+        if isinstance(t, M.TRef):
+            d = self.definition(t.name)
+            if isinstance(d, M.EnumDef):
+                return value in d.values
+            if isinstance(d, M.AliasDef):
+                return self.admits(d.type, value)
+            return False
+        if isinstance(t, M.TString):
+            return isinstance(value, str) and (t.pattern is None or _ecma_search(t.pattern, value))
+        if isinstance(t, M.TEnum):
+            return value in t.values
+        return False
+
+    # -- type expressions -------------------------------------------------------------------
+
+    def expr(self, node: Any, at: str) -> M.TypeExpr:
+        if node is True:
+            return M.TAny(at)
+        if not isinstance(node, dict):
+            raise self.fail(at, "only the boolean schema true is supported here")
+        keys = set(node) - V.ANNOTATIONS
+        if "$ref" in keys:
+            return self.ref_expr(node, keys, at)
+        if "const" in keys:
+            self.only(node, keys, {"const", "type"}, at)
+            value = node["const"]
+            if not isinstance(value, (str, int, bool)) or isinstance(value, float):
+                raise self.fail(at + "/const", "only string, integer and boolean consts are supported")
+            return M.TConst(at, value)
+        if "enum" in keys:
+            self.only(node, keys, {"enum", "type"}, at)
+            values = node["enum"]
+            if node.get("type") != "string" or not all(isinstance(v, str) for v in values):
+                raise self.fail(at + "/enum", "only enums of strings (with type: string) are supported")
+            if len(set(values)) != len(values):
+                raise self.fail(at + "/enum", "enum values repeat")
+            return M.TEnum(at, tuple(values))
+        if "oneOf" in keys:
+            self.only(node, keys, {"oneOf", "type"}, at)
+            members = tuple(self.expr(sub, pointer_join(at, "oneOf", i)) for i, sub in enumerate(node["oneOf"]))
+            return self.union(members, at)
+        if "not" in keys:
+            self.only(node, keys, {"not"}, at)
+            if node["not"] != {"type": "null"}:
+                raise self.fail(at + "/not", "only `not: {type: null}` is supported")
+            return M.TAny(at, nonnull=True)
+        if "type" not in keys:
+            if keys:
+                raise self.fail(pointer_join(at, sorted(keys)[0]), "keyword needs a `type` beside it")
+            return M.TAny(at)
+        kind = node["type"]
+        if kind == "string":
+            self.only(node, keys, {"type", "pattern"}, at)
+            pattern = node.get("pattern")
+            if pattern is not None:
+                try:
+                    re.compile(_ecma_to_python(pattern))
+                except (re.error, TypeError) as exc:
+                    raise self.fail(at + "/pattern", f"pattern does not compile: {exc}") from None
+            return M.TString(at, pattern)
+        if kind in ("integer", "number"):
+            self.only(node, keys, {"type", "minimum", "maximum"}, at)
+            lo, hi = node.get("minimum"), node.get("maximum")
+            for k, v in (("minimum", lo), ("maximum", hi)):
+                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                    raise self.fail(at + "/" + k, f"{k} must be a number")
+                if kind == "integer" and isinstance(v, float):
+                    raise self.fail(at + "/" + k, f"{k} of an integer must be an integer")
+            return M.TInteger(at, lo, hi) if kind == "integer" else M.TNumber(at, lo, hi)
+        if kind == "boolean":
+            self.only(node, keys, {"type"}, at)
+            return M.TBoolean(at)
+        if kind == "array":
+            self.only(node, keys, {"type", "items", "minItems"}, at)
+            items = self.expr(node["items"], at + "/items") if "items" in node else M.TAny(at + "/items")
+            mi = node.get("minItems")
+            if mi is not None and (isinstance(mi, bool) or not isinstance(mi, int) or mi < 0):
+                raise self.fail(at + "/minItems", "minItems must be a non-negative integer")
+            return M.TArray(at, items, mi)
+        if kind == "object":
+            if keys & {"properties", "required", "allOf"}:
+                raise self.fail(at, "an inline object with properties must be a named definition in $defs")
+            self.only(node, keys, {"type", "additionalProperties"}, at)
+            add = node.get("additionalProperties", True)
+            if add is False:
+                raise self.fail(at + "/additionalProperties", "an object that admits no property at all is not supported")
+            return M.TMap(at, None if add is True else self.expr(add, at + "/additionalProperties"))
+        raise self.fail(at + "/type", f"unsupported type {json.dumps(kind)}")
+
+    def only(self, node: dict[str, Any], keys: set[str], allowed: set[str], at: str) -> None:
+        extra = keys - allowed
+        if extra:
+            first = sorted(extra)[0]
+            raise self.fail(pointer_join(at, first), f"keyword {first!r} is not supported beside {sorted(keys & allowed)}")
+
+    def ref_expr(self, node: dict[str, Any], keys: set[str], at: str) -> M.TypeExpr:
+        name = self.doc.resolve(node["$ref"], at + "/$ref")
+        others = keys - {"$ref"}
+        if not others:
+            return M.TRef(name, at)
+        target = self.definition(name)
+        if others == {"not"} and node["not"] == {"type": "null"}:
+            if isinstance(target, M.AliasDef) and isinstance(target.type, M.TAny):
+                return M.TAny(at, nonnull=True)
+        raise self.fail(at, "beside $ref only `not: {type: null}` on an any-JSON definition is supported")
+
+    def union(self, members: tuple[M.TypeExpr, ...], at: str) -> M.TUnion:
+        if all(isinstance(m, M.TRef) and isinstance(self.definition(m.name), M.ObjectDef) for m in members):
+            objs = [self.definition(m.name) for m in members if isinstance(m, M.TRef)]
+            found = self.discriminator(objs)  # type: ignore[arg-type]
+            if found:
+                prop, tags = found
+                return M.TUnion(at, members, prop, tags)
+        kinds = [self.json_types(m) for m in members]
+        for i in range(len(kinds)):
+            for j in range(i + 1, len(kinds)):
+                if kinds[i] & kinds[j]:
+                    raise self.fail(
+                        at,
+                        "union has no discriminator strategy: no property is a required, distinct const "
+                        f"in every member, and members {i} and {j} overlap on JSON type {sorted(kinds[i] & kinds[j])}",
+                    )
+        return M.TUnion(at, members)
+
+    def discriminator(self, objs: list[M.ObjectDef]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+        for f in objs[0].fields:
+            tags = []
+            for o in objs:
+                g = o.field(f.wire)
+                if g is None or not g.required or not isinstance(g.type, M.TConst) or not isinstance(g.type.value, str):
+                    break
+                tags.append((g.type.value, o.name))
+            else:
+                if len({t for t, _ in tags}) == len(tags):
+                    return f.wire, tuple(tags)
+        return None
+
+    def json_types(self, t: M.TypeExpr) -> set[str]:
+        return M.json_types(t, self.definition)
+
+
+def _same_shape(a: M.TypeExpr, b: M.TypeExpr) -> bool:
+    strip = lambda t: {k: v for k, v in vars(t).items() if k != "loc"}  # noqa: E731
+    return type(a) is type(b) and strip(a) == strip(b)
+
+
+def _ecma_to_python(pattern: str) -> str:
+    """ECMA-262 `$` never matches before a trailing newline; Python's does. Anchor with \\Z."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        return pattern[:-1] + r"\Z"
+    return pattern
+
+
+def ecma_to_python(pattern: str) -> str:
+    return _ecma_to_python(pattern)
+
+
+def _ecma_search(pattern: str, value: str) -> bool:
+    return re.search(_ecma_to_python(pattern), value) is not None

@@ -1,0 +1,197 @@
+"""A small, language-neutral model of a protocol's types.
+
+Every node keeps `loc`, the JSON pointer of the schema node it came from, so any target can name
+the exact schema keyword an error is about. Presence (required or optional) and nullability are
+kept apart: an optional field may be absent, and that is never the same as null.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Union
+
+JSON_TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
+
+
+@dataclass(frozen=True)
+class TRef:
+    name: str
+    loc: str
+
+
+@dataclass(frozen=True)
+class TString:
+    loc: str
+    pattern: str | None = None
+
+
+@dataclass(frozen=True)
+class TInteger:
+    loc: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class TNumber:
+    loc: str
+    minimum: float | int | None = None
+    maximum: float | int | None = None
+
+
+@dataclass(frozen=True)
+class TBoolean:
+    loc: str
+
+
+@dataclass(frozen=True)
+class TConst:
+    loc: str
+    value: str | int | bool
+
+
+@dataclass(frozen=True)
+class TEnum:
+    loc: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TAny:
+    """Any JSON value; with `nonnull`, anything but null (`not: {type: null}` at `loc`)."""
+
+    loc: str
+    nonnull: bool = False
+
+
+@dataclass(frozen=True)
+class TMap:
+    """An object whose keys are data, not fields; `values` None means any JSON value."""
+
+    loc: str
+    values: "TypeExpr | None" = None
+
+
+@dataclass(frozen=True)
+class TArray:
+    loc: str
+    items: "TypeExpr"
+    min_items: int | None = None
+
+
+@dataclass(frozen=True)
+class TUnion:
+    """Exactly one member matches. `discriminator` names the property whose const picks the
+    member (`tags` maps each const to its member definition); None means the members are told
+    apart by JSON type alone."""
+
+    loc: str
+    members: tuple["TypeExpr", ...]
+    discriminator: str | None = None
+    tags: tuple[tuple[str, str], ...] = ()
+
+
+TypeExpr = Union[TRef, TString, TInteger, TNumber, TBoolean, TConst, TEnum, TAny, TMap, TArray, TUnion]
+
+NO_DEFAULT: Any = object()
+
+
+@dataclass(frozen=True)
+class Field:
+    wire: str  # the property name on the wire
+    name: str  # snake_case, decided once for every target
+    type: TypeExpr
+    required: bool
+    loc: str  # pointer of the property's schema
+    required_loc: str | None  # pointer of the `required` keyword that lists it
+    doc: str | None = None
+    default: Any = NO_DEFAULT
+
+
+@dataclass
+class ObjectDef:
+    name: str
+    loc: str
+    doc: str | None
+    fields: tuple[Field, ...]
+    closed: bool
+    closed_loc: str | None  # pointer of the keyword that closes the object
+    fragment: bool = False  # composed into others with allOf
+    # (discriminator property, const) for every discriminated union this object is a member of
+    tags: list[tuple[str, str]] = field(default_factory=list)
+
+    def field(self, wire: str) -> Field | None:
+        for f in self.fields:
+            if f.wire == wire:
+                return f
+        return None
+
+
+@dataclass
+class UnionDef:
+    name: str
+    loc: str
+    doc: str | None
+    union: TUnion
+
+
+@dataclass
+class EnumDef:
+    name: str
+    loc: str
+    doc: str | None
+    values: tuple[str, ...]
+
+
+@dataclass
+class AliasDef:
+    name: str
+    loc: str
+    doc: str | None
+    type: TypeExpr
+
+
+Definition = Union[ObjectDef, UnionDef, EnumDef, AliasDef]
+
+
+@dataclass
+class IR:
+    source: str  # display path of the schema
+    sha256: str
+    title: str | None
+    description: str | None
+    root: str | None  # the definition the document itself is ($ref at the root)
+    defs: dict[str, Definition]  # in schema order
+
+    def deref(self, t: TypeExpr) -> TypeExpr | Definition:
+        return self.defs[t.name] if isinstance(t, TRef) else t
+
+
+def json_types(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"]) -> set[str]:
+    """The JSON types an instance of `t` can have; `lookup` resolves definition names."""
+    if isinstance(t, TRef):
+        return json_types(lookup(t.name), lookup)
+    if isinstance(t, (ObjectDef, TMap)):
+        return {"object"}
+    if isinstance(t, UnionDef):
+        return json_types(t.union, lookup)
+    if isinstance(t, TUnion):
+        return set().union(*(json_types(m, lookup) for m in t.members))
+    if isinstance(t, AliasDef):
+        return json_types(t.type, lookup)
+    if isinstance(t, (EnumDef, TEnum, TString)):
+        return {"string"}
+    if isinstance(t, TConst):
+        v = t.value
+        return {"boolean"} if isinstance(v, bool) else {"integer"} if isinstance(v, int) else {"string"}
+    if isinstance(t, TInteger):
+        return {"integer"}
+    if isinstance(t, TNumber):
+        return {"integer", "number"}
+    if isinstance(t, TBoolean):
+        return {"boolean"}
+    if isinstance(t, TArray):
+        return {"array"}
+    if isinstance(t, TAny):
+        return set(JSON_TYPES) - ({"null"} if t.nonnull else set())
+    raise AssertionError(t)

@@ -1,0 +1,41 @@
+"""The spec's schema fixtures, read once for every target's generated tests."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from ..binding import Binding
+from ..errors import SpecError
+from ..schema.loader import read_json
+
+
+def load_fixtures(binding: Binding, definitions: Collection[str]) -> dict[str, Any]:
+    out: list[dict[str, Any]] = []
+    root = binding.fixtures
+    divergent = {d.fixture: d.reason for d in binding.fixture_divergences}
+    if root is not None:
+        if not root.is_dir():
+            raise SpecError(binding.display(root), "", "fixtures folder named in binding.toml does not exist")
+        for path in sorted(root.glob("*/*/*.json"), key=lambda p: p.as_posix()):
+            if path.name.endswith(".expect.json"):
+                continue
+            definition, verdict = path.parent.parent.name, path.parent.name
+            if verdict not in ("valid", "invalid"):
+                raise SpecError(binding.display(path), "", "fixtures live under <Definition>/valid or <Definition>/invalid")
+            name = f"{definition}/{verdict}/{path.stem}"
+            if definition not in definitions:
+                raise SpecError(binding.display(path.parent.parent), "", f"fixture folder names no definition {definition!r}")
+            doc, _ = read_json(path, binding.display(path))
+            entry: dict[str, Any] = {"name": name, "definition": definition, "valid": verdict == "valid", "document": doc}
+            expect = path.with_name(path.stem + ".expect.json")
+            if verdict == "invalid":
+                if not expect.exists():
+                    raise SpecError(binding.display(path), "", "an invalid fixture needs its .expect.json")
+                entry["expect"], _ = read_json(expect, binding.display(expect))
+                if name in divergent:
+                    entry["divergence"] = divergent.pop(name)
+            out.append(entry)
+    if divergent:
+        raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[fixture_divergence]]", f"names no fixture: {sorted(divergent)}")
+    return {"fixtures": out}

@@ -1,0 +1,272 @@
+"""Context for templates/python/: msgspec Structs for objects, StrEnums, type aliases for unions,
+and the validation table the strict/lenient slow path interprets. Python-specific decisions
+(annotations, keywords, what msgspec can express) are made here; the templates own layout."""
+
+from __future__ import annotations
+
+import json
+import keyword
+from typing import Any
+
+from .. import __version__
+from ..binding import Binding
+from ..cases import derive_cases
+from ..errors import SpecError
+from ..ir import model as M
+from ..ir.build import ecma_to_python
+from ..ir.naming import constant
+from . import Data, Plan
+from .fixtures import load_fixtures
+
+RUNTIME_REQUIRES = ("msgspec>=0.19",)
+
+
+def build(binding: Binding, ir: M.IR) -> Plan:
+    opts = binding.target("python")
+    package = opts.get("package")
+    if not isinstance(package, str) or not package.isidentifier():
+        raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[python].package", "must be a Python identifier")
+    ctx = _Context(binding, ir)
+    schema_bytes = binding.schema.read_bytes()
+    fixtures = load_fixtures(binding, ir.defs)
+    cases = derive_cases(ir)
+    context = {
+        "package": package,
+        "protocol": binding.name,
+        "protocol_version": binding.version,
+        "source": ir.source,
+        "sha256": ir.sha256,
+        "generator_version": __version__,
+        "title": ir.title,
+        "description": ir.description,
+        "root": binding.root or ir.root,
+        "runtime_requires": RUNTIME_REQUIRES,
+        "enums": ctx.enums(),
+        "plain_aliases": ctx.aliases(late=False),
+        "classes": ctx.classes(),
+        "late_aliases": ctx.aliases(late=True),
+        "definitions": ctx.definitions(),
+        "table": ctx.table(),
+        "fixture_count": len(fixtures["fixtures"]),
+        "case_count": len(cases),
+    }
+    data = (
+        Data("schema.json", schema_bytes),
+        Data("tests/fixtures.json", _json(fixtures)),
+        Data("tests/cases.json", _json({"cases": cases})),
+    )
+    return Plan(package_dir=package, context=context, data=data)
+
+
+def _json(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=1, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+
+
+def py_name(name: str) -> str:
+    return name + "_" if keyword.iskeyword(name) or name in ("type_", "UNSET") else name
+
+
+class _Context:
+    def __init__(self, binding: Binding, ir: M.IR) -> None:
+        self.binding = binding
+        self.ir = ir
+
+    def fail(self, at: str, message: str) -> SpecError:
+        return SpecError(self.ir.source, at, message)
+
+    # -- annotations ------------------------------------------------------------------------
+
+    def ann(self, t: M.TypeExpr) -> str:
+        if isinstance(t, M.TRef):
+            return t.name
+        if isinstance(t, M.TString):
+            if t.pattern is None:
+                return "str"
+            return f"Annotated[str, Meta(pattern={ecma_to_python(t.pattern)!r})]"
+        if isinstance(t, (M.TInteger, M.TNumber)):
+            base = "int" if isinstance(t, M.TInteger) else "float"
+            meta = [f"ge={t.minimum!r}"] if t.minimum is not None else []
+            meta += [f"le={t.maximum!r}"] if t.maximum is not None else []
+            return f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base
+        if isinstance(t, M.TBoolean):
+            return "bool"
+        if isinstance(t, M.TConst):
+            return f"Literal[{json.dumps(t.value)}]"
+        if isinstance(t, M.TEnum):
+            return f"Literal[{', '.join(json.dumps(v) for v in t.values)}]"
+        if isinstance(t, M.TAny):
+            return "NonNullJSON" if t.nonnull else "JSONValue"
+        if isinstance(t, M.TMap):
+            return f"dict[str, {'JSONValue' if t.values is None else self.ann(t.values)}]"
+        if isinstance(t, M.TArray):
+            inner = f"list[{self.ann(t.items)}]"
+            return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
+        if isinstance(t, M.TUnion):
+            return " | ".join(self.ann(m) for m in t.members)
+        raise AssertionError(t)
+
+    def refs(self, t: M.TypeExpr) -> set[str]:
+        if isinstance(t, M.TRef):
+            return {t.name}
+        if isinstance(t, M.TArray):
+            return self.refs(t.items)
+        if isinstance(t, M.TMap) and t.values is not None:
+            return self.refs(t.values)
+        if isinstance(t, M.TUnion):
+            return set().union(*(self.refs(m) for m in t.members))
+        return set()
+
+    # -- definitions ------------------------------------------------------------------------
+
+    def enums(self) -> list[dict[str, Any]]:
+        out = []
+        for d in self.ir.defs.values():
+            if isinstance(d, M.EnumDef):
+                members = [(constant(v), v) for v in d.values]
+                if len({m for m, _ in members}) != len(members):
+                    raise self.fail(d.loc, "enum values collide as Python constant names")
+                out.append({"name": d.name, "doc": d.doc, "members": members})
+        return out
+
+    def aliases(self, late: bool) -> list[dict[str, Any]]:
+        items = []
+        for d in self.ir.defs.values():
+            if isinstance(d, (M.AliasDef, M.UnionDef)):
+                t = d.union if isinstance(d, M.UnionDef) else d.type
+                deps = self.refs(t)
+                if bool(deps) == late:
+                    items.append((d, t, deps))
+        if not late:
+            return [{"name": d.name, "doc": d.doc, "annotation": self.ann(t)} for d, t, _ in items]
+        # an alias is evaluated at import: it must come after every alias it names
+        names = {d.name for d, _, _ in items}
+        done: list[str] = []
+        out = []
+        pending = list(items)
+        while pending:
+            for i, (d, t, deps) in enumerate(pending):
+                if not (deps & names) - set(done):
+                    out.append({"name": d.name, "doc": d.doc, "annotation": self.ann(t)})
+                    done.append(d.name)
+                    pending.pop(i)
+                    break
+            else:
+                raise self.fail(pending[0][0].loc, "type aliases refer to each other in a cycle")
+        return out
+
+    def classes(self) -> list[dict[str, Any]]:
+        out = []
+        for d in self.ir.defs.values():
+            if not isinstance(d, M.ObjectDef):
+                continue
+            if len({t[0] for t in d.tags}) > 1 or len(set(d.tags)) > 1:
+                raise self.fail(d.loc, f"member of unions discriminated differently {d.tags}: msgspec allows one tag per struct")
+            tag = d.tags[0] if d.tags else None
+            fields = []
+            for f in d.fields:
+                if tag and f.wire == tag[0]:
+                    continue
+                name = py_name(f.name)
+                ann = self.ann(f.type)
+                fields.append(
+                    {
+                        "name": name,
+                        "wire": f.wire,
+                        "renamed": name != f.wire,
+                        "annotation": ann if f.required else f"{ann} | UnsetType",
+                        "required": f.required,
+                        "doc": f.doc,
+                        "default": None if f.default is M.NO_DEFAULT else json.dumps(f.default),
+                    }
+                )
+            out.append(
+                {
+                    "name": d.name,
+                    "doc": d.doc,
+                    "closed": d.closed,
+                    "fragment": d.fragment,
+                    "tag_field": tag[0] if tag else None,
+                    "tag": tag[1] if tag else None,
+                    "tag_attr": py_name(tag[0]) if tag else None,
+                    "fields": fields,
+                }
+            )
+        return out
+
+    def definitions(self) -> list[dict[str, Any]]:
+        """Per definition: the type the fast path decodes with, and the class the result must be.
+        A union member is decoded through its union, so a missing discriminator is caught."""
+        unions = {}
+        for d in self.ir.defs.values():
+            if isinstance(d, M.UnionDef) and d.union.discriminator:
+                for _, member in d.union.tags:
+                    unions.setdefault(member, d.name)
+        out = []
+        for name, d in self.ir.defs.items():
+            kind = type(d).__name__.removesuffix("Def").lower()
+            via = unions.get(name)
+            out.append({"name": name, "kind": kind, "decode_as": via or name, "expect": name if via else None})
+        return out
+
+    # -- validation table -------------------------------------------------------------------
+
+    def table(self) -> str:
+        """The IR as plain data for the generic validator: a Python literal, formatted by black."""
+        return repr({name: self.node_def(d) for name, d in self.ir.defs.items()})
+
+    def node_def(self, d: M.Definition) -> dict[str, Any]:
+        if isinstance(d, M.ObjectDef):
+            return {
+                "kind": "object",
+                "loc": d.loc,
+                "closed": d.closed_loc,
+                "fields": {
+                    f.wire: {"type": self.node(f.type), "required": f.required_loc if f.required else None}
+                    for f in d.fields
+                },
+            }
+        if isinstance(d, M.UnionDef):
+            return self.node(d.union)
+        if isinstance(d, M.EnumDef):
+            return {"kind": "enum", "loc": d.loc, "values": list(d.values)}
+        return self.node(d.type)
+
+    def node(self, t: M.TypeExpr) -> dict[str, Any]:
+        if isinstance(t, M.TRef):
+            return {"kind": "ref", "name": t.name}
+        if isinstance(t, M.TString):
+            n: dict[str, Any] = {"kind": "string", "loc": t.loc}
+            if t.pattern is not None:
+                n["pattern"] = ecma_to_python(t.pattern)
+            return n
+        if isinstance(t, (M.TInteger, M.TNumber)):
+            n = {"kind": "integer" if isinstance(t, M.TInteger) else "number", "loc": t.loc}
+            if t.minimum is not None:
+                n["minimum"] = t.minimum
+            if t.maximum is not None:
+                n["maximum"] = t.maximum
+            return n
+        if isinstance(t, M.TBoolean):
+            return {"kind": "boolean", "loc": t.loc}
+        if isinstance(t, M.TConst):
+            return {"kind": "const", "loc": t.loc, "value": t.value}
+        if isinstance(t, M.TEnum):
+            return {"kind": "enum", "loc": t.loc, "values": list(t.values)}
+        if isinstance(t, M.TAny):
+            return {"kind": "any", "loc": t.loc, "nonnull": t.nonnull}
+        if isinstance(t, M.TMap):
+            return {"kind": "map", "loc": t.loc, "values": None if t.values is None else self.node(t.values)}
+        if isinstance(t, M.TArray):
+            return {"kind": "array", "loc": t.loc, "items": self.node(t.items), "min_items": t.min_items}
+        if isinstance(t, M.TUnion):
+            if t.discriminator:
+                return {"kind": "tagged", "loc": t.loc, "field": t.discriminator, "tags": dict(t.tags)}
+            return {
+                "kind": "union",
+                "loc": t.loc,
+                "members": [[sorted(self.json_kinds(m)), self.node(m)] for m in t.members],
+            }
+        raise AssertionError(t)
+
+    def json_kinds(self, t: M.TypeExpr) -> set[str]:
+        return M.json_types(t, self.ir.defs.__getitem__)
