@@ -172,8 +172,7 @@ class Deriver:
         if isinstance(d, (M.UnionDef, M.EnumDef, M.AliasDef)):
             t: M.TypeExpr = M.TRef(name, d.loc)
             for label, v, kw, p in self.wrong(t):
-                strip = label == "unknown-member"
-                cases.append(invalid(name, label, v, kw, p, lenient="drop" if strip else "error"))
+                cases.append(invalid(name, label, v, kw, p, lenient=_lenient(label, p, top=True)))
             return cases
         assert isinstance(d, M.ObjectDef)
         cases.append(valid(name, "full", self.sample.full(d)))
@@ -185,10 +184,7 @@ class Deriver:
                 doc = dict(base)
                 doc[f.wire] = v
                 ptr = pointer_join("", f.wire) + p
-                lenient = "error"
-                if label.endswith("unknown-member"):
-                    # lenient decode strips an unknown union member where the slot allows it
-                    lenient = "strip" if (not f.required or p.startswith("/0")) else "error"
+                lenient = _lenient(label, p, top=False, required=f.required)
                 cases.append(invalid(name, f"{f.wire}-{label}", doc, kw, ptr, lenient=lenient))
             if isinstance(self.resolve(f.type), M.TInteger):
                 doc = dict(base)
@@ -202,6 +198,19 @@ class Deriver:
             doc[UNKNOWN_PROPERTY] = True
             cases.append(invalid(name, "unknown-property", doc, "unevaluatedProperties", "", lenient="strip"))
         return cases
+
+
+def _lenient(label: str, below: str, top: bool, required: bool = True) -> str:
+    """What lenient decoding does with an unknown union member: an array item or an optional
+    property holding one is stripped, a whole document of one is dropped, a required property
+    holding one is still an error."""
+    if not label.endswith("unknown-member"):
+        return "error"
+    if below.startswith("/0"):
+        return "strip"
+    if top:
+        return "drop"
+    return "error" if required else "strip"
 
 
 def valid(definition: str, label: str, doc: Any) -> Case:

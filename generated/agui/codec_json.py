@@ -183,7 +183,7 @@ class Decoder:
         """The typed value, or DecodeError carrying every problem in the document."""
         try:
             value = self._fast.decode(data)
-        except (msgspec.ValidationError, msgspec.DecodeError):
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             return self._explain(data, lenient=False).value
         if self._expect is not None and type(value) is not self._expect:
             return self._explain(data, lenient=False).value
@@ -193,7 +193,7 @@ class Decoder:
         """Like decode, but strips (and reports) what a newer peer may have added."""
         try:
             value = self._fast.decode(data)
-        except (msgspec.ValidationError, msgspec.DecodeError):
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             return self._explain(data, lenient=True)
         if self._expect is not None and type(value) is not self._expect:
             return self._explain(data, lenient=True)
@@ -278,7 +278,7 @@ def encode(
     """
     try:
         data = _ENCODER.encode(value)
-    except (TypeError, msgspec.EncodeError) as exc:
+    except (TypeError, ValueError, RecursionError, msgspec.EncodeError) as exc:
         name = _name(definition) if definition is not None else type(value).__name__
         raise EncodeError(
             name, [Issue("", name, "type", f"cannot encode: {exc}")]

@@ -93,6 +93,8 @@ class Validation:
         self.lenient = lenient
         self.errors: list[Issue] = []
         self.warnings: list[Issue] = []
+        # members of open objects the schema does not declare: valid, ignored, not re-encoded
+        self.ignored: list[str] = []
 
     def run(self, value: Any, definition: str) -> Any:
         """The document, with stripped members removed when lenient (or DROP)."""
@@ -159,6 +161,7 @@ class Validation:
             sub = f"{ptr}/{_escape(name)}"
             if spec is None:
                 if node["closed"] is None:
+                    self.ignored.append(sub)
                     continue
                 if self.lenient:
                     self.warn(
