@@ -164,6 +164,14 @@ class Decoded(NamedTuple):
     dropped: bool = False
 
 
+_NO_WARNINGS: tuple[Issue, ...] = ()
+
+
+def _decoded(value: Any) -> Decoded:
+    # tuple.__new__ skips NamedTuple's Python-level __new__ on the hot path
+    return tuple.__new__(Decoded, (value, _NO_WARNINGS, False))
+
+
 class Decoder:
     """Decodes documents of one definition; keep one per definition on hot paths."""
 
@@ -197,7 +205,7 @@ class Decoder:
             return self._explain(data, lenient=True)
         if self._expect is not None and type(value) is not self._expect:
             return self._explain(data, lenient=True)
-        return Decoded(value, ())
+        return _decoded(value)
 
     def accepts(self, data: bytes | str) -> bool:
         try:
@@ -267,6 +275,17 @@ def decode_lenient(data: bytes | str, definition: str | type[Any] = ROOT) -> Dec
 
 
 _ENCODER = msgspec.json.Encoder()
+# Struct class -> decoder for that class alone, to check encoder output cheaply: our encoder
+# always writes the discriminator, so the class decoder's leniency about a missing one never
+# matters here. A refusal falls back to the full explanation.
+_CHECKS: dict[type[Any], tuple[msgspec.json.Decoder[Any], Decoder]] = {}
+
+
+def _check_for(cls: type[Any]) -> tuple[msgspec.json.Decoder[Any], Decoder]:
+    found = _CHECKS.get(cls)
+    if found is None:
+        found = _CHECKS[cls] = (msgspec.json.Decoder(cls), decoder(_name(cls)))
+    return found
 
 
 def encode(
@@ -283,18 +302,25 @@ def encode(
         raise EncodeError(
             name, [Issue("", name, "type", f"cannot encode: {exc}")]
         ) from None
-    if validate:
-        if definition is None:
-            definition = type(value)
-            if not isinstance(value, msgspec.Struct):
-                raise TypeError(
-                    f"name the definition a {definition.__name__} should be encoded as"
-                )
-        check = decoder(_name(definition))
+    if not validate:
+        return data
+    if definition is None:
+        if not isinstance(value, msgspec.Struct):
+            raise TypeError(
+                f"name the definition a {type(value).__name__} should be encoded as"
+            )
+        fast, full = _check_for(type(value))
         try:
-            check.decode(data)
-        except DecodeError as exc:
-            raise EncodeError(check.definition, list(exc.errors)) from None
+            fast.decode(data)
+            return data
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            pass
+    else:
+        full = decoder(_name(definition))
+    try:
+        full.decode(data)
+    except DecodeError as exc:
+        raise EncodeError(full.definition, list(exc.errors)) from None
     return data
 
 
