@@ -28,6 +28,7 @@ class Binding:
     schema: Path
     root: str | None
     fixtures: Path | None
+    rules: Path | None
     targets: dict[str, dict[str, Any]]
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
 
@@ -79,6 +80,7 @@ def load_binding(spec_dir: Path) -> Binding:
         schema=spec_dir / proto["schema"],
         root=proto.get("root"),
         fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
+        rules=spec_dir / proto["rules"] if isinstance(proto.get("rules"), str) else None,
         targets=targets,
         fixture_divergences=tuple(divergences),
     )

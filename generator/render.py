@@ -77,7 +77,8 @@ def render_target(target: str, plan: Plan, env: jinja2.Environment) -> dict[str,
                 text = env.get_template(name).render(**plan.context)
             except jinja2.TemplateError as exc:
                 raise SpecError(f"templates/{name}", f"line {getattr(exc, 'lineno', '?')}", str(exc)) from None
-            out[dest] = finish(dest, text, name)
+            if text.strip():  # a template may render nothing: the target does not need that file
+                out[dest] = finish(dest, text, name)
         else:
             source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
             out[dest] = source.encode("utf-8")

@@ -14,7 +14,8 @@ from ..cases import derive_cases
 from ..errors import SpecError
 from ..ir import model as M
 from ..ir.build import ecma_to_python
-from ..ir.naming import constant
+from ..ir.naming import constant, snake
+from ..rules.load import load_rules
 from . import Data, Plan
 from .fixtures import load_fixtures
 
@@ -30,6 +31,7 @@ def build(binding: Binding, ir: M.IR) -> Plan:
     schema_bytes = binding.schema.read_bytes()
     fixtures = load_fixtures(binding, ir.defs)
     cases = derive_cases(ir)
+    rules = load_rules(binding, ir, lambda wire: py_name(snake(wire)))
     context = {
         "package": package,
         "protocol": binding.name,
@@ -49,6 +51,16 @@ def build(binding: Binding, ir: M.IR) -> Plan:
         "table": ctx.table(),
         "fixture_count": len(fixtures["fixtures"]),
         "case_count": len(cases),
+        "rules": None
+        if rules is None
+        else {
+            "source": rules.source,
+            "sha256": rules.sha256,
+            "table": repr(rules.tables),
+            "rules": [vars(r) | {"used": True} for r in rules.ast.rules.values()],
+            "entities": [e.name for e in rules.ast.entities],
+            "passed": rules.lint.passed,
+        },
     }
     data = (
         Data("schema.json", schema_bytes),

@@ -1,0 +1,1 @@
+"""The rules DSL: parse, check against the IR, compile into transition tables."""

@@ -1,0 +1,176 @@
+"""A linted rules file -> transition tables: plain data a small generic interpreter runs.
+
+Field names are handed to `name`, so each target gets the spelling its models use (the Python
+target: snake_case attributes). Every (state, event type) pair of the machine is spelled out, so
+the tables say, for every pair, where it goes or which rule forbids it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import model as R
+from .lint import Lint
+
+Namer = Callable[[str], str]
+
+
+def compile_rules(rf: R.RulesFile, info: Lint, name: Namer) -> dict[str, Any]:
+    return _Compiler(rf, info, name).run()
+
+
+class _Compiler:
+    def __init__(self, rf: R.RulesFile, info: Lint, name: Namer) -> None:
+        self.rf = rf
+        self.info = info
+        self.name = name
+        self.types = list(info.event_types)
+
+    def path(self, dotted: str) -> tuple[str, ...]:
+        return tuple(self.name(p) for p in dotted.split("."))
+
+    def run(self) -> dict[str, Any]:
+        rf = self.rf
+        assert rf.machine is not None
+        return {
+            "event_types": self.types,
+            "discriminator": self.name(rf.discriminator),
+            "owner": self.name(rf.owner) if rf.owner else None,
+            "rules": {
+                r.id: {"level": r.level, "page": r.page, "section": r.section, "message": r.message}
+                for r in rf.rules.values()
+            },
+            "fatal_levels": list(R.FATAL_LEVELS),
+            "decode_error_rule": rf.decode_error_rule[0] if rf.decode_error_rule else None,
+            "stripped_rule": rf.stripped_rule[0] if rf.stripped_rule else None,
+            "machine": self.machine(rf.machine),
+            "entities": {e.name: {"key": [self.name(k) for k in e.key], "states": e.states} for e in rf.entities},
+            "entity_steps": self.entity_steps(),
+            "chunks": self.chunks(),
+            "checks": self.checks(),
+            "answers": {a.name: self.answers(a) for a in rf.answers},
+            "passed": list(self.info.passed),
+        }
+
+    def requires(self, reqs: list[R.Require], entity: R.Entity | None = None) -> list[Any]:
+        remembered = entity.remember if entity else {}
+        out: list[Any] = []
+        for r in reqs:
+            if r.kind == "closed":
+                out.append(["closed", r.args, r.rule])
+            elif r.kind == "same":
+                out.append(["same", self.name(r.args[0]), r.rule, r.args[0]])
+            elif r.kind in ("agree", "agree-if-present"):
+                fields = [[self.name(f), r.defaults.get(f, remembered.get(f)), f] for f in r.args]
+                out.append([r.kind, fields, r.rule])
+            else:
+                out.append([r.kind, r.target, self.name(r.args[0]), r.rule])
+        return out
+
+    def machine(self, m: R.Machine) -> dict[str, Any]:
+        table: dict[str, dict[str, Any]] = {s: {} for s in m.states}
+        for explicit in (True, False):
+            for t in m.transitions:
+                if (t.events != ["*"]) != explicit:
+                    continue
+                types = self.types if t.events == ["*"] else t.events
+                types = [x for x in types if x not in t.exclude]
+                for s in t.sources:
+                    for ev in types:
+                        if ev in table[s]:
+                            continue  # an explicit transition wins over '*'
+                        table[s][ev] = {
+                            "target": t.target or s if not t.fail else None,
+                            "fail": t.fail,
+                            "requires": self.requires(t.requires),
+                            "actions": t.actions,
+                        }
+        return {
+            "name": m.name,
+            "states": m.states,
+            "initial": m.initial,
+            "table": table,
+            "at_end": {s: t.fail for t in m.at_end for s in t.sources},
+        }
+
+    def entity_steps(self) -> dict[str, list[Any]]:
+        steps: dict[str, list[Any]] = {}
+        for e in self.rf.entities:
+            per_type: dict[str, dict[str, Any]] = {}
+            for t in e.transitions:
+                types = self.types if t.events == ["*"] else t.events
+                types = [x for x in types if x not in t.exclude]
+                for ev in types:
+                    if t.events == ["*"] and any(self.info.event_types[ev].field(k) is None for k in e.key):
+                        continue  # '*' means: every event that carries the key
+                    for s in t.sources:
+                        per_type.setdefault(ev, {})[s] = {
+                            "target": t.target,
+                            "fail": t.fail,
+                            "requires": self.requires(t.requires, e),
+                        }
+            remember = [[self.name(f), d, f] for f, d in e.remember.items()]
+            for ev, trans in per_type.items():
+                key = [self.name(k) for k in e.key]
+                optional = [self.name(k) for k in e.key if k == self.rf.owner]
+                steps.setdefault(ev, []).append(
+                    {"entity": e.name, "key": key, "optional": optional, "transitions": trans, "remember": remember}
+                )
+        return {ev: steps[ev] for ev in self.types if ev in steps}
+
+    def chunks(self) -> dict[str, Any] | None:
+        c = self.rf.chunks
+        if c is None:
+            return None
+
+        def part(p: tuple[str, list[str], dict[str, Any]]) -> dict[str, Any]:
+            return {"type": p[0], "copy": [self.name(f) for f in p[1]], "fixed": {self.name(k): v for k, v in p[2].items()}}
+
+        return {
+            "lane": self.name(c.lane),
+            "close_all": c.close_all,
+            "close_owner": c.close_owner,
+            "close_lane": c.close_lane,
+            "ambiguous": c.ambiguous,
+            "kinds": {
+                k.event: {
+                    "id": self.name(k.id_field),
+                    "start": part(k.start),
+                    "content": part(k.content),
+                    "end": part(k.end),
+                    "first": [self.name(f) for f in k.first_requires],
+                    "first_rule": k.first_rule,
+                    "agree": [[self.name(f), d, f] for f, d in k.agree.items()],
+                    "agree_rule": k.agree_rule,
+                }
+                for k in self.rf.chunk_kinds
+            },
+        }
+
+    def expr(self, e: Any) -> Any:
+        op = e[0]
+        if op == "field":
+            return ["field", list(self.path(e[1]))]
+        if op in ("present", "absent", "unique"):
+            return [op, list(self.path(e[1][1]))]
+        if op == "lit":
+            return ["lit", e[1]]
+        if op == "cmp":
+            return ["cmp", e[1], self.expr(e[2]), self.expr(e[3])]
+        return [op, *(self.expr(x) for x in e[1:])]
+
+    def checks(self) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {}
+        for c in self.rf.checks:
+            for ev in c.events:
+                out.setdefault(ev, []).append({"rule": c.rule, "each": self.name(c.each) if c.each else None, "expect": self.expr(c.expr)})
+        return out
+
+    def answers(self, a: R.Answers) -> dict[str, Any]:
+        return {
+            "questions": {"event": a.question_event, "list": list(self.path(a.question_list)), "id": self.name(a.question_id)},
+            "open_when": self.expr(a.open_when),
+            "input": {"definition": a.input_definition, "list": list(self.path(a.input_list)), "id": self.name(a.input_id)},
+            "expires": self.name(a.expires) if a.expires else None,
+            "expires_unless": self.expr(a.expires_unless) if a.expires_unless is not None else None,
+            "rules": a.rules,
+        }

@@ -1,0 +1,365 @@
+"""Check a rules file against the IR: every event type, field, entity, state, enum value and rule
+it names must exist; every state must be reachable; every event type of the schema must be
+handled or explicitly passed through; every declared rule must be used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SpecError
+from ..ir import model as M
+from . import model as R
+from .syntax import Token
+
+MACHINE_ACTIONS = ("begin-run", "end-run")
+
+
+@dataclass
+class Lint:
+    """What lint learned, for compile and for the `lint` command's summary."""
+
+    event_types: dict[str, M.ObjectDef]
+    handled: dict[str, str] = field(default_factory=dict)  # event type -> where it is handled
+    passed: list[str] = field(default_factory=list)
+    used_rules: set[str] = field(default_factory=set)
+
+
+def lint(rf: R.RulesFile, ir: M.IR) -> Lint:
+    return _Linter(rf, ir).run()
+
+
+class _Linter:
+    def __init__(self, rf: R.RulesFile, ir: M.IR) -> None:
+        self.rf = rf
+        self.ir = ir
+
+    def fail(self, token: Token | None, message: str) -> SpecError:
+        where = f"line {token.line} column {token.col}" if token else "line 1 column 1"
+        return SpecError(self.rf.file, where, message)
+
+    # -- names --------------------------------------------------------------------------------
+
+    def run(self) -> Lint:
+        union = self.ir.defs.get(self.rf.events_union)
+        if not isinstance(union, M.UnionDef) or union.union.discriminator != self.rf.discriminator:
+            raise self.fail(self.rf.header, f"{self.rf.events_union!r} is not a union discriminated by {self.rf.discriminator!r} in the schema")
+        events = {tag: self.ir.defs[name] for tag, name in union.union.tags}
+        self.out = Lint(event_types=events)  # type: ignore[arg-type]
+        if self.rf.owner and not any(o.field(self.rf.owner) for o in self.out.event_types.values()):
+            raise self.fail(self.rf.header, f"owner field {self.rf.owner!r} is on no event")
+        self.machine()
+        for e in self.rf.entities:
+            self.entity(e)
+        self.chunks()
+        for c in self.rf.checks:
+            self.check(c)
+        for name, tok in self.rf.passes:
+            self.event(name, tok)
+            self.out.passed.append(name)
+        for a in self.rf.answers:
+            self.answers(a)
+        for pair in (self.rf.decode_error_rule, self.rf.stripped_rule):
+            if pair:
+                self.rule(pair[0], pair[1])
+        missing = [t for t in self.out.event_types if t not in self.out.handled and t not in self.out.passed]
+        if missing:
+            raise self.fail(self.rf.header, f"event types neither handled nor passed through: {', '.join(missing)}")
+        unused = [r for r in self.rf.rules.values() if r.id not in self.out.used_rules]
+        if unused:
+            r = unused[0]
+            raise self.fail(r.at, f"rule {r.id} is declared but no transition, check or statement uses it")
+        return self.out
+
+    def rule(self, rid: str, tok: Token | None) -> None:
+        if rid not in self.rf.rules:
+            raise self.fail(tok, f"unknown rule {rid!r}: declare it with `rule {rid} LEVEL ref ... message ...`")
+        self.out.used_rules.add(rid)
+
+    def event(self, name: str, tok: Token | None, where: str = "") -> M.ObjectDef:
+        if name not in self.out.event_types:
+            raise self.fail(tok, f"unknown event type {name!r}")
+        if where:
+            self.out.handled.setdefault(name, where)
+        return self.out.event_types[name]
+
+    def field(self, event: str, wire: str, tok: Token | None) -> M.Field:
+        f = self.out.event_types[event].field(wire)
+        if f is None:
+            raise self.fail(tok, f"{event} has no field {wire!r}")
+        return f
+
+    def expand(self, names: list[str], exclude: list[str], tok: Token, where: str) -> list[str]:
+        if names == ["*"]:
+            for n in exclude:
+                self.event(n, tok)
+            return [t for t in self.out.event_types if t not in exclude]
+        if "*" in names:
+            raise self.fail(tok, "'*' stands alone")
+        if exclude:
+            raise self.fail(tok, "'except' only follows '*'")
+        for n in names:
+            self.event(n, tok, where)
+        return names
+
+    # -- the machine --------------------------------------------------------------------------
+
+    def machine(self) -> None:
+        m = self.rf.machine
+        if m is None:
+            raise self.fail(self.rf.header, "a rules file needs a machine")
+        if m.initial not in m.states:
+            raise self.fail(m.at, f"initial state {m.initial!r} is not among the states")
+        seen: dict[tuple[str, str], Token] = {}
+        edges: dict[str, set[str]] = {s: set() for s in m.states}
+        for t in m.transitions:
+            types = self.expand(t.events, t.exclude, t.at, f"machine {m.name}")
+            for s in t.sources:
+                if s not in m.states:
+                    raise self.fail(t.at, f"unknown state {s!r} in machine {m.name}")
+                for ev in types if t.events != ["*"] else ["*"]:
+                    if (s, ev) in seen:
+                        raise self.fail(t.at, f"({s}, {ev}) already has a transition (line {seen[(s, ev)].line})")
+                    seen[(s, ev)] = t.at
+                if t.target:
+                    edges[s].add(t.target)
+            if t.target and t.target not in m.states:
+                raise self.fail(t.at, f"unknown state {t.target!r} in machine {m.name}")
+            self.transition_body(t, types, entity=None)
+        for t in m.at_end:
+            for s in t.sources:
+                if s not in m.states:
+                    raise self.fail(t.at, f"unknown state {s!r}")
+            self.rule(t.fail or "", t.at)
+        self.reachable(m.initial, m.states, edges, m.at, f"machine {m.name}")
+        for s in m.states:
+            covered = {ev for (src, ev) in seen if src == s}
+            if "*" not in covered and set(self.out.event_types) - covered:
+                raise self.fail(m.at, f"state {s!r} of machine {m.name} does not say what happens on every event (add `on * in {s} ...`)")
+
+    def reachable(self, start: str, states: list[str], edges: dict[str, set[str]], tok: Token, what: str) -> None:
+        seen = {start}
+        todo = [start]
+        while todo:
+            for nxt in edges.get(todo.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        dead = [s for s in states if s not in seen]
+        if dead:
+            raise self.fail(tok, f"unreachable state {dead[0]!r} in {what}")
+
+    def transition_body(self, t: R.Transition, types: list[str], entity: R.Entity | None) -> None:
+        if t.fail:
+            self.rule(t.fail, t.at)
+        for a in t.actions:
+            if entity is not None or a not in MACHINE_ACTIONS:
+                raise self.fail(t.at, f"unknown action {a!r}" + ("" if entity else f": {', '.join(MACHINE_ACTIONS)}"))
+        names = {e.name for e in self.rf.entities}
+        for req in t.requires:
+            self.rule(req.rule, req.at)
+            if req.kind == "closed":
+                for n in req.args:
+                    if n not in names:
+                        raise self.fail(req.at, f"unknown entity {n!r}")
+                    if "open" not in next(e for e in self.rf.entities if e.name == n).states:
+                        raise self.fail(req.at, f"entity {n!r} has no state 'open' for `require closed` to look at")
+            elif req.kind in ("exists", "missing"):
+                if req.target not in names:
+                    raise self.fail(req.at, f"unknown entity {req.target!r}")
+                for ev in types:
+                    self.field(ev, req.args[0], req.at)
+            elif req.kind == "same":
+                opener = self.opener_type(t.at)
+                for ev in types:
+                    self.field(ev, req.args[0], req.at)
+                self.field(opener, req.args[0], req.at)
+            else:  # agree, agree-if-present
+                if entity is None:
+                    raise self.fail(req.at, f"`require {req.kind}` compares with an entity's opener: only inside an entity")
+                for ev in types:
+                    for f in req.args:
+                        self.field(ev, f, req.at)
+                    missing = [f for f in req.args if f not in entity.remember]
+                    if missing:
+                        raise self.fail(req.at, f"entity {entity.name} does not remember {missing[0]!r}")
+
+    def opener_type(self, tok: Token) -> str:
+        m = self.rf.machine
+        assert m is not None
+        openers = {ev for t in m.transitions if "begin-run" in t.actions for ev in t.events}
+        if len(openers) != 1:
+            raise self.fail(tok, "`same ... as opener` needs exactly one event type with `do begin-run`")
+        return openers.pop()
+
+    # -- entities -----------------------------------------------------------------------------
+
+    def entity(self, e: R.Entity) -> None:
+        edges: dict[str, set[str]] = {}
+        seen: dict[tuple[str, str], Token] = {}
+        for t in e.transitions:
+            types = self.expand(t.events, t.exclude, t.at, f"entity {e.name}")
+            for ev in types:
+                for k in e.key:
+                    if k != self.rf.owner:
+                        self.field(ev, k, t.at)
+                    elif self.out.event_types[ev].field(k) is None and len(e.key) > 1:
+                        raise self.fail(t.at, f"{ev} has no field {k!r}")
+                for r in e.remember:
+                    if t.target and "absent" in t.sources and r != self.rf.owner:
+                        self.field(ev, r, t.at)
+                for s in t.sources:
+                    if (s, ev) in seen:
+                        raise self.fail(t.at, f"entity {e.name}: ({s}, {ev}) already has a transition (line {seen[(s, ev)].line})")
+                    seen[(s, ev)] = t.at
+            for s in t.sources:
+                if t.target:
+                    edges.setdefault(s, set()).add(t.target)
+            self.transition_body(t, types, entity=e)
+        self.reachable("absent", e.states, edges, e.at, f"entity {e.name}")
+
+    # -- chunks -------------------------------------------------------------------------------
+
+    def chunks(self) -> None:
+        c = self.rf.chunks
+        if not self.rf.chunk_kinds:
+            return
+        if c is None:
+            raise self.fail(self.rf.chunk_kinds[0].at, "chunk kinds need a `chunks lane FIELD` block")
+        for name in c.close_all + c.close_owner + c.close_lane:
+            self.event(name, c.at)
+        self.rule(c.ambiguous, c.at)
+        for k in self.rf.chunk_kinds:
+            self.event(k.event, k.at, f"chunk {k.event}")
+            self.field(k.event, k.id_field, k.at)
+            for part in (k.start, k.content, k.end):
+                ev, copied, fixed = part
+                self.event(ev, k.at)
+                for f in copied:
+                    self.field(k.event, f, k.at)
+                    self.field(ev, f, k.at)
+                for f, v in fixed.items():
+                    target = self.field(ev, f, k.at)
+                    if not self.admits(target.type, v):
+                        raise self.fail(k.at, f"{ev}.{f} cannot be {v!r}")
+            for f in k.first_requires:
+                self.field(k.event, f, k.at)
+            self.rule(k.first_rule, k.at)
+            for f in k.agree:
+                self.field(k.event, f, k.at)
+            if k.agree_rule:
+                self.rule(k.agree_rule, k.at)
+
+    # -- checks and expressions ---------------------------------------------------------------
+
+    def check(self, c: R.Check) -> None:
+        self.rule(c.rule, c.at)
+        for ev in c.events:
+            self.event(ev, c.at)
+            base: M.TypeExpr | M.Definition = self.out.event_types[ev]
+            if c.each:
+                arr = self.resolve(self.path(base, c.each, c.at))
+                if not isinstance(arr, M.TArray):
+                    raise self.fail(c.at, f"{ev}.{c.each} is not an array: `each` walks an array")
+                base = arr.items
+            self.expr(c.expr, base)
+
+    def expr(self, e: Any, base: M.TypeExpr | M.Definition) -> Any:
+        """Checks names and literals; returns the set of possible values for a field (or None)."""
+        op = e[0]
+        if op in ("or", "and"):
+            self.expr(e[1], base)
+            self.expr(e[2], base)
+        elif op == "not":
+            self.expr(e[1], base)
+        elif op in ("add", "sub"):
+            for side in e[1:]:
+                t = self.resolve(self.path(base, side[1], side[2])) if side[0] == "field" else None
+                if side[0] == "field" and not isinstance(t, (M.TInteger, M.TNumber)):
+                    raise self.fail(side[2], f"{side[1]!r} is not a number")
+                self.expr(side, base)
+        elif op == "cmp":
+            left, right = e[2], e[3]
+            for a, b in ((left, right), (right, left)):
+                if a[0] == "field" and b[0] == "lit":
+                    values = self.values(self.path(base, a[1], a[2]))
+                    if values is not None and b[1] not in values:
+                        raise self.fail(a[2], f"{a[1]} is never {b[1]!r}: its values are {', '.join(map(str, sorted(values)))}")
+            self.expr(left, base)
+            self.expr(right, base)
+        elif op in ("present", "absent", "unique", "field"):
+            target = e[1] if op != "field" else e
+            self.path(base, target[1], target[2])
+        elif op != "lit":
+            raise AssertionError(e)
+        return None
+
+    def resolve(self, t: M.TypeExpr | M.Definition) -> M.TypeExpr | M.Definition:
+        while True:
+            if isinstance(t, M.TRef):
+                t = self.ir.defs[t.name]
+            elif isinstance(t, M.AliasDef):
+                t = t.type
+            else:
+                return t
+
+    def path(self, base: M.TypeExpr | M.Definition, path: str, tok: Token | None) -> M.TypeExpr | M.Definition:
+        t = base
+        for part in path.split("."):
+            t = self.resolve(t)
+            while isinstance(t, M.TArray):
+                t = self.resolve(t.items)
+            if isinstance(t, M.ObjectDef):
+                f = t.field(part)
+                if f is None:
+                    raise self.fail(tok, f"{t.name} has no field {part!r} (in {path!r})")
+                t = f.type
+            elif isinstance(t, (M.UnionDef, M.TUnion)):
+                u = t.union if isinstance(t, M.UnionDef) else t
+                members = [self.resolve(m) for m in u.members]
+                found = [m.field(part) for m in members if isinstance(m, M.ObjectDef) and m.field(part)]
+                if not found:
+                    raise self.fail(tok, f"no member of the union has a field {part!r} (in {path!r})")
+                consts = [f.type for f in found if f is not None and isinstance(f.type, M.TConst)]
+                if len(consts) == len(found):
+                    t = M.TEnum(u.loc, tuple(str(c.value) for c in consts))
+                else:
+                    t = found[0].type  # type: ignore[union-attr]
+            else:
+                raise self.fail(tok, f"cannot take {part!r} of a non-object (in {path!r})")
+        return t
+
+    def values(self, t: M.TypeExpr | M.Definition) -> set[Any] | None:
+        r = self.resolve(t)
+        if isinstance(r, M.TConst):
+            return {r.value}
+        if isinstance(r, (M.TEnum, M.EnumDef)):
+            return set(r.values)
+        return None
+
+    def admits(self, t: M.TypeExpr, value: Any) -> bool:
+        values = self.values(t)
+        return values is None or value in values
+
+    # -- answers ------------------------------------------------------------------------------
+
+    def answers(self, a: R.Answers) -> None:
+        for rid in a.rules.values():
+            self.rule(rid, a.at)
+        ev = self.event(a.question_event, a.at)
+        items = self.resolve(self.path(ev, a.question_list, a.at))
+        if not isinstance(items, M.TArray):
+            raise self.fail(a.at, f"{a.question_event}.{a.question_list} is not an array")
+        self.path(items.items, a.question_id, a.at)
+        if a.expires:
+            self.path(items.items, a.expires, a.at)
+        self.expr(a.open_when, ev)
+        d = self.ir.defs.get(a.input_definition)
+        if not isinstance(d, M.ObjectDef):
+            raise self.fail(a.at, f"{a.input_definition!r} is not an object definition")
+        entries = self.resolve(self.path(d, a.input_list, a.at))
+        if not isinstance(entries, M.TArray):
+            raise self.fail(a.at, f"{a.input_definition}.{a.input_list} is not an array")
+        self.path(entries.items, a.input_id, a.at)
+        if a.expires_unless is not None:
+            self.expr(a.expires_unless, entries.items)

@@ -1,0 +1,35 @@
+"""Rules file -> checked AST -> tables, in one call for targets and the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from ..binding import Binding
+from ..ir.model import IR
+from .compile import Namer, compile_rules
+from .lint import Lint, lint
+from .model import RulesFile
+from .parse import parse_rules
+
+
+@dataclass(frozen=True)
+class CompiledRules:
+    source: str
+    sha256: str
+    ast: RulesFile
+    lint: Lint
+    tables: dict[str, Any]
+
+
+def load_rules(binding: Binding, ir: IR, name: Namer) -> CompiledRules | None:
+    if binding.rules is None:
+        return None
+    shown = binding.display(binding.rules)
+    ast = parse_rules(binding.rules, shown)
+    info = lint(ast, ir)
+    tables = compile_rules(ast, info, name)
+    tables["event_classes"] = {t: d.name for t, d in info.event_types.items()}
+    digest = hashlib.sha256(binding.rules.read_bytes()).hexdigest()
+    return CompiledRules(shown, digest, ast, info, tables)

@@ -1,0 +1,142 @@
+"""The parsed rules file. Every node keeps the token it started at, for file:line:column errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .syntax import Token
+
+LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
+FATAL_LEVELS = ("MUST", "MUST NOT")
+
+
+@dataclass
+class Rule:
+    id: str
+    level: str
+    page: str
+    section: str
+    message: str
+    at: Token
+
+
+@dataclass
+class Require:
+    """A guard on a transition; `kind` is one of closed, same, agree, agree-if-present, exists,
+    missing. A failed guard reports `rule`."""
+
+    kind: str
+    args: list[str]
+    rule: str
+    at: Token
+    defaults: dict[str, Any] = field(default_factory=dict)
+    target: str | None = None  # for exists/missing: the entity kind
+
+
+@dataclass
+class Transition:
+    events: list[str]  # event types, or ["*"]
+    sources: list[str]
+    target: str | None  # None: stay
+    fail: str | None  # a rule id: this (state, event) pair is forbidden
+    requires: list[Require]
+    actions: list[str]
+    at: Token
+    exclude: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Machine:
+    name: str
+    states: list[str]
+    initial: str
+    transitions: list[Transition]
+    at_end: list[Transition]
+    at: Token
+
+
+@dataclass
+class Entity:
+    name: str
+    key: list[str]
+    remember: dict[str, Any]  # field -> default when absent (None: no default)
+    transitions: list[Transition]
+    at: Token
+
+    @property
+    def states(self) -> list[str]:
+        seen = ["absent"]
+        for t in self.transitions:
+            for s in [*t.sources, *([t.target] if t.target else [])]:
+                if s not in seen:
+                    seen.append(s)
+        return seen
+
+
+@dataclass
+class Chunks:
+    lane: str
+    close_all: list[str]
+    close_owner: list[str]
+    close_lane: list[str]
+    ambiguous: str
+    at: Token
+
+
+@dataclass
+class Chunk:
+    event: str
+    id_field: str
+    start: tuple[str, list[str], dict[str, Any]]  # event type, copied fields, fixed values
+    content: tuple[str, list[str], dict[str, Any]]
+    end: tuple[str, list[str], dict[str, Any]]
+    first_requires: list[str]
+    first_rule: str
+    agree: dict[str, Any]
+    agree_rule: str | None
+    at: Token
+
+
+@dataclass
+class Check:
+    rule: str
+    events: list[str]
+    each: str | None
+    expr: Any  # nested tuples, see parse.Expr
+    at: Token
+
+
+@dataclass
+class Answers:
+    name: str
+    question_event: str
+    question_list: str
+    question_id: str
+    open_when: Any
+    input_definition: str
+    input_list: str
+    input_id: str
+    expires: str | None
+    expires_unless: Any
+    rules: dict[str, str]  # uncovered, unknown, expired, nothing-to-continue
+    at: Token
+
+
+@dataclass
+class RulesFile:
+    file: str
+    events_union: str = ""
+    discriminator: str = ""
+    owner: str | None = None
+    rules: dict[str, Rule] = field(default_factory=dict)
+    machine: Machine | None = None
+    entities: list[Entity] = field(default_factory=list)
+    chunks: Chunks | None = None
+    chunk_kinds: list[Chunk] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    passes: list[tuple[str, Token]] = field(default_factory=list)
+    answers: list[Answers] = field(default_factory=list)
+    decode_error_rule: tuple[str, Token] | None = None
+    stripped_rule: tuple[str, Token] | None = None
+    header: Token | None = None

@@ -1,0 +1,477 @@
+"""Statements -> RulesFile. Every error names file:line:column and what was expected there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import SpecError
+from . import model as R
+from .syntax import Statement, Token, statements
+
+BLOCKS = ("machine", "entity", "chunks", "chunk", "answers")
+CMP = ("==", "!=", "<=", ">=", "<", ">")
+
+
+class Cursor:
+    def __init__(self, stmt: Statement, file: str) -> None:
+        self.tokens = stmt.tokens
+        self.i = 0
+        self.file = file
+
+    def fail(self, token: Token | None, message: str) -> SpecError:
+        t = token or self.tokens[-1]
+        col = t.col if token else t.col + len(t.text)
+        return SpecError(self.file, f"line {t.line} column {col}", message)
+
+    @property
+    def done(self) -> bool:
+        return self.i >= len(self.tokens)
+
+    def peek(self) -> Token | None:
+        return None if self.done else self.tokens[self.i]
+
+    def peek_is(self, *texts: str) -> bool:
+        t = self.peek()
+        return t is not None and t.kind in ("word", "op") and t.text in texts
+
+    def next(self, what: str) -> Token:
+        if self.done:
+            raise self.fail(None, f"expected {what} at the end of the statement")
+        t = self.tokens[self.i]
+        self.i += 1
+        return t
+
+    def word(self, what: str = "a name") -> Token:
+        t = self.next(what)
+        if t.kind != "word":
+            raise self.fail(t, f"expected {what}, got {t.text!r}")
+        return t
+
+    def keyword(self, text: str) -> Token:
+        t = self.next(repr(text))
+        if t.text != text:
+            raise self.fail(t, f"expected {text!r}, got {t.text!r}")
+        return t
+
+    def string(self, what: str) -> str:
+        t = self.next(what)
+        if t.kind != "string":
+            raise self.fail(t, f"expected {what} as a quoted string, got {t.text!r}")
+        return str(t.value)
+
+    def words_until(self, *stops: str) -> list[Token]:
+        out = []
+        while not self.done and not self.peek_is(*stops):
+            out.append(self.word())
+        return out
+
+    def end(self) -> None:
+        if not self.done:
+            t = self.peek()
+            raise self.fail(t, f"unexpected {t.text!r}" if t else "unexpected token")
+
+    def value(self) -> Any:
+        t = self.next("a value")
+        if t.kind in ("string", "number"):
+            return t.value
+        if t.kind == "word":
+            return {"true": True, "false": False}.get(t.text, t.text)
+        raise self.fail(t, f"expected a value, got {t.text!r}")
+
+    def fields_with_defaults(self, *stops: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        while not self.done and not self.peek_is(*stops):
+            name = self.word("a field name").text
+            out[name] = None
+            if self.peek_is("="):
+                self.next("=")
+                out[name] = self.value()
+        return out
+
+
+def parse_rules(path: Path, display: str) -> R.RulesFile:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(display, "", f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise SpecError(display, "", "not valid UTF-8") from None
+    return Parser(display).parse(statements(text, display, BLOCKS))
+
+
+class Parser:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.out = R.RulesFile(file=file)
+
+    def parse(self, stmts: list[Statement]) -> R.RulesFile:
+        i = 0
+        while i < len(stmts):
+            stmt = stmts[i]
+            head = stmt.head.text
+            if head in BLOCKS:
+                j = i + 1
+                while j < len(stmts) and not (len(stmts[j].tokens) == 1 and stmts[j].head.text == "end"):
+                    if stmts[j].head.text in BLOCKS and stmts[j].indent <= stmt.indent:
+                        break
+                    j += 1
+                if j >= len(stmts) or stmts[j].head.text != "end":
+                    raise Cursor(stmt, self.file).fail(stmt.head, f"{head} block has no matching 'end'")
+                getattr(self, "block_" + head.replace("-", "_"))(stmt, stmts[i + 1 : j])
+                i = j + 1
+                continue
+            handler = getattr(self, "stmt_" + head.replace("-", "_"), None)
+            if handler is None or head == "end":
+                raise Cursor(stmt, self.file).fail(stmt.head, f"unknown statement {head!r}")
+            handler(Cursor(stmt, self.file))
+            i += 1
+        if not self.out.events_union:
+            raise SpecError(self.file, "line 1 column 1", "missing `events <Union> by <field>` statement")
+        return self.out
+
+    # -- top-level statements -------------------------------------------------------------------
+
+    def stmt_events(self, c: Cursor) -> None:
+        self.out.header = c.keyword("events")
+        self.out.events_union = c.word("the event union's definition").text
+        c.keyword("by")
+        self.out.discriminator = c.word("the discriminator field").text
+        c.end()
+
+    def stmt_owner(self, c: Cursor) -> None:
+        c.keyword("owner")
+        self.out.owner = c.word("the attribution field").text
+        c.end()
+
+    def stmt_rule(self, c: Cursor) -> None:
+        at = c.keyword("rule")
+        rid = c.word("a rule ID")
+        if rid.text in self.out.rules:
+            raise c.fail(rid, f"duplicate rule ID {rid.text} (first declared on line {self.out.rules[rid.text].at.line})")
+        level_tok = c.word("a level (MUST, MUST NOT, SHOULD, SHOULD NOT, MAY)")
+        level = level_tok.text
+        if level in ("MUST", "SHOULD") and c.peek_is("NOT"):
+            c.next("NOT")
+            level += " NOT"
+        if level not in R.LEVELS:
+            raise c.fail(level_tok, f"unknown level {level!r}: one of {', '.join(R.LEVELS)}")
+        c.keyword("ref")
+        page = c.string("the spec page")
+        section = c.string("the section")
+        c.keyword("message")
+        message = c.string("the message template")
+        c.end()
+        self.out.rules[rid.text] = R.Rule(rid.text, level, page, section, message, rid)
+
+    def stmt_pass(self, c: Cursor) -> None:
+        c.keyword("pass")
+        for t in c.words_until():
+            self.out.passes.append((t.text, t))
+
+    def stmt_on_decode_error(self, c: Cursor) -> None:
+        c.next("on-decode-error")
+        t = c.word("a rule ID")
+        self.out.decode_error_rule = (t.text, t)
+        c.end()
+
+    def stmt_on_stripped(self, c: Cursor) -> None:
+        c.next("on-stripped")
+        t = c.word("a rule ID")
+        self.out.stripped_rule = (t.text, t)
+        c.end()
+
+    def stmt_check(self, c: Cursor) -> None:
+        at = c.keyword("check")
+        rule = c.word("a rule ID").text
+        c.keyword("on")
+        events = [t.text for t in c.words_until("each", "expect")]
+        if not events:
+            raise c.fail(c.peek(), "expected the event types the check applies to")
+        each = None
+        if c.peek_is("each"):
+            c.next("each")
+            each = c.word("an array field").text
+        c.keyword("expect")
+        expr = Expr(c).parse()
+        c.end()
+        self.out.checks.append(R.Check(rule, events, each, expr, at))
+
+    # -- blocks -----------------------------------------------------------------------------------
+
+    def block_machine(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("machine")
+        name = c.word("the machine's name").text
+        c.end()
+        if self.out.machine is not None:
+            raise c.fail(at, "only one machine per rules file")
+        states: list[str] = []
+        initial = None
+        transitions: list[R.Transition] = []
+        at_end: list[R.Transition] = []
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = stmt.head.text
+            if kw == "states":
+                m.next("states")
+                states = [t.text for t in m.words_until()]
+            elif kw == "initial":
+                m.next("initial")
+                initial = m.word("the initial state").text
+                m.end()
+            elif kw == "on":
+                transitions.append(self.transition(m))
+            elif kw == "at-end":
+                m.next("at-end")
+                m.keyword("in")
+                sources = [t.text for t in m.words_until("fail")]
+                m.keyword("fail")
+                rule = m.word("a rule ID").text
+                m.end()
+                at_end.append(R.Transition([], sources, None, rule, [], [], stmt.head))
+            else:
+                raise m.fail(stmt.head, f"unknown machine statement {kw!r}: states, initial, on, at-end")
+        if not states or initial is None:
+            raise c.fail(at, "a machine needs `states ...` and `initial ...`")
+        self.out.machine = R.Machine(name, states, initial, transitions, at_end, at)
+
+    def transition(self, c: Cursor) -> R.Transition:
+        at = c.keyword("on")
+        events = [t.text for t in c.words_until("in", "except")]
+        if not events:
+            raise c.fail(c.peek(), "expected event types after 'on'")
+        exclude = []
+        if c.peek_is("except"):
+            c.next("except")
+            exclude = [t.text for t in c.words_until("in")]
+        c.keyword("in")
+        sources = [t.text for t in c.words_until("->", "fail")]
+        if not sources:
+            raise c.fail(c.peek(), "expected source states after 'in'")
+        target = fail = None
+        if c.peek_is("fail"):
+            c.next("fail")
+            fail = c.word("a rule ID").text
+        else:
+            c.keyword("->")
+            target = c.word("the target state").text
+        requires: list[R.Require] = []
+        actions: list[str] = []
+        while not c.done:
+            kw = c.word("'require' or 'do'")
+            if kw.text == "do":
+                actions += [t.text for t in c.words_until("require", "do")]
+            elif kw.text == "require":
+                requires.append(self.require(c, kw))
+            else:
+                raise c.fail(kw, f"expected 'require' or 'do', got {kw.text!r}")
+        if fail and (requires or actions):
+            raise c.fail(at, "a forbidden transition (fail) takes no require or do clauses")
+        return R.Transition(events, sources, target, fail, requires, actions, at, exclude)
+
+    def require(self, c: Cursor, at: Token) -> R.Require:
+        kind = c.word("closed, same, agree, agree-if-present, exists or missing")
+        if kind.text == "closed":
+            args = [t.text for t in c.words_until("else")]
+            req = R.Require("closed", args, "", at)
+        elif kind.text == "same":
+            field = c.word("a field").text
+            c.keyword("as")
+            c.keyword("opener")
+            req = R.Require("same", [field], "", at)
+        elif kind.text in ("agree", "agree-if-present"):
+            defaults = c.fields_with_defaults("else")
+            req = R.Require(kind.text, list(defaults), "", at, defaults={k: v for k, v in defaults.items() if v is not None})
+        elif kind.text in ("exists", "missing"):
+            target = c.word("an entity kind").text
+            field = c.word("a field").text
+            req = R.Require(kind.text, [field], "", at, target=target)
+        else:
+            raise c.fail(kind, f"unknown requirement {kind.text!r}: closed, same, agree, agree-if-present, exists, missing")
+        if not req.args:
+            raise c.fail(kind, f"`require {kind.text}` needs at least one name")
+        c.keyword("else")
+        req.rule = c.word("a rule ID").text
+        return req
+
+    def block_entity(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("entity")
+        name = c.word("the entity's name")
+        if any(e.name == name.text for e in self.out.entities):
+            raise c.fail(name, f"duplicate entity {name.text!r}")
+        c.keyword("key")
+        key = [t.text for t in c.words_until()]
+        if not key:
+            raise c.fail(None, "an entity needs a key field")
+        remember: dict[str, Any] = {}
+        transitions = []
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            if stmt.head.text == "remember":
+                m.next("remember")
+                remember.update(m.fields_with_defaults())
+            elif stmt.head.text == "on":
+                transitions.append(self.transition(m))
+            else:
+                raise m.fail(stmt.head, f"unknown entity statement {stmt.head.text!r}: remember, on")
+        self.out.entities.append(R.Entity(name.text, key, remember, transitions, name))
+
+    def block_chunks(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("chunks")
+        c.keyword("lane")
+        lane = c.word("the lane field").text
+        c.end()
+        lists: dict[str, list[str]] = {"close-all": [], "close-owner": [], "close-lane": []}
+        ambiguous = None
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = m.next("a statement").text
+            if kw in lists:
+                lists[kw] += [t.text for t in m.words_until()]
+            elif kw == "ambiguous":
+                ambiguous = m.word("a rule ID").text
+                m.end()
+            else:
+                raise m.fail(stmt.head, f"unknown chunks statement {kw!r}: close-all, close-owner, close-lane, ambiguous")
+        if ambiguous is None:
+            raise c.fail(at, "chunks needs `ambiguous RULE`")
+        self.out.chunks = R.Chunks(lane, lists["close-all"], lists["close-owner"], lists["close-lane"], ambiguous, at)
+
+    def block_chunk(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        c.keyword("chunk")
+        event = c.word("the chunk event type")
+        c.keyword("id")
+        id_field = c.word("the id field").text
+        c.end()
+        parts: dict[str, tuple[str, list[str], dict[str, Any]]] = {}
+        first: tuple[list[str], str] | None = None
+        agree: dict[str, Any] = {}
+        agree_rule = None
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = m.next("a statement").text
+            if kw in ("start", "content", "end"):
+                ev = m.word("an event type").text
+                fields = m.fields_with_defaults()
+                parts[kw] = (ev, [f for f, v in fields.items() if v is None], {f: v for f, v in fields.items() if v is not None})
+            elif kw == "first":
+                m.keyword("requires")
+                names = [t.text for t in m.words_until("else")]
+                m.keyword("else")
+                first = (names, m.word("a rule ID").text)
+                m.end()
+            elif kw == "agree":
+                agree = m.fields_with_defaults("else")
+                m.keyword("else")
+                agree_rule = m.word("a rule ID").text
+                m.end()
+            else:
+                raise m.fail(stmt.head, f"unknown chunk statement {kw!r}: start, content, end, first, agree")
+        missing = [p for p in ("start", "content", "end") if p not in parts]
+        if missing or first is None:
+            raise c.fail(event, f"chunk {event.text} needs start, content, end and first ({', '.join(missing) or 'first'} missing)")
+        self.out.chunk_kinds.append(
+            R.Chunk(event.text, id_field, parts["start"], parts["content"], parts["end"], first[0], first[1], agree, agree_rule, event)
+        )
+
+    def block_answers(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("answers")
+        name = c.word("a name").text
+        c.end()
+        got: dict[str, Any] = {}
+        rules: dict[str, str] = {}
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = m.next("a statement").text
+            if kw == "questions":
+                got["questions"] = (m.word("an event type").text, m.word("the list field").text, m.word("the id field").text)
+            elif kw == "input":
+                got["input"] = (m.word("a definition").text, m.word("the list field").text, m.word("the id field").text)
+            elif kw == "open-when":
+                got["open_when"] = Expr(m).parse()
+            elif kw == "expires":
+                got["expires"] = m.word("the expiry field").text
+                m.keyword("unless")
+                got["unless"] = Expr(m).parse()
+            elif kw in ("uncovered", "unknown", "expired", "nothing-to-continue"):
+                rules[kw] = m.word("a rule ID").text
+            else:
+                raise m.fail(stmt.head, f"unknown answers statement {kw!r}")
+            m.end()
+        for need in ("questions", "input", "open_when"):
+            if need not in got:
+                raise c.fail(at, f"answers {name} needs `{need.replace('_', '-')}`")
+        for need in ("uncovered", "unknown"):
+            if need not in rules:
+                raise c.fail(at, f"answers {name} needs `{need} RULE`")
+        q, i = got["questions"], got["input"]
+        self.out.answers.append(
+            R.Answers(name, q[0], q[1], q[2], got["open_when"], i[0], i[1], i[2], got.get("expires"), got.get("unless"), rules, at)
+        )
+
+
+class Expr:
+    """or > and > not > comparison > sum > atom. Atoms: a field path, a string or number,
+    `present PATH`, `absent PATH`, `unique PATH`, or a parenthesised expression."""
+
+    def __init__(self, c: Cursor) -> None:
+        self.c = c
+
+    def parse(self) -> Any:
+        if self.c.done:
+            raise self.c.fail(None, "expected an expression")
+        return self.or_()
+
+    def or_(self) -> Any:
+        left = self.and_()
+        while self.c.peek_is("or"):
+            self.c.next("or")
+            left = ("or", left, self.and_())
+        return left
+
+    def and_(self) -> Any:
+        left = self.not_()
+        while self.c.peek_is("and"):
+            self.c.next("and")
+            left = ("and", left, self.not_())
+        return left
+
+    def not_(self) -> Any:
+        if self.c.peek_is("not"):
+            self.c.next("not")
+            return ("not", self.not_())
+        return self.cmp()
+
+    def cmp(self) -> Any:
+        left = self.sum()
+        if self.c.peek_is(*CMP):
+            op = self.c.next("an operator").text
+            return ("cmp", op, left, self.sum())
+        return left
+
+    def sum(self) -> Any:
+        left = self.atom()
+        while self.c.peek_is("+", "-"):
+            op = self.c.next("+ or -").text
+            left = ("add" if op == "+" else "sub", left, self.atom())
+        return left
+
+    def atom(self) -> Any:
+        t = self.c.next("a value, a field or '('")
+        if t.text == "(" and t.kind == "op":
+            inner = self.or_()
+            self.c.keyword(")")
+            return inner
+        if t.kind in ("string", "number"):
+            return ("lit", t.value)
+        if t.kind == "word" and t.text in ("present", "absent", "unique"):
+            path = self.c.word("a field path")
+            return (t.text, ("field", path.text, path))
+        if t.kind == "word":
+            return ("field", t.text, t)
+        raise self.c.fail(t, f"unexpected {t.text!r} in an expression")

@@ -1,0 +1,74 @@
+"""Tokens and statements of the rules DSL. A statement is a line; a more-indented line continues
+the statement above it; `#` starts a comment. Every token keeps its line and column."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import SpecError
+
+_TOKEN = re.compile(
+    r"""
+    (?P<space>[ \t]+)
+  | (?P<comment>\#.*)
+  | (?P<string>"(?:[^"\\]|\\.)*"?)
+  | (?P<number>-?\d+(?:\.\d+)?(?![A-Za-z_]))
+  | (?P<op>->|==|!=|<=|>=|<|>|\+|-|=|\(|\))
+  | (?P<word>[A-Za-z_*][A-Za-z0-9_.*-]*)
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # word, string, number, op
+    text: str
+    line: int
+    col: int
+
+    @property
+    def value(self) -> str | int | float:
+        if self.kind == "string":
+            return bytes(self.text[1:-1], "utf-8").decode("unicode_escape") if "\\" in self.text else self.text[1:-1]
+        if self.kind == "number":
+            return float(self.text) if "." in self.text else int(self.text)
+        return self.text
+
+
+@dataclass
+class Statement:
+    tokens: list[Token]
+    indent: int
+
+    @property
+    def head(self) -> Token:
+        return self.tokens[0]
+
+
+def statements(text: str, file: str, blocks: tuple[str, ...] = ()) -> list[Statement]:
+    """`blocks` are the keywords that open a block: the lines after one start statements."""
+    out: list[Statement] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        tokens: list[Token] = []
+        pos = 0
+        while pos < len(raw):
+            m = _TOKEN.match(raw, pos)
+            if m is None:
+                raise SpecError(file, f"line {lineno} column {pos + 1}", f"unexpected character {raw[pos]!r}")
+            kind = m.lastgroup
+            assert kind is not None
+            if kind == "string" and (len(m.group()) < 2 or not m.group().endswith('"')):
+                raise SpecError(file, f"line {lineno} column {pos + 1}", "unterminated string")
+            if kind not in ("space", "comment"):
+                tokens.append(Token(kind, m.group(), lineno, pos + 1))
+            pos = m.end()
+        if not tokens:
+            continue
+        indent = len(raw) - len(raw.lstrip(" \t"))
+        if out and indent > out[-1].indent and out[-1].head.text not in blocks:
+            out[-1].tokens.extend(tokens)
+        else:
+            out.append(Statement(tokens, indent))
+    return out
