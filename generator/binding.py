@@ -29,6 +29,7 @@ class Binding:
     root: str | None
     fixtures: Path | None
     rules: Path | None
+    conformance: Path | None
     targets: dict[str, dict[str, Any]]
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
 
@@ -81,6 +82,7 @@ def load_binding(spec_dir: Path) -> Binding:
         root=proto.get("root"),
         fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
         rules=spec_dir / proto["rules"] if isinstance(proto.get("rules"), str) else None,
+        conformance=spec_dir / proto["conformance"] if isinstance(proto.get("conformance"), str) else None,
         targets=targets,
         fixture_divergences=tuple(divergences),
     )

@@ -23,8 +23,9 @@ from typing import Any
 
 from msgspec import UNSET
 
-from . import models
+from . import codec_json, models
 from .automaton_table import TABLES
+from .errors import DecodeError
 
 __all__ = ["Finding", "Automaton", "check_answers", "RULES"]
 
@@ -39,6 +40,7 @@ _CLASSES: dict[str, Any] = {
     t: models.DEFINITIONS[c] for t, c in TABLES["event_classes"].items()
 }
 _UNKNOWN: Any = object()
+_EVENTS = codec_json.decoder(TABLES["events_definition"])
 
 
 def _prepare_require(req: list[Any]) -> tuple[Any, ...]:
@@ -254,6 +256,11 @@ class Automaton:
     def outcome(self) -> str:
         return "failed" if self.failed else "completed"
 
+    def entity_state(self, entity: str, key: Any) -> str:
+        """The state of one tracked item in the current run ("absent" when untracked)."""
+        record = self._entities[entity].get(key)
+        return "absent" if record is None else str(record[0])
+
     # -- reporting ----------------------------------------------------------------------------
 
     def _report(
@@ -295,6 +302,27 @@ class Automaton:
     def skip(self) -> None:
         """Count an event that was dropped whole, so later indexes stay those of the stream."""
         self.index += 1
+
+    def feed_document(self, data: bytes | str) -> tuple[Finding, ...]:
+        """Decode one event leniently and feed it: a document that does not decode is a finding,
+        what lenient decoding strips is reported, an unknown event is dropped and reported.
+        """
+        try:
+            result = _EVENTS.decode_lenient(data)
+        except DecodeError as exc:
+            detail = "; ".join(str(e) for e in exc.errors[:3])
+            more = len(exc.errors) - 3
+            return self.note_decode_error(
+                detail + (f"; and {more} more" if more > 0 else "")
+            )
+        noted: tuple[Finding, ...] = ()
+        type_ = "?" if result.value is None else str(getattr(result.value, _DISC))
+        for issue in result.warnings:
+            noted += self.note_stripped(str(issue), type_)
+        if result.dropped:
+            self.skip()
+            return noted
+        return noted + self.feed(result.value)
 
     # -- the stream ---------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ TABLES: dict[str, Any] = {
         "SUBAGENT_FINISHED",
         "SUBAGENT_ERROR",
     ],
+    "events_definition": "Event",
     "discriminator": "type",
     "owner": "subagent_run_id",
     "rules": {
@@ -353,12 +354,6 @@ TABLES: dict[str, Any] = {
                     "requires": [],
                     "actions": [],
                 },
-                "TEXT_MESSAGE_CHUNK": {
-                    "target": None,
-                    "fail": "RUN-FIRST-EVENT",
-                    "requires": [],
-                    "actions": [],
-                },
                 "TOOL_CALL_START": {
                     "target": None,
                     "fail": "RUN-FIRST-EVENT",
@@ -372,12 +367,6 @@ TABLES: dict[str, Any] = {
                     "actions": [],
                 },
                 "TOOL_CALL_END": {
-                    "target": None,
-                    "fail": "RUN-FIRST-EVENT",
-                    "requires": [],
-                    "actions": [],
-                },
-                "TOOL_CALL_CHUNK": {
                     "target": None,
                     "fail": "RUN-FIRST-EVENT",
                     "requires": [],
@@ -468,12 +457,6 @@ TABLES: dict[str, Any] = {
                     "actions": [],
                 },
                 "REASONING_MESSAGE_END": {
-                    "target": None,
-                    "fail": "RUN-FIRST-EVENT",
-                    "requires": [],
-                    "actions": [],
-                },
-                "REASONING_MESSAGE_CHUNK": {
                     "target": None,
                     "fail": "RUN-FIRST-EVENT",
                     "requires": [],
@@ -562,12 +545,6 @@ TABLES: dict[str, Any] = {
                     "requires": [],
                     "actions": [],
                 },
-                "TEXT_MESSAGE_CHUNK": {
-                    "target": "active",
-                    "fail": None,
-                    "requires": [],
-                    "actions": [],
-                },
                 "TOOL_CALL_START": {
                     "target": "active",
                     "fail": None,
@@ -581,12 +558,6 @@ TABLES: dict[str, Any] = {
                     "actions": [],
                 },
                 "TOOL_CALL_END": {
-                    "target": "active",
-                    "fail": None,
-                    "requires": [],
-                    "actions": [],
-                },
-                "TOOL_CALL_CHUNK": {
                     "target": "active",
                     "fail": None,
                     "requires": [],
@@ -671,12 +642,6 @@ TABLES: dict[str, Any] = {
                     "actions": [],
                 },
                 "REASONING_MESSAGE_END": {
-                    "target": "active",
-                    "fail": None,
-                    "requires": [],
-                    "actions": [],
-                },
-                "REASONING_MESSAGE_CHUNK": {
                     "target": "active",
                     "fail": None,
                     "requires": [],
@@ -744,12 +709,6 @@ TABLES: dict[str, Any] = {
                     "requires": [],
                     "actions": [],
                 },
-                "TEXT_MESSAGE_CHUNK": {
-                    "target": None,
-                    "fail": "RUN-AFTER-CLOSE",
-                    "requires": [],
-                    "actions": [],
-                },
                 "TOOL_CALL_START": {
                     "target": None,
                     "fail": "RUN-AFTER-CLOSE",
@@ -763,12 +722,6 @@ TABLES: dict[str, Any] = {
                     "actions": [],
                 },
                 "TOOL_CALL_END": {
-                    "target": None,
-                    "fail": "RUN-AFTER-CLOSE",
-                    "requires": [],
-                    "actions": [],
-                },
-                "TOOL_CALL_CHUNK": {
                     "target": None,
                     "fail": "RUN-AFTER-CLOSE",
                     "requires": [],
@@ -864,12 +817,6 @@ TABLES: dict[str, Any] = {
                     "requires": [],
                     "actions": [],
                 },
-                "REASONING_MESSAGE_CHUNK": {
-                    "target": None,
-                    "fail": "RUN-AFTER-CLOSE",
-                    "requires": [],
-                    "actions": [],
-                },
                 "REASONING_END": {
                     "target": None,
                     "fail": "RUN-AFTER-CLOSE",
@@ -926,12 +873,6 @@ TABLES: dict[str, Any] = {
                     "requires": [],
                     "actions": [],
                 },
-                "TEXT_MESSAGE_CHUNK": {
-                    "target": None,
-                    "fail": "RUN-AFTER-ERROR",
-                    "requires": [],
-                    "actions": [],
-                },
                 "TOOL_CALL_START": {
                     "target": None,
                     "fail": "RUN-AFTER-ERROR",
@@ -945,12 +886,6 @@ TABLES: dict[str, Any] = {
                     "actions": [],
                 },
                 "TOOL_CALL_END": {
-                    "target": None,
-                    "fail": "RUN-AFTER-ERROR",
-                    "requires": [],
-                    "actions": [],
-                },
-                "TOOL_CALL_CHUNK": {
                     "target": None,
                     "fail": "RUN-AFTER-ERROR",
                     "requires": [],
@@ -1052,12 +987,6 @@ TABLES: dict[str, Any] = {
                     "requires": [],
                     "actions": [],
                 },
-                "REASONING_MESSAGE_CHUNK": {
-                    "target": None,
-                    "fail": "RUN-AFTER-ERROR",
-                    "requires": [],
-                    "actions": [],
-                },
                 "REASONING_END": {
                     "target": None,
                     "fail": "RUN-AFTER-ERROR",
@@ -1093,22 +1022,41 @@ TABLES: dict[str, Any] = {
         "at_end": {"active": "RUN-TRUNCATED"},
     },
     "entities": {
-        "text": {"key": ["message_id"], "states": ["absent", "closed", "open"]},
-        "tool": {"key": ["tool_call_id"], "states": ["absent", "closed", "open"]},
-        "reasoning": {"key": ["message_id"], "states": ["absent", "closed", "open"]},
+        "text": {
+            "key": ["message_id"],
+            "key_wire": ["messageId"],
+            "states": ["absent", "closed", "open"],
+        },
+        "tool": {
+            "key": ["tool_call_id"],
+            "key_wire": ["toolCallId"],
+            "states": ["absent", "closed", "open"],
+        },
+        "reasoning": {
+            "key": ["message_id"],
+            "key_wire": ["messageId"],
+            "states": ["absent", "closed", "open"],
+        },
         "reasoning-message": {
             "key": ["message_id"],
+            "key_wire": ["messageId"],
             "states": ["absent", "closed", "open"],
         },
         "step": {
             "key": ["subagent_run_id", "step_name"],
+            "key_wire": ["subagentRunId", "stepName"],
             "states": ["absent", "closed", "open"],
         },
         "subagent": {
             "key": ["subagent_run_id"],
+            "key_wire": ["subagentRunId"],
             "states": ["absent", "open", "closed"],
         },
-        "attributed": {"key": ["subagent_run_id"], "states": ["absent", "seen"]},
+        "attributed": {
+            "key": ["subagent_run_id"],
+            "key_wire": ["subagentRunId"],
+            "states": ["absent", "seen"],
+        },
     },
     "entity_steps": {
         "TEXT_MESSAGE_START": [
@@ -1257,17 +1205,6 @@ TABLES: dict[str, Any] = {
                 "remember": [],
             },
         ],
-        "TEXT_MESSAGE_CHUNK": [
-            {
-                "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
-                "transitions": {
-                    "absent": {"target": "seen", "fail": None, "requires": []}
-                },
-                "remember": [],
-            }
-        ],
         "TOOL_CALL_START": [
             {
                 "entity": "tool",
@@ -1413,17 +1350,6 @@ TABLES: dict[str, Any] = {
                 },
                 "remember": [],
             },
-        ],
-        "TOOL_CALL_CHUNK": [
-            {
-                "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
-                "transitions": {
-                    "absent": {"target": "seen", "fail": None, "requires": []}
-                },
-                "remember": [],
-            }
         ],
         "TOOL_CALL_RESULT": [
             {
@@ -1685,17 +1611,6 @@ TABLES: dict[str, Any] = {
                 },
                 "remember": [],
             },
-        ],
-        "REASONING_MESSAGE_CHUNK": [
-            {
-                "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
-                "transitions": {
-                    "absent": {"target": "seen", "fail": None, "requires": []}
-                },
-                "remember": [],
-            }
         ],
         "REASONING_END": [
             {

@@ -33,6 +33,7 @@ class _Compiler:
         assert rf.machine is not None
         return {
             "event_types": self.types,
+            "events_definition": rf.events_union,
             "discriminator": self.name(rf.discriminator),
             "owner": self.name(rf.owner) if rf.owner else None,
             "rules": {
@@ -43,7 +44,9 @@ class _Compiler:
             "decode_error_rule": rf.decode_error_rule[0] if rf.decode_error_rule else None,
             "stripped_rule": rf.stripped_rule[0] if rf.stripped_rule else None,
             "machine": self.machine(rf.machine),
-            "entities": {e.name: {"key": [self.name(k) for k in e.key], "states": e.states} for e in rf.entities},
+            "entities": {
+                e.name: {"key": [self.name(k) for k in e.key], "key_wire": e.key, "states": e.states} for e in rf.entities
+            },
             "entity_steps": self.entity_steps(),
             "chunks": self.chunks(),
             "checks": self.checks(),
@@ -67,13 +70,15 @@ class _Compiler:
         return out
 
     def machine(self, m: R.Machine) -> dict[str, Any]:
+        # chunk events never reach the machine: their expansions do
+        chunked = {k.event for k in self.rf.chunk_kinds}
         table: dict[str, dict[str, Any]] = {s: {} for s in m.states}
         for explicit in (True, False):
             for t in m.transitions:
                 if (t.events != ["*"]) != explicit:
                     continue
                 types = self.types if t.events == ["*"] else t.events
-                types = [x for x in types if x not in t.exclude]
+                types = [x for x in types if x not in t.exclude and x not in chunked]
                 for s in t.sources:
                     for ev in types:
                         if ev in table[s]:
@@ -93,12 +98,13 @@ class _Compiler:
         }
 
     def entity_steps(self) -> dict[str, list[Any]]:
+        chunked = {k.event for k in self.rf.chunk_kinds}
         steps: dict[str, list[Any]] = {}
         for e in self.rf.entities:
             per_type: dict[str, dict[str, Any]] = {}
             for t in e.transitions:
                 types = self.types if t.events == ["*"] else t.events
-                types = [x for x in types if x not in t.exclude]
+                types = [x for x in types if x not in t.exclude and x not in chunked]
                 for ev in types:
                     if t.events == ["*"] and any(self.info.event_types[ev].field(k) is None for k in e.key):
                         continue  # '*' means: every event that carries the key

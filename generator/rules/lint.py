@@ -98,8 +98,11 @@ class _Linter:
             raise self.fail(tok, "'*' stands alone")
         if exclude:
             raise self.fail(tok, "'except' only follows '*'")
+        chunked = {k.event for k in self.rf.chunk_kinds}
         for n in names:
             self.event(n, tok, where)
+            if n in chunked and where.startswith(("machine", "entity")):
+                raise self.fail(tok, f"{n} is expanded before any machine sees it: name its expansion instead")
         return names
 
     # -- the machine --------------------------------------------------------------------------

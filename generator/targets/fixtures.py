@@ -39,3 +39,36 @@ def load_fixtures(binding: Binding, definitions: Collection[str]) -> dict[str, A
     if divergent:
         raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[fixture_divergence]]", f"names no fixture: {sorted(divergent)}")
     return {"fixtures": out}
+
+
+def load_conformance(binding: Binding) -> dict[str, Any]:
+    """The spec's conformance streams, each whole (stream, expect, overrides)."""
+    root = binding.conformance
+    streams: list[dict[str, Any]] = []
+    if root is not None:
+        if not root.is_dir():
+            raise SpecError(binding.display(root), "", "conformance folder named in binding.toml does not exist")
+        for path in sorted(root.glob("*.json"), key=lambda p: p.name):
+            doc, _ = read_json(path, binding.display(path))
+            if not isinstance(doc, dict) or not isinstance(doc.get("stream"), list) or "expect" not in doc:
+                raise SpecError(binding.display(path), "", "a conformance fixture needs `stream` (an array) and `expect`")
+            streams.append({"name": path.stem, **doc})
+    return {"streams": streams}
+
+
+def load_rule_examples(binding: Binding, ast: Any) -> dict[str, Any]:
+    """Per-rule example streams (`rule-examples.json` beside the rules file): every rule needs a
+    stream that violates it; `satisfies` streams must draw no finding of that rule."""
+    assert binding.rules is not None
+    path = binding.rules.with_name("rule-examples.json")
+    if not path.exists():
+        return {"examples": {}}  # the generated tests fail: every rule needs an example
+    doc, _ = read_json(path, binding.display(path))
+    if not isinstance(doc, dict):
+        raise SpecError(binding.display(path), "", "expected an object keyed by rule ID")
+    for rule, entry in doc.items():
+        if rule not in ast.rules:
+            raise SpecError(binding.display(path), f"/{rule}", "names no rule of the rules file")
+        if not isinstance(entry, dict) or not entry.get("violates"):
+            raise SpecError(binding.display(path), f"/{rule}", "needs `violates`: a list of streams")
+    return {"examples": doc}

@@ -17,7 +17,7 @@ from ..ir.build import ecma_to_python
 from ..ir.naming import constant, snake
 from ..rules.load import load_rules
 from . import Data, Plan
-from .fixtures import load_fixtures
+from .fixtures import load_conformance, load_fixtures, load_rule_examples
 
 RUNTIME_REQUIRES = ("msgspec>=0.19",)
 
@@ -62,12 +62,15 @@ def build(binding: Binding, ir: M.IR) -> Plan:
             "passed": rules.lint.passed,
         },
     }
-    data = (
+    data = [
         Data("schema.json", schema_bytes),
         Data("tests/fixtures.json", _json(fixtures)),
         Data("tests/cases.json", _json({"cases": cases})),
-    )
-    return Plan(package_dir=package, context=context, data=data)
+    ]
+    if rules is not None:
+        data.append(Data("tests/conformance.json", _json(load_conformance(binding))))
+        data.append(Data("tests/rule_examples.json", _json(load_rule_examples(binding, rules.ast))))
+    return Plan(package_dir=package, context=context, data=tuple(data))
 
 
 def _json(obj: Any) -> bytes:
