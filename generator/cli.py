@@ -176,3 +176,208 @@ def validate(spec_dir: Path, definition: str | None, lenient: bool, as_json: boo
             for w in warnings:
                 click.echo(f"  warning {w}")
     sys.exit(0 if all_valid else 1)
+
+
+def _rules_module(spec_dir: Path, out: Path) -> ModuleType:
+    package = load_package(spec_dir, out)
+    try:
+        return importlib.import_module(f"{package.__name__}.automaton")
+    except ModuleNotFoundError:
+        raise click.UsageError(f"{spec_dir} declares no rules file: there is nothing to replay against") from None
+
+
+@main.command()
+@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
+def lint(spec_dir: Path) -> None:
+    """Check the spec's rules file against its schema.
+
+    Every event type, field, entity, state, enum value and rule named must exist, every state be
+    reachable, and every event type of the schema be handled or explicitly passed through."""
+    from .ir.naming import snake
+    from .pipeline import load_ir
+    from .rules.load import load_rules
+
+    try:
+        binding = load_binding(spec_dir)
+        ir = load_ir(binding)
+        compiled = load_rules(binding, ir, snake)
+    except SpecError as exc:
+        _fail(exc)
+        return
+    if compiled is None:
+        click.echo(f"{binding.display_dir}: no rules file declared ([protocol].rules in binding.toml)")
+        return
+    ast, info = compiled.ast, compiled.lint
+    machine = ast.machine
+    assert machine is not None
+    click.echo(
+        f"{compiled.source}: ok: {len(ast.rules)} rules; machine {machine.name} ({len(machine.states)} states); "
+        f"{len(ast.entities)} entities; {len(ast.chunk_kinds)} chunk kinds; {len(ast.checks)} checks; "
+        f"{len(ast.answers)} answers blocks"
+    )
+    click.echo(
+        f"  {len(info.event_types)} event types: {len(info.handled)} handled, {len(info.passed)} passed through "
+        f"({', '.join(info.passed)})"
+    )
+
+
+class _Progress:
+    """A line on stderr every few seconds while a large input is read."""
+
+    def __init__(self, total: int | None) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.total = total
+        self.enabled = total is None or total > (8 << 20)
+        self.next = self.clock() + 2.0
+
+    def tick(self, events: int, done: int) -> None:
+        if not self.enabled or events & 4095 or self.clock() < self.next:
+            return
+        self.next = self.clock() + 2.0
+        share = f" of {self.total / 1e6:,.0f}" if self.total else ""
+        click.echo(f"  ... {events:,} events, {done / 1e6:,.0f}{share} MB", err=True)
+
+
+@main.command()
+@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "sse"]), default=None, help="Input framing (default: sse for *.sse, else jsonl).")
+@click.option("--report", nargs=2, type=(click.Choice(["sarif", "junit"]), click.Path(dir_okay=False, path_type=Path)), default=None, metavar="sarif|junit FILE", help="Also write the findings as SARIF or JUnit XML.")
+@out_option
+@click.argument("stream", type=click.Path(allow_dash=True, dir_okay=False, exists=True, path_type=Path))
+def replay(spec_dir: Path, as_json: bool, fmt: str | None, report: tuple[str, Path] | None, out: Path, stream: Path) -> None:
+    """Decode each event of STREAM (- for stdin) leniently and run the lifecycle automaton.
+
+    Exit 0 when the stream is conformant (completed), 1 when a MUST-level rule is violated
+    (failed), 2 on usage errors."""
+    from .streams import jsonl_documents, sse_documents
+    from .reports import junit, sarif
+
+    module = _rules_module(spec_dir, out)
+    automaton = module.Automaton()
+    disc = module.TABLES["discriminator"]
+    shown = "-" if str(stream) == "-" else str(stream)
+    if fmt is None:
+        fmt = "sse" if shown.endswith((".sse", ".txt")) else "jsonl"
+    handle = sys.stdin.buffer if shown == "-" else stream.open("rb")
+    total = None if shown == "-" else stream.stat().st_size
+    progress = _Progress(total)
+    delivered: list[str] = []
+    lines: dict[int, int] = {}
+    counted = 0
+    try:
+        if fmt == "jsonl":
+            numbered = _numbered_lines(handle, lines)
+            documents = numbered
+        else:
+            documents = sse_documents(handle)
+        for doc in documents:
+            counted += len(doc) + 1
+            findings = automaton.feed_document(doc)
+            if as_json:
+                delivered.extend(getattr(ev, disc) for ev in automaton.expanded)
+            elif findings:
+                for f in findings:
+                    click.echo(str(f))
+            progress.tick(automaton.index + 1, counted)
+        closing = automaton.finish()
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    if not as_json:
+        for f in closing:
+            click.echo(str(f))
+    findings = [f.as_dict() | {"fatal": f.fatal} for f in automaton.findings]
+    if report:
+        kind, path = report
+        text = sarif(shown, module.RULES, findings, lines) if kind == "sarif" else junit(shown, module.RULES, findings)
+        path.write_text(text, encoding="utf-8")
+    violations = [_public(f) for f in findings if f["fatal"]]
+    warnings = [_public(f) for f in findings if not f["fatal"]]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "outcome": automaton.outcome,
+                    "violations": violations,
+                    "warnings": warnings,
+                    "events": delivered,
+                    "runs": automaton.runs,
+                },
+                ensure_ascii=False,
+            )
+        )
+    else:
+        states: dict[str, int] = {}
+        for run in automaton.runs:
+            states[run["state"]] = states.get(run["state"], 0) + 1
+        runs = ", ".join(f"{n} {s}" for s, n in sorted(states.items())) or "none"
+        click.echo(
+            f"{shown}: {automaton.outcome}: {automaton.index + 1:,} events, runs: {runs}; "
+            f"{len(violations)} violations, {len(warnings)} warnings"
+        )
+    sys.exit(0 if automaton.outcome == "completed" else 1)
+
+
+def _public(finding: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in finding.items() if k != "fatal"}
+
+
+def _numbered_lines(handle: Any, lines: dict[int, int]) -> Any:
+    """JSON Lines documents, remembering the line each event came from (for SARIF)."""
+    index = 0
+    for number, line in enumerate(handle, start=1):
+        line = line.strip()
+        if line:
+            if len(lines) < 100_000:
+                lines[index] = number
+            index += 1
+            yield line
+
+
+@main.command("check-resume")
+@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
+@click.option("--finished", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The event that closed the run being continued (absent: there is none).")
+@click.option("--input", "input_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The input that continues it.")
+@click.option("--now", default=None, help="ISO 8601 instant expiry is judged at (default: now).")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@out_option
+def check_resume(spec_dir: Path, finished: Path | None, input_path: Path, now: str | None, as_json: bool, out: Path) -> None:
+    """Check an input's answers against the run it continues (the rules file's `answers` block).
+
+    Exit 0 when nothing MUST-level is wrong, 1 when it is, 2 on usage errors."""
+    import datetime
+
+    module = _rules_module(spec_dir, out)
+    blocks = module.TABLES["answers"]
+    if not blocks:
+        raise click.UsageError("the rules file has no `answers` block")
+    name = next(iter(blocks))
+    spec = blocks[name]
+    codec = importlib.import_module(module.__name__.rsplit(".", 1)[0] + ".codec_json")
+    when = None
+    if now is not None:
+        try:
+            when = datetime.datetime.fromisoformat(now.replace("Z", "+00:00"))
+        except ValueError:
+            raise click.BadParameter(f"not an ISO 8601 instant: {now!r}", param_hint="--now") from None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.timezone.utc)
+    try:
+        question = None
+        if finished is not None:
+            question = codec.decode(finished.read_bytes(), module.TABLES["event_classes"][spec["questions"]["event"]])
+        answer = codec.decode(input_path.read_bytes(), spec["input"]["definition"])
+    except codec.DecodeError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    findings = module.check_answers(name, question, answer, when)
+    if as_json:
+        click.echo(json.dumps({"valid": not any(f.fatal for f in findings), "findings": [f.as_dict() for f in findings]}))
+    else:
+        for f in findings:
+            click.echo(str(f))
+        click.echo(f"{input_path}: {'ok' if not any(f.fatal for f in findings) else 'rejected'} ({len(findings)} findings)")
+    sys.exit(1 if any(f.fatal for f in findings) else 0)

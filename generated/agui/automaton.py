@@ -284,6 +284,7 @@ class Automaton:
     def note_decode_error(self, detail: str) -> tuple[Finding, ...]:
         """An event that did not decode: a finding, and the stream goes on."""
         self.index += 1
+        self._expanded = []
         rule = TABLES["decode_error_rule"]
         if rule:
             self._report(rule, "?", {"detail": detail})
@@ -302,6 +303,7 @@ class Automaton:
     def skip(self) -> None:
         """Count an event that was dropped whole, so later indexes stay those of the stream."""
         self.index += 1
+        self._expanded = []
 
     def feed_document(self, data: bytes | str) -> tuple[Finding, ...]:
         """Decode one event leniently and feed it: a document that does not decode is a finding,

@@ -1,0 +1,76 @@
+"""Replay findings as SARIF 2.1.0 or JUnit XML, for code-scanning and CI dashboards."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from . import __version__
+
+
+def sarif(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str, Any]], lines: dict[int, int]) -> str:
+    def location(f: dict[str, Any]) -> dict[str, Any]:
+        loc: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": source}}}
+        if f["index"] in lines:
+            loc["physicalLocation"]["region"] = {"startLine": lines[f["index"]]}
+        loc["logicalLocations"] = [{"name": f"event {f['index']}", "kind": "element"}]
+        return loc
+
+    doc = {
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "specbind",
+                        "version": __version__,
+                        "rules": [
+                            {
+                                "id": rid,
+                                "shortDescription": {"text": spec["message"]},
+                                "properties": {"level": spec["level"], "reference": f"{spec['page']} § {spec['section']}"},
+                            }
+                            for rid, spec in rules.items()
+                        ],
+                    }
+                },
+                "results": [
+                    {
+                        "ruleId": f["rule"],
+                        "level": "error" if f["fatal"] else "warning",
+                        "message": {"text": f["message"]},
+                        "locations": [location(f)],
+                    }
+                    for f in findings
+                ],
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def junit(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str, Any]]) -> str:
+    """One test case per rule: it fails when a MUST-level finding names it."""
+    by_rule: dict[str, list[dict[str, Any]]] = {}
+    for f in findings:
+        by_rule.setdefault(f["rule"], []).append(f)
+    failures = sum(1 for rid in rules if any(f["fatal"] for f in by_rule.get(rid, [])))
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f"<testsuites><testsuite name={quoteattr('specbind replay ' + source)} tests=\"{len(rules)}\" failures=\"{failures}\">",
+    ]
+    for rid, spec in rules.items():
+        out.append(f"<testcase classname={quoteattr(source)} name={quoteattr(rid)}>")
+        found = by_rule.get(rid, [])
+        fatal = [f for f in found if f["fatal"]]
+        if fatal:
+            text = "\n".join(f"event {f['index']}: {f['message']}" for f in fatal)
+            out.append(f"<failure message={quoteattr(fatal[0]['message'])} type={quoteattr(spec['level'])}>{escape(text)}</failure>")
+        warned = [f for f in found if not f["fatal"]]
+        if warned:
+            out.append("<system-out>" + escape("\n".join(f"event {f['index']}: {f['message']}" for f in warned)) + "</system-out>")
+        out.append("</testcase>")
+    out.append("</testsuite></testsuites>")
+    return "\n".join(out) + "\n"

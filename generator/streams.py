@@ -1,0 +1,55 @@
+"""Reading event streams from files for the CLI: JSON Lines, or a captured SSE body whose
+`data:` fields each carry one event. Both are read incrementally, so memory stays flat."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import BinaryIO
+
+
+def jsonl_documents(stream: BinaryIO) -> Iterator[bytes]:
+    """Each non-blank line is one document."""
+    for line in stream:
+        line = line.strip()
+        if line:
+            yield line
+
+
+def sse_documents(stream: BinaryIO, chunk_size: int = 1 << 16) -> Iterator[bytes]:
+    """The data of each SSE event: CR, LF and CRLF line ends; multi-line `data:` joined with LF;
+    comments and other fields ignored; input split anywhere, even inside a UTF-8 sequence."""
+    buffer = b""
+    data: list[bytes] = []
+    pending_cr = False
+    while True:
+        chunk = stream.read(chunk_size)
+        if not chunk:
+            break
+        if pending_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]  # the LF of a CRLF split across reads
+        pending_cr = chunk.endswith(b"\r")
+        buffer += chunk
+        lines = buffer.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+        buffer = lines.pop()
+        for line in lines:
+            event = _line(line, data)
+            if event is not None:
+                yield event
+    # an event the stream ended inside (no blank line after it) is not dispatched, as SSE says
+
+
+def _line(line: bytes, data: list[bytes]) -> bytes | None:
+    if not line:
+        if not data:
+            return None
+        event = b"\n".join(data)
+        data.clear()
+        return event
+    if line.startswith(b":"):
+        return None
+    name, _, value = line.partition(b":")
+    if value.startswith(b" "):
+        value = value[1:]
+    if name == b"data":
+        data.append(value)
+    return None
