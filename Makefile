@@ -28,6 +28,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_codec.py
+	$(BIN)/python bench/bench_replay.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache
