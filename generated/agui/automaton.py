@@ -622,7 +622,12 @@ class Automaton:
     ) -> list[Any]:
         for attr, default, wire in kind["agree"]:
             value = getattr(event, attr, UNSET)
-            if value is not UNSET and value != item[2][attr]:
+            # an opener that left a field out (with no meaning by omission) established nothing
+            if (
+                value is not UNSET
+                and item[2][attr] is not None
+                and value != item[2][attr]
+            ):
                 values = {
                     "field": wire,
                     "actual": _show(value),
