@@ -39,6 +39,13 @@ class Binding:
         except ValueError:
             return str(path)
 
+    def stable(self, path: Path) -> str:
+        """How generated files name a spec file: from the spec folder's parent (`spec/agui/x`),
+        so the output does not depend on where the command runs from."""
+        base = self.spec_dir.resolve()
+        rel = path.resolve().relative_to(base).as_posix()
+        return f"{base.parent.name}/{base.name}/{rel}" if base.parent.name else f"{base.name}/{rel}"
+
     def target(self, name: str) -> dict[str, Any]:
         if name not in self.targets:
             raise SpecError(self.display(self.spec_dir / CONFIG), f"[{name}]", f"no [{name}] table: the {name} target needs one")
@@ -46,6 +53,7 @@ class Binding:
 
 
 def display_dir(spec_dir: Path) -> str:
+    """How errors name a spec folder: relative to the working directory when inside it."""
     try:
         return spec_dir.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
@@ -73,6 +81,8 @@ def load_binding(spec_dir: Path) -> Binding:
             raise SpecError(shown, f"[[fixture_divergence]] #{i + 1}", "needs `fixture` and `reason` strings")
         divergences.append(FixtureDivergence(entry["fixture"], entry["reason"]))
     targets = {k: v for k, v in raw.items() if isinstance(v, dict) and k not in ("protocol",)}
+    if not targets:
+        raise SpecError(shown, "", "names no target: add a [python] table (package = \"...\")")
     return Binding(
         spec_dir=spec_dir,
         display_dir=display_dir(spec_dir),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import pointer_join
+from .errors import SpecError, pointer_join
 from .ir import model as M
 from .ir.build import ecma_to_python
 
@@ -27,7 +27,11 @@ class Sampler:
     def of(self, t: M.TypeExpr | M.Definition) -> Any:
         if isinstance(t, M.TRef):
             if t.name in self.stack:
-                raise ValueError(f"required fields form a cycle through {t.name}: no finite instance exists")
+                raise SpecError(
+                    self.ir.source,
+                    self.ir.defs[t.name].loc,
+                    f"required fields form a cycle through {' -> '.join(self.stack + [t.name])}: no finite instance exists",
+                )
             self.stack.append(t.name)
             try:
                 return self.of(self.ir.defs[t.name])
@@ -42,7 +46,16 @@ class Sampler:
         if isinstance(t, M.AliasDef):
             return self.of(t.type)
         if isinstance(t, M.TString):
-            return matching(t.pattern, ["x", "", "/x"]) if t.pattern else "x"
+            if not t.pattern:
+                return t.examples[0] if t.examples else "x"
+            found = matching(t.pattern, [*t.examples, "x", "", "/x"])
+            if found is None:
+                raise SpecError(
+                    self.ir.source,
+                    t.loc + "/pattern",
+                    f"no sample string matches {t.pattern!r}: give the schema node an `examples` entry that does",
+                )
+            return found
         if isinstance(t, (M.TInteger, M.TNumber)):
             v = 0 if t.minimum is None else max(0, t.minimum)
             return v if t.maximum is None else min(v, t.maximum)
@@ -72,12 +85,12 @@ class Sampler:
         return doc
 
 
-def matching(pattern: str, candidates: list[str]) -> str:
+def matching(pattern: str, candidates: list[str]) -> str | None:
     rx = re.compile(ecma_to_python(pattern))
     for c in candidates:
         if rx.search(c):
             return c
-    raise ValueError(f"no sample string matches pattern {pattern!r}; add `examples` to the schema")
+    return None
 
 
 def not_matching(pattern: str) -> str | None:

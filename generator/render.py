@@ -4,6 +4,7 @@ code file naming the source and its sha256."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -44,8 +45,8 @@ def wrap(text: str | None, width: int = 88, indent: str = "") -> str:
 
 
 def pystr(text: str) -> str:
-    """A Python string literal (double-quoted, as black writes them)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    """A Python string literal: JSON's escaping is valid Python and covers every control character."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def docstring(text: str | None, indent: int = 4, width: int = 88) -> str:
@@ -54,6 +55,9 @@ def docstring(text: str | None, indent: int = 4, width: int = 88) -> str:
         return ""
     pad = " " * indent
     body = wrap(text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"'), width=width - indent, indent="")
+    if body.endswith('"'):
+        body = body[:-1] + '\\"'  # a closing quote would merge into the docstring's own
+    body = "".join(c if c.isprintable() or c == "\n" else c.encode("unicode_escape").decode() for c in body)
     lines = body.split("\n")
     if len(lines) == 1 and len(lines[0]) + indent + 6 <= width:
         return f'{pad}"""{lines[0]}"""'
@@ -74,11 +78,15 @@ def render_target(target: str, plan: Plan, env: jinja2.Environment) -> dict[str,
         dest = f"{plan.package_dir}/{rel.removesuffix(RENDERED)}"
         if rel.endswith(RENDERED):
             try:
-                text = env.get_template(name).render(**plan.context)
+                template = env.get_template(name)
+                text = template.render(**plan.context)
+            except jinja2.TemplateSyntaxError as exc:
+                raise SpecError(exc.filename or name, f"line {exc.lineno}", exc.message or str(exc)) from None
             except jinja2.TemplateError as exc:
-                raise SpecError(f"templates/{name}", f"line {getattr(exc, 'lineno', '?')}", str(exc)) from None
+                where = _template_line(exc, template.filename or name)
+                raise SpecError(template.filename or name, where, str(exc)) from None
             if text.strip():  # a template may render nothing: the target does not need that file
-                out[dest] = finish(dest, text, name)
+                out[dest] = finish(dest, text, template.filename or name)
         else:
             source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
             out[dest] = source.encode("utf-8")
@@ -87,12 +95,23 @@ def render_target(target: str, plan: Plan, env: jinja2.Environment) -> dict[str,
     return out
 
 
+def _template_line(exc: BaseException, filename: str) -> str:
+    """The template line a render-time error was raised at, from the traceback."""
+    tb = exc.__traceback__
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return f"line {line}" if line else "rendering"
+
+
 def finish(dest: str, text: str, template: str) -> bytes:
     if dest.endswith(".py"):
         try:
             text = black.format_str(text, mode=black.Mode(line_length=88, target_versions={black.TargetVersion.PY311}))
         except Exception as exc:  # black reports invalid Python as several exception types
-            raise SpecError(f"templates/{template}", "", f"renders invalid Python: {str(exc)[:300]}") from None
+            raise SpecError(template, "", f"renders invalid Python: {str(exc)[:300]}") from None
     return text.encode("utf-8")
 
 

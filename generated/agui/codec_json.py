@@ -251,11 +251,16 @@ def decoder(definition: str = ROOT) -> Decoder:
     return found
 
 
+_BY_CLASS: dict[Any, str] = {
+    v: k for k, v in models.DEFINITIONS.items() if isinstance(v, type)
+}
+
+
 def _name(definition: str | type[Any]) -> str:
     if isinstance(definition, str):
         return definition
-    name = getattr(definition, "__name__", "")
-    if models.DEFINITIONS.get(name) is not definition:
+    name = _BY_CLASS.get(definition)
+    if name is None:
         raise ValueError(f"{definition!r} is not a definition of this schema")
     return name
 
@@ -298,7 +303,11 @@ def encode(
     try:
         data = _ENCODER.encode(value)
     except (TypeError, ValueError, RecursionError, msgspec.EncodeError) as exc:
-        name = _name(definition) if definition is not None else type(value).__name__
+        name = (
+            _name(definition)
+            if definition is not None
+            else _BY_CLASS.get(type(value), type(value).__name__)
+        )
         raise EncodeError(
             name, [Issue("", name, "type", f"cannot encode: {exc}")]
         ) from None

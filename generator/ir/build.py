@@ -34,6 +34,8 @@ class _Builder:
         for name in self.doc.defs:
             self.definition(name)
         ordered = {name: self.defs[name] for name in self.doc.defs}
+        for name, d in ordered.items():
+            self.alias_cycle(name, d, ordered)
         for d in ordered.values():
             d.tags.sort() if isinstance(d, M.ObjectDef) else None
         raw = self.doc.raw
@@ -45,6 +47,16 @@ class _Builder:
             root=self.doc.root_ref,
             defs=ordered,
         )
+
+    def alias_cycle(self, name: str, d: M.Definition, defs: dict[str, M.Definition]) -> None:
+        """A definition that is only a $ref to another, round and round, names no type."""
+        chain = [name]
+        while isinstance(d, M.AliasDef) and isinstance(d.type, M.TRef):
+            nxt = d.type.name
+            if nxt in chain:
+                raise self.fail(self.doc.def_pointer(name), f"definitions refer to each other in a cycle: {' -> '.join(chain + [nxt])}")
+            chain.append(nxt)
+            d = defs[nxt]
 
     # -- definitions ------------------------------------------------------------------------
 
@@ -253,7 +265,8 @@ class _Builder:
                     re.compile(_ecma_to_python(pattern))
                 except (re.error, TypeError) as exc:
                     raise self.fail(at + "/pattern", f"pattern does not compile: {exc}") from None
-            return M.TString(at, pattern)
+            examples = tuple(e for e in node.get("examples", []) if isinstance(e, str))
+            return M.TString(at, pattern, examples)
         if kind in ("integer", "number"):
             self.only(node, keys, {"type", "minimum", "maximum"}, at)
             lo, hi = node.get("minimum"), node.get("maximum")

@@ -23,6 +23,7 @@ class TRef:
 class TString:
     loc: str
     pattern: str | None = None
+    examples: tuple[str, ...] = ()  # the schema's `examples`, used where a sample is needed
 
 
 @dataclass(frozen=True)

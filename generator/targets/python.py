@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import keyword
+import re
 from typing import Any
 
 from .. import __version__
@@ -31,12 +32,12 @@ def build(binding: Binding, ir: M.IR) -> Plan:
     schema_bytes = binding.schema.read_bytes()
     fixtures = load_fixtures(binding, ir.defs)
     cases = derive_cases(ir)
-    rules = load_rules(binding, ir, lambda wire: py_name(snake(wire)))
+    rules = load_rules(binding, ir, ctx.field_name)
     context = {
         "package": package,
         "protocol": binding.name,
         "protocol_version": binding.version,
-        "source": ir.source,
+        "source": binding.stable(binding.schema),
         "sha256": ir.sha256,
         "generator_version": __version__,
         "title": ir.title,
@@ -50,11 +51,12 @@ def build(binding: Binding, ir: M.IR) -> Plan:
         "definitions": ctx.definitions(),
         "table": ctx.table(),
         "fixture_count": len(fixtures["fixtures"]),
+        "conformance_count": 0 if rules is None else len(load_conformance(binding)["streams"]),
         "case_count": len(cases),
         "rules": None
         if rules is None
         else {
-            "source": rules.source,
+            "source": binding.stable(binding.rules) if binding.rules else rules.source,
             "sha256": rules.sha256,
             "table": repr(rules.tables),
             "rules": [vars(r) | {"used": True} for r in rules.ast.rules.values()],
@@ -77,14 +79,49 @@ def _json(obj: Any) -> bytes:
     return (json.dumps(obj, indent=1, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
 
 
+# Names models.py binds at module level, and builtins its annotations use: a definition or a
+# field spelled like one would shadow it (msgspec resolves annotations in the class namespace).
+RESERVED = frozenset(
+    {"enum", "annotations", "Annotated", "Any", "ClassVar", "Literal", "TypeAlias", "UNSET", "Meta",
+     "Struct", "UnsetType", "field", "JSONValue", "NonNullJSON", "DEFINITIONS",
+     "str", "int", "float", "bool", "list", "dict", "None", "True", "False"}
+)
+
+
+def identifier(name: str) -> str:
+    """A Python identifier for a schema name: invalid characters become `_`, a leading digit
+    gets a `_` in front, and keywords and reserved names get a trailing `_`."""
+    s = re.sub(r"[^0-9A-Za-z_]", "_", name) or "_"
+    if s[0].isdigit():
+        s = "_" + s
+    return s + "_" if keyword.iskeyword(s) or s in RESERVED else s
+
+
 def py_name(name: str) -> str:
-    return name + "_" if keyword.iskeyword(name) or name in ("type_", "UNSET") else name
+    return identifier(name)
+
+
+def py_literal(value: str | int | bool) -> str:
+    return repr(value) if isinstance(value, (bool, int)) else json.dumps(value, ensure_ascii=False)
 
 
 class _Context:
     def __init__(self, binding: Binding, ir: M.IR) -> None:
         self.binding = binding
         self.ir = ir
+        self.py: dict[str, str] = {}
+        seen: dict[str, str] = {}
+        for name, d in ir.defs.items():
+            py = identifier(name)
+            if py in seen:
+                raise SpecError(ir.source, d.loc, f"definitions {seen[py]!r} and {name!r} both become the Python name {py!r}")
+            seen[py] = name
+            self.py[name] = py
+
+    def field_name(self, wire: str) -> str:
+        """The attribute a wire name becomes; it never shadows a definition's Python name."""
+        name = identifier(snake(wire))
+        return name + "_" if name in seen_names(self.py) else name
 
     def fail(self, at: str, message: str) -> SpecError:
         return SpecError(self.ir.source, at, message)
@@ -93,7 +130,7 @@ class _Context:
 
     def ann(self, t: M.TypeExpr) -> str:
         if isinstance(t, M.TRef):
-            return t.name
+            return self.py[t.name]
         if isinstance(t, M.TString):
             if t.pattern is None:
                 return "str"
@@ -106,9 +143,9 @@ class _Context:
         if isinstance(t, M.TBoolean):
             return "bool"
         if isinstance(t, M.TConst):
-            return f"Literal[{json.dumps(t.value)}]"
+            return f"Literal[{py_literal(t.value)}]"
         if isinstance(t, M.TEnum):
-            return f"Literal[{', '.join(json.dumps(v) for v in t.values)}]"
+            return f"Literal[{', '.join(py_literal(v) for v in t.values)}]"
         if isinstance(t, M.TAny):
             return "NonNullJSON" if t.nonnull else "JSONValue"
         if isinstance(t, M.TMap):
@@ -140,7 +177,7 @@ class _Context:
                 members = [(constant(v), v) for v in d.values]
                 if len({m for m, _ in members}) != len(members):
                     raise self.fail(d.loc, "enum values collide as Python constant names")
-                out.append({"name": d.name, "doc": d.doc, "members": members})
+                out.append({"name": self.py[d.name], "doc": d.doc, "members": members})
         return out
 
     def aliases(self, late: bool) -> list[dict[str, Any]]:
@@ -152,7 +189,7 @@ class _Context:
                 if bool(deps) == late:
                     items.append((d, t, deps))
         if not late:
-            return [{"name": d.name, "doc": d.doc, "annotation": self.ann(t)} for d, t, _ in items]
+            return [{"name": self.py[d.name], "doc": d.doc, "annotation": self.ann(t)} for d, t, _ in items]
         # an alias is evaluated at import: it must come after every alias it names
         names = {d.name for d, _, _ in items}
         done: list[str] = []
@@ -161,7 +198,7 @@ class _Context:
         while pending:
             for i, (d, t, deps) in enumerate(pending):
                 if not (deps & names) - set(done):
-                    out.append({"name": d.name, "doc": d.doc, "annotation": self.ann(t)})
+                    out.append({"name": self.py[d.name], "doc": d.doc, "annotation": self.ann(t)})
                     done.append(d.name)
                     pending.pop(i)
                     break
@@ -181,7 +218,7 @@ class _Context:
             for f in d.fields:
                 if tag and f.wire == tag[0]:
                     continue
-                name = py_name(f.name)
+                name = self.field_name(f.wire)
                 ann = self.ann(f.type)
                 fields.append(
                     {
@@ -196,13 +233,13 @@ class _Context:
                 )
             out.append(
                 {
-                    "name": d.name,
+                    "name": self.py[d.name],
                     "doc": d.doc,
                     "closed": d.closed,
                     "fragment": d.fragment,
                     "tag_field": tag[0] if tag else None,
                     "tag": tag[1] if tag else None,
-                    "tag_attr": py_name(tag[0]) if tag else None,
+                    "tag_attr": self.field_name(tag[0]) if tag else None,
                     "fields": fields,
                 }
             )
@@ -220,7 +257,15 @@ class _Context:
         for name, d in self.ir.defs.items():
             kind = type(d).__name__.removesuffix("Def").lower()
             via = unions.get(name)
-            out.append({"name": name, "kind": kind, "decode_as": via or name, "expect": name if via else None})
+            out.append(
+                {
+                    "name": name,
+                    "py": self.py[name],
+                    "kind": kind,
+                    "decode_as": self.py[via or name],
+                    "expect": self.py[name] if via else None,
+                }
+            )
         return out
 
     # -- validation table -------------------------------------------------------------------
@@ -285,3 +330,7 @@ class _Context:
 
     def json_kinds(self, t: M.TypeExpr) -> set[str]:
         return M.json_types(t, self.ir.defs.__getitem__)
+
+
+def seen_names(py: dict[str, str]) -> frozenset[str]:
+    return frozenset(py.values())
