@@ -1,0 +1,114 @@
+"""The committed package works when copied alone into another project: it imports nothing from
+the generator (checked statically and at run time), decodes and encodes, and its own tests pass
+in an isolated interpreter whose only project path is the copy."""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import GENERATED, run_package_tests, run_python
+
+PACKAGE = GENERATED / "agui"
+RUNTIME_DEPENDENCIES = {"msgspec"}
+TEST_DEPENDENCIES = {"pytest", "jsonschema"}
+
+
+def _imports(path: Path) -> set[str]:
+    """Top-level names of every absolute import in a file (relative ones stay in the package)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _python_files() -> list[Path]:
+    files = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    assert len(files) >= 10, files
+    return files
+
+
+def test_no_generated_file_imports_the_generator() -> None:
+    offenders = [p for p in _python_files() if "generator" in _imports(p)]
+    assert offenders == []
+
+
+def test_generated_imports_are_stdlib_msgspec_or_the_package_itself() -> None:
+    allowed = set(sys.stdlib_module_names) | RUNTIME_DEPENDENCIES | {"agui"}
+    for path in _python_files():
+        extra = TEST_DEPENDENCIES if "tests" in path.relative_to(PACKAGE).parts else set()
+        assert _imports(path) - allowed - extra == set(), path
+
+
+def test_the_import_check_sees_imports() -> None:
+    """The control for the two checks above: the parser does find what the package imports."""
+    assert {"msgspec", "json"} <= _imports(PACKAGE / "codec_json.py") | _imports(PACKAGE / "validation.py")
+    assert "jsonschema" in _imports(PACKAGE / "tests" / "support.py")
+
+
+def test_runtime_requirements_are_declared() -> None:
+    version = (PACKAGE / "version.py").read_text(encoding="utf-8")
+    assert 'RUNTIME_REQUIRES: tuple[str, ...] = ("msgspec>=0.19",)' in version
+
+
+@pytest.fixture(scope="module")
+def vendored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """generated/agui copied alone into an empty project folder."""
+    root = tmp_path_factory.mktemp("vendor")
+    shutil.copytree(PACKAGE, root / "agui", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+VENDORED_PROBE = r"""
+import json, sys
+sys.modules["generator"] = None  # any `import generator` now raises ImportError
+import agui
+from agui import codec_json, models, DecodeError
+
+event = codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}')
+try:
+    codec_json.decode(b'{"type":"TEXT_MESSAGE_END","messageId":"m1","timestamp":1.5}')
+    refused = None
+except DecodeError as exc:
+    refused = [[e.pointer, e.keyword] for e in exc.errors]
+print(json.dumps({
+    "file": agui.__file__,
+    "class": type(event).__name__,
+    "delta": event.delta,
+    "absent": event.timestamp is models.UNSET,
+    "encoded": codec_json.encode(event).decode(),
+    "refused": refused,
+    "generator_modules": [m for m in sys.modules if m.startswith("generator.")],
+    "path": sys.path,
+}))
+"""
+
+
+def test_vendored_copy_imports_decodes_and_encodes(vendored: Path) -> None:
+    proc = run_python(VENDORED_PROBE, cwd=vendored, path=[vendored])
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads(proc.stdout)
+    assert Path(r["file"]).resolve() == (vendored / "agui" / "__init__.py").resolve()
+    assert not any(str(GENERATED) in p for p in r["path"]), "the repository's generated/ leaked onto sys.path"
+    assert r["class"] == "TextMessageContentEvent" and r["delta"] == "hi" and r["absent"] is True
+    assert r["encoded"] == '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}'
+    assert r["refused"] == [["/timestamp", "type"]]
+    assert r["generator_modules"] == []
+
+
+def test_vendored_copy_own_tests_pass(vendored: Path) -> None:
+    proc = run_package_tests(vendored, "agui")
+    tail = proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert proc.returncode == 0, tail
+    summary = proc.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary and "error" not in summary, summary
+    passed = int(summary.split(" passed")[0].split()[-1])
+    assert passed > 1000, summary  # the fixture, derived-case and bad-input suites all ran
