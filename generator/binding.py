@@ -31,6 +31,8 @@ class Binding:
     rules: Path | None
     conformance: Path | None
     targets: dict[str, dict[str, Any]]
+    templates: tuple[Path, ...] = ()
+    conformance_gaps: tuple[dict[str, str], ...] = ()
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
 
     def display(self, path: Path) -> str:
@@ -83,8 +85,21 @@ def load_binding(spec_dir: Path) -> Binding:
     targets = {k: v for k, v in raw.items() if isinstance(v, dict) and k not in ("protocol",)}
     if not targets:
         raise SpecError(shown, "", "names no target: add a [python] table (package = \"...\")")
+    templates = []
+    if "templates" in proto:
+        folder = spec_dir / str(proto["templates"])
+        if not folder.is_dir():
+            raise SpecError(shown, "[protocol].templates", f"{proto['templates']!r} is not a folder of the spec")
+        templates.append(folder)
+    gaps = []
+    for i, entry in enumerate(raw.get("conformance_gap", [])):
+        if not all(isinstance(entry.get(k), str) for k in ("fixture", "key", "reason")):
+            raise SpecError(shown, f"[[conformance_gap]] #{i + 1}", "needs `fixture`, `key` and `reason` strings")
+        gaps.append({k: entry[k] for k in ("fixture", "key", "reason")})
     return Binding(
         spec_dir=spec_dir,
+        templates=tuple(templates),
+        conformance_gaps=tuple(gaps),
         display_dir=display_dir(spec_dir),
         name=proto["name"],
         version=proto["version"],

@@ -245,18 +245,32 @@ class _Progress:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "sse"]), default=None, help="Input framing (default: sse for *.sse, else jsonl).")
 @click.option("--report", nargs=2, type=(click.Choice(["sarif", "junit"]), click.Path(dir_okay=False, path_type=Path)), default=None, metavar="sarif|junit FILE", help="Also write the findings as SARIF or JUnit XML.")
+@click.option("--client-version", default=None, metavar="V", help="Pin the protocol version of the application the events are delivered to (consumer core).")
+@click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The RunAgentInput the stream answers; --json then prints the request that would be sent.")
 @out_option
 @click.argument("stream", type=click.Path(allow_dash=True, dir_okay=False, exists=True, path_type=Path))
-def replay(spec_dir: Path, as_json: bool, fmt: str | None, report: tuple[str, Path] | None, out: Path, stream: Path) -> None:
-    """Decode each event of STREAM (- for stdin) leniently and run the lifecycle automaton.
+def replay(
+    spec_dir: Path,
+    as_json: bool,
+    fmt: str | None,
+    report: tuple[str, Path] | None,
+    client_version: str | None,
+    input_path: Path | None,
+    out: Path,
+    stream: Path,
+) -> None:
+    """Decode each event of STREAM (- for stdin) leniently and run the lifecycle automaton (and,
+    where the package has one, the consumer core: messages, state, run errors).
 
     Exit 0 when the stream is conformant (completed), 1 when a MUST-level rule is violated
     (failed), 2 on usage errors."""
-    from .streams import jsonl_documents, sse_documents
     from .reports import junit, sarif
+    from .streams import sse_documents
 
     module = _rules_module(spec_dir, out)
-    automaton = module.Automaton()
+    consumer = _consumer(module, client_version, input_path, keep=as_json)
+    driver = consumer if consumer is not None else module.Automaton()
+    automaton = driver.automaton if consumer is not None else driver
     disc = module.TABLES["discriminator"]
     shown = "-" if str(stream) == "-" else str(stream)
     if fmt is None:
@@ -275,14 +289,14 @@ def replay(spec_dir: Path, as_json: bool, fmt: str | None, report: tuple[str, Pa
             documents = sse_documents(handle)
         for doc in documents:
             counted += len(doc) + 1
-            findings = automaton.feed_document(doc)
+            findings = driver.feed_document(doc)
             if as_json:
                 delivered.extend(getattr(ev, disc) for ev in automaton.expanded)
             elif findings:
                 for f in findings:
                     click.echo(str(f))
             progress.tick(automaton.index + 1, counted)
-        closing = automaton.finish()
+        closing = driver.finish()
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()
@@ -296,6 +310,11 @@ def replay(spec_dir: Path, as_json: bool, fmt: str | None, report: tuple[str, Pa
         path.write_text(text, encoding="utf-8")
     violations = [_public(f) for f in findings if f["fatal"]]
     warnings = [_public(f) for f in findings if not f["fatal"]]
+    extra: dict[str, Any] = {}
+    if consumer is not None:
+        extra = consumer.report()
+        for text in extra.pop("consumerWarnings"):
+            warnings.append({"rule": None, "level": "SHOULD", "index": None, "type": None, "message": text, "ids": []})
     if as_json:
         click.echo(
             json.dumps(
@@ -305,11 +324,16 @@ def replay(spec_dir: Path, as_json: bool, fmt: str | None, report: tuple[str, Pa
                     "warnings": warnings,
                     "events": delivered,
                     "runs": automaton.runs,
+                    **extra,
                 },
                 ensure_ascii=False,
+                default=str,
             )
         )
     else:
+        for w in warnings:
+            if w["rule"] is None:
+                click.echo(f"warning: {w['message']}")
         states: dict[str, int] = {}
         for run in automaton.runs:
             states[run["state"]] = states.get(run["state"], 0) + 1
@@ -319,6 +343,28 @@ def replay(spec_dir: Path, as_json: bool, fmt: str | None, report: tuple[str, Pa
             f"{len(violations)} violations, {len(warnings)} warnings"
         )
     sys.exit(0 if automaton.outcome == "completed" else 1)
+
+
+def _consumer(module: ModuleType, client_version: str | None, input_path: Path | None, keep: bool) -> Any:
+    """The package's consumer core, when it has one (`<package>.consumer.Consumer`)."""
+    try:
+        consumer_module = importlib.import_module(module.__name__.rsplit(".", 1)[0] + ".consumer")
+    except ModuleNotFoundError:
+        if client_version or input_path:
+            raise click.UsageError("--client-version and --input need a consumer core, which this package has not") from None
+        return None
+    document = None
+    if input_path is not None:
+        try:
+            document = json.loads(input_path.read_bytes())
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise click.BadParameter(f"{input_path}: not JSON: {exc}", param_hint="--input") from None
+        if not isinstance(document, dict):
+            raise click.BadParameter(f"{input_path}: a RunAgentInput is a JSON object", param_hint="--input")
+    try:
+        return consumer_module.Consumer(client_version=client_version, input=document, keep_delivered=keep)
+    except ValueError as exc:  # a version that does not parse, or an input the schema refuses
+        raise click.UsageError(str(exc).split("\n")[0]) from None
 
 
 def _public(finding: dict[str, Any]) -> dict[str, Any]:

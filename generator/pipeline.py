@@ -34,7 +34,9 @@ def render_spec(spec_dir: Path, template_dirs: list[Path]) -> tuple[Binding, dic
     """Every generated file for one spec folder, by path relative to the output root."""
     binding = load_binding(spec_dir)
     ir = load_ir(binding)
-    env = environment(template_dirs)
+    # a user's folders first, then the spec's own templates (protocol-specific modules, declared
+    # as `templates = "..."` in binding.toml), then the built-in ones
+    env = environment([*template_dirs, *binding.templates])
     files: dict[str, bytes] = {}
     for target, build in sorted(builders().items()):
         if target not in binding.targets:

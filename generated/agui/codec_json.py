@@ -28,6 +28,7 @@ __all__ = [
     "decode",
     "decode_lenient",
     "encode",
+    "extras",
     "to_builtins",
 ]
 
@@ -195,6 +196,8 @@ class Decoder:
             return self._explain(data, lenient=False).value
         if self._expect is not None and type(value) is not self._expect:
             return self._explain(data, lenient=False).value
+        if type(value) in models.CARRIERS:
+            _attach(value, msgspec.json.decode(data))
         return value
 
     def decode_lenient(self, data: bytes | str) -> Decoded:
@@ -205,6 +208,8 @@ class Decoder:
             return self._explain(data, lenient=True)
         if self._expect is not None and type(value) is not self._expect:
             return self._explain(data, lenient=True)
+        if type(value) in models.CARRIERS:
+            _attach(value, msgspec.json.decode(data))
         return _decoded(value)
 
     def accepts(self, data: bytes | str) -> bool:
@@ -237,7 +242,76 @@ class Decoder:
             raise DecodeError(
                 name, [Issue("", name, "oneOf", f"decodes as {type(value).__name__}")]
             )
+        _attach(value, cleaned)
         return Decoded(value, tuple(check.warnings))
+
+
+def _declared(cls: type[Any]) -> frozenset[str]:
+    names = {f.encode_name for f in msgspec.structs.fields(cls)}
+    tag_field = cls.__struct_config__.tag_field
+    return frozenset(names | ({tag_field} if tag_field else set()))
+
+
+_DECLARED: dict[type[Any], frozenset[str]] = {}
+
+
+def _attach(value: Any, raw: Any) -> None:
+    """Walk a decoded value beside its JSON and keep, on each open object, the members the
+    schema does not declare (msgspec skips them)."""
+    if isinstance(value, msgspec.Struct):
+        if not isinstance(raw, dict):
+            return
+        cls = type(value)
+        if cls in models.OPEN:
+            declared = _DECLARED.get(cls)
+            if declared is None:
+                declared = _DECLARED[cls] = _declared(cls)
+            extra = {k: v for k, v in raw.items() if k not in declared}
+            if extra:
+                setattr(value, "extras", extra)
+        if cls in models.CARRIERS:
+            for f in msgspec.structs.fields(value):
+                _attach(getattr(value, f.name), raw.get(f.encode_name))
+    elif isinstance(value, list) and isinstance(raw, list):
+        for v, r in zip(value, raw):
+            _attach(v, r)
+
+
+def extras(value: Any) -> dict[str, Any]:
+    """The members an open object carried that the schema does not declare."""
+    found: dict[str, Any] = (
+        getattr(value, "extras", {}) if type(value) in models.OPEN else {}
+    )
+    return found
+
+
+def _has_extras(value: Any) -> bool:
+    if isinstance(value, msgspec.Struct):
+        cls = type(value)
+        if cls in models.OPEN and getattr(value, "extras", None):
+            return True
+        return cls in models.CARRIERS and any(
+            _has_extras(getattr(value, f.name)) for f in msgspec.structs.fields(value)
+        )
+    if isinstance(value, list):
+        return any(_has_extras(v) for v in value)
+    return False
+
+
+def _builtins(value: Any) -> Any:
+    """to_builtins with each open object's extras merged back in."""
+    if isinstance(value, msgspec.Struct):
+        out = msgspec.to_builtins(value)
+        if type(value) in models.CARRIERS:
+            for f in msgspec.structs.fields(value):
+                if f.encode_name in out:
+                    out[f.encode_name] = _builtins(getattr(value, f.name))
+            for k, v in extras(value).items():
+                out.setdefault(k, v)
+        return out
+    if isinstance(value, list):
+        return [_builtins(v) for v in value]
+    return msgspec.to_builtins(value)
 
 
 _DECODERS: dict[str, Decoder] = {}
@@ -301,7 +375,10 @@ def encode(
     EncodeError instead of reaching a peer. Values that are not Structs need ``definition``.
     """
     try:
-        data = _ENCODER.encode(value)
+        if type(value) in models.CARRIERS and _has_extras(value):
+            data = _ENCODER.encode(_builtins(value))
+        else:
+            data = _ENCODER.encode(value)
     except (TypeError, ValueError, RecursionError, msgspec.EncodeError) as exc:
         name = (
             _name(definition)
@@ -334,5 +411,8 @@ def encode(
 
 
 def to_builtins(value: Any) -> Any:
-    """The value as plain dicts, lists and scalars with wire names; absent optionals omitted."""
-    return msgspec.to_builtins(value)
+    """The value as plain dicts, lists and scalars with wire names; absent optionals omitted;
+    members an open object carried beyond the schema included."""
+    if isinstance(value, list):
+        return [to_builtins(v) for v in value]
+    return _builtins(value) if _has_extras(value) else msgspec.to_builtins(value)

@@ -224,11 +224,12 @@ other than 0 or 1, is not a JSON Pointer.
 """
 
 
-class BaseEvent(Struct, kw_only=True):
+class BaseEvent(Struct, kw_only=True, dict=True):
     """The fields every event carries, whatever its type. Composed into each event
     definition rather than repeated, so a change here reaches every event at once.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     type: EventType
@@ -252,14 +253,15 @@ class BaseEvent(Struct, kw_only=True):
     """Extra information attached to this event."""
 
 
-class Attributable(Struct, kw_only=True):
+class Attributable(Struct, kw_only=True, dict=True):
     """Composed into everything that can belong to a subagent's work: the events that
     describe content or progress, the message types, and each interrupt. Run-scoped
     events omit it — RUN_STARTED, RUN_FINISHED and RUN_ERROR describe the run itself and
     MESSAGES_SNAPSHOT is conversation-wide, so none of them can belong to one subagent.
     A tool call omits it too and inherits its containing message's attribution.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     subagent_run_id: SubagentRunId | UnsetType = field(
@@ -1778,7 +1780,7 @@ class TokenUsage(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class BaseMessage(Struct, kw_only=True):
+class BaseMessage(Struct, kw_only=True, dict=True):
     """The fields shared by the developer, system, assistant and user messages.
     Deliberately excludes content, because a user message's content may be an array
     while the others are strings, and composition here intersects rather than overrides:
@@ -1786,7 +1788,8 @@ class BaseMessage(Struct, kw_only=True):
     tool, activity and reasoning messages do not compose this, because they carry no
     name.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     id: str
@@ -2582,10 +2585,11 @@ class AgentCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class AddOperation(Struct, kw_only=True, tag_field="op", tag="add"):
+class AddOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="add"):
     """Inserts value at path. RFC 6902 section 4.1.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     op: ClassVar[Literal["add"]] = "add"
@@ -2597,10 +2601,11 @@ class AddOperation(Struct, kw_only=True, tag_field="op", tag="add"):
     """
 
 
-class RemoveOperation(Struct, kw_only=True, tag_field="op", tag="remove"):
+class RemoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="remove"):
     """Removes the value at path. RFC 6902 section 4.2.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     op: ClassVar[Literal["remove"]] = "remove"
@@ -2608,10 +2613,11 @@ class RemoveOperation(Struct, kw_only=True, tag_field="op", tag="remove"):
     """What to remove."""
 
 
-class ReplaceOperation(Struct, kw_only=True, tag_field="op", tag="replace"):
+class ReplaceOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="replace"):
     """Replaces the value at path. RFC 6902 section 4.3.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     op: ClassVar[Literal["replace"]] = "replace"
@@ -2621,10 +2627,11 @@ class ReplaceOperation(Struct, kw_only=True, tag_field="op", tag="replace"):
     """The replacement. Any JSON value, including null."""
 
 
-class MoveOperation(Struct, kw_only=True, tag_field="op", tag="move"):
+class MoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="move"):
     """Moves the value at from to path. RFC 6902 section 4.4.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     op: ClassVar[Literal["move"]] = "move"
@@ -2634,10 +2641,11 @@ class MoveOperation(Struct, kw_only=True, tag_field="op", tag="move"):
     """Where the value is moved to."""
 
 
-class CopyOperation(Struct, kw_only=True, tag_field="op", tag="copy"):
+class CopyOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="copy"):
     """Copies the value at from to path. RFC 6902 section 4.5.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     op: ClassVar[Literal["copy"]] = "copy"
@@ -2647,10 +2655,11 @@ class CopyOperation(Struct, kw_only=True, tag_field="op", tag="copy"):
     """Where the value is copied to."""
 
 
-class TestOperation(Struct, kw_only=True, tag_field="op", tag="test"):
+class TestOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="test"):
     """Asserts that the value at path equals value. RFC 6902 section 4.6.
 
-    Open object: members the schema does not declare are accepted and ignored.
+    Open object: members the schema does not declare are accepted, kept in
+    ``codec_json.extras(obj)`` and encoded again.
     """
 
     op: ClassVar[Literal["test"]] = "test"
@@ -2765,6 +2774,38 @@ empty array is a valid no-op patch. Whether the operations actually apply to the
 document they target is a runtime question RFC 6902 leaves to the applier; structural
 validity here says nothing about it.
 """
+
+OPEN: frozenset[type[Any]] = frozenset(
+    {
+        BaseEvent,
+        Attributable,
+        BaseMessage,
+        AddOperation,
+        RemoveOperation,
+        ReplaceOperation,
+        MoveOperation,
+        CopyOperation,
+        TestOperation,
+    }
+)
+"""Classes whose instances may carry members the schema does not declare."""
+
+CARRIERS: frozenset[type[Any]] = frozenset(
+    {
+        ActivityDeltaEvent,
+        AddOperation,
+        Attributable,
+        BaseEvent,
+        BaseMessage,
+        CopyOperation,
+        MoveOperation,
+        RemoveOperation,
+        ReplaceOperation,
+        StateDeltaEvent,
+        TestOperation,
+    }
+)
+"""Classes whose values can hold an open object somewhere inside (themselves included)."""
 
 DEFINITIONS: dict[str, Any] = {
     "Event": Event,

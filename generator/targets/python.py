@@ -48,10 +48,12 @@ def build(binding: Binding, ir: M.IR) -> Plan:
         "plain_aliases": ctx.aliases(late=False),
         "classes": ctx.classes(),
         "late_aliases": ctx.aliases(late=True),
+        "carriers": ctx.carriers(),
         "definitions": ctx.definitions(),
         "table": ctx.table(),
         "fixture_count": len(fixtures["fixtures"]),
         "conformance_count": 0 if rules is None else len(load_conformance(binding)["streams"]),
+        "conformance_gaps": list(binding.conformance_gaps),
         "case_count": len(cases),
         "rules": None
         if rules is None
@@ -244,6 +246,34 @@ class _Context:
                 }
             )
         return out
+
+    def carriers(self) -> list[str]:
+        """Object definitions from which an open object is reachable (itself included)."""
+        reach: dict[str, bool] = {}
+
+        def reaches(t: M.TypeExpr | M.Definition, seen: frozenset[str]) -> bool:
+            if isinstance(t, M.TRef):
+                if t.name in seen:
+                    return False
+                return reaches(self.ir.defs[t.name], seen | {t.name})
+            if isinstance(t, M.ObjectDef):
+                return not t.closed or any(reaches(f.type, seen) for f in t.fields)
+            if isinstance(t, M.UnionDef):
+                return reaches(t.union, seen)
+            if isinstance(t, M.AliasDef):
+                return reaches(t.type, seen)
+            if isinstance(t, M.TUnion):
+                return any(reaches(m, seen) for m in t.members)
+            if isinstance(t, M.TArray):
+                return reaches(t.items, seen)
+            if isinstance(t, M.TMap) and t.values is not None:
+                return reaches(t.values, seen)
+            return False
+
+        for name, d in self.ir.defs.items():
+            if isinstance(d, M.ObjectDef):
+                reach[name] = reaches(d, frozenset({name}))
+        return sorted(self.py[n] for n, r in reach.items() if r)
 
     def definitions(self) -> list[dict[str, Any]]:
         """Per definition: the type the fast path decodes with, and the class the result must be.
