@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Replay benchmark: the generated AG-UI lifecycle automaton next to ag-ui-validate 0.4.0.
+"""Replay benchmark: the generated AG-UI lifecycle automaton and consumer core next to
+ag-ui-validate 0.4.0.
 
 In one run, on a corpus from ../shared/bench/gen_corpus.py (>= 100k events):
 
   pre-decoded   ours: Automaton.feed(typed event)       agv: Validator.feed(dict)  (rule engines)
   end to end    ours: Automaton.feed_document(line)     agv: Validator.feed(line)  (decode + rules)
+  consumer      ours: Consumer.feed_document(line)      (decode + rules + messages/state projection)
 
 and then, as separate processes, `specbind replay` and the `ag-ui-validate` CLI over the large
 corpus (`--big-runs`, default 10000 runs, about 1M events and 115 MB), reporting wall time and
@@ -70,6 +72,15 @@ def in_process(lines: list[bytes], rounds: int) -> dict[str, Any]:
         a.finish()
         return len(lines)
 
+    from agui.consumer import Consumer
+
+    def ours_consumer() -> int:
+        c = Consumer(keep_delivered=False)
+        for line in lines:
+            c.feed_document(line)
+        c.finish()
+        return len(lines)
+
     def agv(items: list[Any]) -> Callable[[], int]:
         def run() -> int:
             v = create_validator(ValidatorOptions())
@@ -93,6 +104,7 @@ def in_process(lines: list[bytes], rounds: int) -> dict[str, Any]:
         "agv_predecoded_dicts": agv(dicts),
         "ours_end_to_end": ours_end_to_end,
         "agv_end_to_end_lines": agv(lines),
+        "ours_consumer_end_to_end": ours_consumer,
     }
     results: dict[str, Any] = {"findings_by_rule": by_rule, "outcome": check.outcome}
     rates: dict[str, list[float]] = {name: [] for name in ops}
@@ -149,14 +161,16 @@ def main(argv: list[str] | None = None) -> int:
     results["in_process"] = ip = in_process(lines, args.rounds)
     print(f"\nautomaton outcome on the corpus: {ip['outcome']}; findings by rule: {ip['findings_by_rule'] or 'none'}")
     print("\n| operation | events/s (median) | rounds |\n|---|---:|---|")
-    for name in ("ours_predecoded", "agv_predecoded_dicts", "ours_end_to_end", "agv_end_to_end_lines"):
+    for name in ("ours_predecoded", "agv_predecoded_dicts", "ours_end_to_end", "agv_end_to_end_lines", "ours_consumer_end_to_end"):
         r = ip[name]
         print(f"| {name} | {r['events_per_s']:,.0f} | {' / '.join(f'{x:,.0f}' for x in r['rounds'])} |")
     pre = ip["ours_predecoded"]["events_per_s"] / ip["agv_predecoded_dicts"]["events_per_s"]
     e2e = ip["ours_end_to_end"]["events_per_s"] / ip["agv_end_to_end_lines"]["events_per_s"]
-    results["ratios"] = {"predecoded_vs_agv": pre, "end_to_end_vs_agv": e2e}
+    proj = ip["ours_consumer_end_to_end"]["events_per_s"] / ip["agv_end_to_end_lines"]["events_per_s"]
+    results["ratios"] = {"predecoded_vs_agv": pre, "end_to_end_vs_agv": e2e, "consumer_vs_agv": proj}
     print(f"\npre-decoded: ours / ag-ui-validate = {pre:.2f}x (target >= {TARGET_RATIO}x: {'met' if pre >= TARGET_RATIO else 'NOT met'})")
     print(f"end to end:  ours / ag-ui-validate = {e2e:.2f}x")
+    print(f"consumer (decode + automaton + projection) / ag-ui-validate end to end = {proj:.2f}x")
 
     if args.big_runs:
         big_args = argparse.Namespace(runs=args.big_runs, seed=args.seed, corpus=None)

@@ -246,8 +246,22 @@ class Decoder:
         return Decoded(value, tuple(check.warnings))
 
 
+_FIELDS: dict[type[Any], tuple[tuple[str, str], ...]] = {}
+
+
+def _fields(cls: type[Any]) -> tuple[tuple[str, str], ...]:
+    """(attribute, wire name) of a Struct class; cached, since msgspec resolves annotations
+    afresh on every structs.fields call."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(
+            (f.name, f.encode_name) for f in msgspec.structs.fields(cls)
+        )
+    return found
+
+
 def _declared(cls: type[Any]) -> frozenset[str]:
-    names = {f.encode_name for f in msgspec.structs.fields(cls)}
+    names = {wire for _, wire in _fields(cls)}
     tag_field = cls.__struct_config__.tag_field
     return frozenset(names | ({tag_field} if tag_field else set()))
 
@@ -270,8 +284,8 @@ def _attach(value: Any, raw: Any) -> None:
             if extra:
                 setattr(value, "extras", extra)
         if cls in models.CARRIERS:
-            for f in msgspec.structs.fields(value):
-                _attach(getattr(value, f.name), raw.get(f.encode_name))
+            for attr, wire in _fields(cls):
+                _attach(getattr(value, attr), raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)
@@ -291,7 +305,7 @@ def _has_extras(value: Any) -> bool:
         if cls in models.OPEN and getattr(value, "extras", None):
             return True
         return cls in models.CARRIERS and any(
-            _has_extras(getattr(value, f.name)) for f in msgspec.structs.fields(value)
+            _has_extras(getattr(value, attr)) for attr, _ in _fields(cls)
         )
     if isinstance(value, list):
         return any(_has_extras(v) for v in value)
@@ -303,9 +317,9 @@ def _builtins(value: Any) -> Any:
     if isinstance(value, msgspec.Struct):
         out = msgspec.to_builtins(value)
         if type(value) in models.CARRIERS:
-            for f in msgspec.structs.fields(value):
-                if f.encode_name in out:
-                    out[f.encode_name] = _builtins(getattr(value, f.name))
+            for attr, wire in _fields(type(value)):
+                if wire in out:
+                    out[wire] = _builtins(getattr(value, attr))
             for k, v in extras(value).items():
                 out.setdefault(k, v)
         return out

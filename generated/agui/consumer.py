@@ -88,6 +88,12 @@ class Projection:
         self.run_errors: list[str] = []
         self.warnings: list[str] = []
         self._reindex()
+        # event type -> handler, looked up once rather than per event
+        self._handlers = {
+            name[4:].upper(): getattr(self, name)
+            for name in dir(self)
+            if name.startswith("_on_")
+        }
 
     def _reindex(self) -> None:
         self._by_id = {m.id: m for m in self.messages}
@@ -111,7 +117,7 @@ class Projection:
         self.warnings.append(text)
 
     def apply(self, event: Any) -> None:
-        handler = getattr(self, "_on_" + str(event.type).lower(), None)
+        handler = self._handlers.get(event.type)
         if handler is not None:
             handler(event)
 
