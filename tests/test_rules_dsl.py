@@ -1,0 +1,139 @@
+"""The rules DSL: every mistake in a rules file stops with file:line:column and says what is
+wrong; the real AG-UI rules file lints clean; the compiled tables say what the file says."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.errors import SpecError
+from generator.ir.naming import snake
+from generator.pipeline import load_ir
+from generator.binding import load_binding
+from generator.rules.load import load_rules
+
+from conftest import SPEC_AGUI, run_cli
+
+RULES = (SPEC_AGUI / "lifecycle.rules").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def agui_ir():  # type: ignore[no-untyped-def]
+    return load_ir(load_binding(SPEC_AGUI))
+
+
+def compile_text(tmp_path: Path, text: str, ir):  # type: ignore[no-untyped-def]
+    spec = tmp_path / "agui"
+    if not spec.exists():
+        shutil.copytree(SPEC_AGUI, spec, ignore=shutil.ignore_patterns("conformance", "fixtures", "templates"))
+        toml = (spec / "binding.toml").read_text()
+        toml = re.sub(r'^(fixtures|conformance|templates) = .*$', "", toml, flags=re.M)
+        (spec / "binding.toml").write_text(toml)
+    (spec / "lifecycle.rules").write_text(text, encoding="utf-8")
+    return load_rules(load_binding(spec), ir, snake)
+
+
+def error(tmp_path: Path, text: str, ir) -> SpecError:  # type: ignore[no-untyped-def]
+    with pytest.raises(SpecError) as caught:
+        compile_text(tmp_path, text, ir)
+    assert caught.value.file.endswith("lifecycle.rules")
+    return caught.value
+
+
+def line_of(text: str, needle: str, last: bool = False) -> int:
+    found = [i for i, line in enumerate(text.splitlines(), start=1) if needle in line]
+    return found[-1] if last else found[0]
+
+
+def test_agui_rules_lint_clean(agui_ir, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    compiled = compile_text(tmp_path, RULES, agui_ir)
+    assert compiled is not None
+    assert len(compiled.ast.rules) == len(re.findall(r"^rule ", RULES, flags=re.M))
+    table = compiled.tables["machine"]["table"]
+    assert table["idle"]["TEXT_MESSAGE_START"]["fail"] == "RUN-FIRST-EVENT"
+    assert table["idle"]["RUN_STARTED"]["target"] == "active"
+    assert table["finished"]["RUN_ERROR"]["target"] == "failed"
+    assert table["failed"]["RUN_ERROR"]["fail"] == "RUN-AFTER-ERROR"
+    # chunk events never reach the machine: their expansions do
+    assert "TEXT_MESSAGE_CHUNK" not in table["active"]
+
+
+@pytest.mark.parametrize(
+    "change,needle,message",
+    [
+        (("events Event by type", "events Event by kind"), "events Event by kind", "not a union discriminated by 'kind'"),
+        (("on TEXT_MESSAGE_START in open fail", "on TEXT_MESSAGE_BEGIN in open fail"), "TEXT_MESSAGE_BEGIN", "unknown event type 'TEXT_MESSAGE_BEGIN'"),
+        (("entity text key messageId", "entity text key msgId"), "on TEXT_MESSAGE_START in absent closed -> open", "has no field 'msgId'"),
+        (("rule TEXT-REQUIRES-OPEN MUST NOT", "rule TEXT-START-NOT-OPEN MUST NOT"), "rule TEXT-START-NOT-OPEN MUST NOT ref \"basic/patterns/streaming.mdx\" \"Open, content, close\"\n  message \"{type}", "duplicate rule ID"),
+        (("fail RUN-AFTER-ERROR", "fail RUN-AFTER-ERRORS"), "RUN-AFTER-ERRORS", "unknown rule 'RUN-AFTER-ERRORS'"),
+        (("outcome.type != \"cancelled\"", "outcome.type != \"canceled\""), "canceled", "is never 'canceled'"),
+        (("expect totalTokens == inputTokens", "expect totalTokenz == inputTokens"), "totalTokenz", "no field 'totalTokenz'"),
+        (("rule RUN-FIRST-EVENT MUST ref", "rule RUN-FIRST-EVENT MUSTN'T ref"), "MUSTN'T", "unexpected character"),
+        (("rule RUN-FIRST-EVENT MUST ref", "rule RUN-FIRST-EVENT OUGHT ref"), "OUGHT", "unknown level 'OUGHT'"),
+        (("require closed text tool", "require closed text tools"), "require closed text tools", "unknown entity 'tools'"),
+        (("on RUN_STARTED in active fail", "on RUN_STARTED in busy fail"), "in busy fail", "unknown state 'busy'"),
+        (("\n  RAW CUSTOM REASONING_ENCRYPTED_VALUE", "\n  RAW REASONING_ENCRYPTED_VALUE"), "events Event by type", "neither handled nor passed through: CUSTOM"),
+        (("on TEXT_MESSAGE_END in open -> closed", "on TEXT_MESSAGE_CHUNK in open -> closed"), "on TEXT_MESSAGE_CHUNK in open", "expanded before any machine sees it"),
+    ],
+    ids=[
+        "wrong-discriminator", "unknown-event", "unknown-key-field", "duplicate-rule", "unknown-rule",
+        "enum-value-that-does-not-exist", "unknown-field-in-expression", "bad-character", "unknown-level",
+        "unknown-entity", "unknown-state", "unhandled-event-type", "chunk-in-entity",
+    ],
+)
+def test_mistakes_are_located(agui_ir, tmp_path: Path, change: tuple[str, str], needle: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    old, new = change
+    assert old in RULES
+    text = RULES.replace(old, new, 1)
+    err = error(tmp_path, text, agui_ir)
+    assert message in err.message, err
+    m = re.match(r"line (\d+) column (\d+)", err.where)
+    assert m, err.where
+    # a duplicate is reported where it is declared again
+    assert int(m.group(1)) == line_of(text, needle.split("\n")[0], last="duplicate" in message), err
+
+
+def test_unreachable_state(agui_ir, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    text = RULES.replace("states idle active finished failed", "states idle active finished failed limbo")
+    text = text.replace("  on * in failed fail RUN-AFTER-ERROR\n", "  on * in failed fail RUN-AFTER-ERROR\n  on * in limbo -> limbo\n")
+    err = error(tmp_path, text, agui_ir)
+    assert "unreachable state 'limbo'" in err.message
+
+
+def test_undecided_state(agui_ir, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    text = RULES.replace("  on * in finished fail RUN-AFTER-CLOSE\n", "")
+    text = text.replace("rule RUN-AFTER-CLOSE", "rule RUN-AFTER-CLOSE-UNUSED")
+    err = error(tmp_path, text, agui_ir)
+    assert "does not say what happens on every event" in err.message or "declared but no transition" in err.message
+
+
+def test_unused_rule(agui_ir, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    text = RULES + '\nrule NEVER-USED SHOULD ref "x" "y" message "z"\n'
+    err = error(tmp_path, text, agui_ir)
+    assert "NEVER-USED is declared but" in err.message
+    assert err.where.startswith(f"line {line_of(text, 'NEVER-USED')} ")
+
+
+def test_unterminated_block_and_string(agui_ir, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    text = RULES.replace("  at-end in active fail RUN-TRUNCATED\nend\n", "  at-end in active fail RUN-TRUNCATED\n")
+    assert "block has no matching 'end'" in error(tmp_path, text, agui_ir).message
+    text = RULES.replace('message "a stream begins', 'message "a stream begins', 1).replace(
+        'not {type}"\n', "not {type}\n", 1
+    )
+    assert "unterminated string" in error(tmp_path, text, agui_ir).message
+
+
+def test_cli_lint(tmp_path: Path) -> None:
+    result = run_cli("lint", "--spec", SPEC_AGUI)
+    assert result.exit_code == 0, result.output
+    assert "lifecycle.rules: ok" in result.output and "passed through" in result.output
+    spec = tmp_path / "agui"
+    shutil.copytree(SPEC_AGUI, spec)
+    (spec / "lifecycle.rules").write_text(RULES.replace("entity text key messageId", "entity text key msgId"))
+    result = run_cli("lint", "--spec", spec)
+    assert result.exit_code == 1
+    assert re.search(r"error: .*lifecycle\.rules: line \d+ column \d+: .*msgId", result.output), result.output
+    assert "Traceback" not in result.output
