@@ -26,6 +26,7 @@ class Binding:
     name: str
     version: str
     schema: Path
+    overlays: tuple[Path, ...]
     root: str | None
     fixtures: Path | None
     rules: Path | None
@@ -104,6 +105,7 @@ def load_binding(spec_dir: Path) -> Binding:
         name=proto["name"],
         version=proto["version"],
         schema=spec_dir / proto["schema"],
+        overlays=tuple(spec_dir / str(o) for o in proto.get("overlays", [])),
         root=proto.get("root"),
         fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
         rules=spec_dir / proto["rules"] if isinstance(proto.get("rules"), str) else None,

@@ -45,10 +45,13 @@ class Sampler:
             return t.values[0]
         if isinstance(t, M.AliasDef):
             return self.of(t.type)
+        if isinstance(t, M.TNull):
+            return None
         if isinstance(t, M.TString):
+            size = max(1, t.min_length or 0)
             if not t.pattern:
-                return t.examples[0] if t.examples else "x"
-            found = matching(t.pattern, [*t.examples, "x", "", "/x"])
+                return t.examples[0] if t.examples else "x" * size
+            found = matching(t.pattern, [*t.examples, "x" * size, "", "/x"])
             if found is None:
                 raise SpecError(
                     self.ir.source,
@@ -137,8 +140,14 @@ class Deriver:
                         break
         elif isinstance(r, M.EnumDef) or isinstance(r, M.TEnum):
             out += [("not-a-member", "specbind-not-a-member", "enum", ""), ("not-a-string", 1, "type", ""), ("null", None, "type", "")]
+        elif isinstance(r, M.TNull):
+            out += [("not-null", 0, "type", "")]
         elif isinstance(r, M.TString):
             out += [("not-a-string", 42, "type", ""), ("null", None, "type", "")]
+            if r.min_length and not r.pattern:
+                out.append(("too-short", "x" * (r.min_length - 1), "minLength", ""))
+            if r.max_length is not None and not r.pattern:
+                out.append(("too-long", "x" * (r.max_length + 1), "maxLength", ""))
             if r.pattern and (bad := not_matching(r.pattern)) is not None:
                 out.append(("pattern-mismatch", bad, "pattern", ""))
         elif isinstance(r, (M.TInteger, M.TNumber)):

@@ -23,7 +23,8 @@ def discover_specs(spec_root: Path) -> list[Path]:
 
 
 def load_ir(binding: Binding) -> IR:
-    ir = build_ir(load_schema(binding.schema, binding.display(binding.schema)))
+    overlays = [(o, binding.display(o)) for o in binding.overlays]
+    ir = build_ir(load_schema(binding.schema, binding.display(binding.schema), overlays))
     root = binding.root
     if root is not None and root not in ir.defs:
         raise SpecError(binding.display(binding.spec_dir / CONFIG), "[protocol].root", f"no definition named {root!r}")

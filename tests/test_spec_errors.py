@@ -57,7 +57,7 @@ SCHEMA_CASES = [
     Case("not-utf8", lambda: NOT_UTF8, f"byte {NOT_UTF8_AT}", "UTF-8"),
     Case("not-an-object", lambda: "[1, 2]", "", "JSON object"),
     Case("no-defs", lambda: {"type": "object"}, "/$defs", "$defs"),
-    Case("unknown-keyword-maxLength", _set("Ping", "note", "maxLength", 3), "/$defs/Ping/properties/note/maxLength", "'maxLength'"),
+    Case("unknown-keyword-maxItems", _set("Ping", "note", "maxItems", 3), "/$defs/Ping/properties/note/maxItems", "'maxItems'"),
     Case("unknown-keyword-foo", _set("Ping", "seq", "foo", True), "/$defs/Ping/properties/seq/foo", "'foo'"),
     Case(
         "unknown-keyword-under-not",
@@ -320,11 +320,11 @@ def test_cli_generate_reports_binding_error(tmp_path: Path) -> None:
 
 
 def test_cli_check_reports_spec_error_too(tmp_path: Path) -> None:
-    spec = make_spec(tmp_path, schema=_set("Ping", "note", "maxLength", 3)())
+    spec = make_spec(tmp_path, schema=_set("Ping", "note", "maxItems", 3)())
     result = run_cli("check", "--spec", spec, "--out", tmp_path / "out")
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit)
-    assert result.stderr.startswith(f"error: {spec}/schema.json: /$defs/Ping/properties/note/maxLength: ")
+    assert result.stderr.startswith(f"error: {spec}/schema.json: /$defs/Ping/properties/note/maxItems: ")
 
 
 def test_cli_generate_with_no_spec_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

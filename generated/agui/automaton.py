@@ -18,9 +18,11 @@ bad input: it reports. Memory is bounded by what the current run holds open.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
 from . import codec_json, models
@@ -55,23 +57,28 @@ def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
         s: (r["target"], r["fail"], tuple(_prepare_require(q) for q in r["requires"]))
         for s, r in step["transitions"].items()
     }
-    key = step["key"][0] if len(step["key"]) == 1 else tuple(step["key"])
-    remember = tuple((a, d) for a, d, _ in step["remember"])
-    return (
-        step["entity"],
-        key,
-        len(step["key"]) == 1,
-        frozenset(step["optional"]),
-        transitions,
-        remember,
+    paths = [tuple(p) for p in step["key"]]
+    single = len(paths) == 1
+    # a one-field key is an attribute name (the hot path); a dotted one a path; several, a tuple
+    key: Any = (
+        (paths[0][0] if len(paths[0]) == 1 else paths[0]) if single else tuple(paths)
     )
+    remember = tuple((a, d) for a, d, _ in step["remember"])
+    optional = frozenset(tuple(p) for p in step["optional"])
+    return (step["entity"], key, single, optional, transitions, remember)
 
 
 def _prepare_row(state: str, type_: str, row: dict[str, Any]) -> tuple[Any, ...]:
     steps = tuple(_prepare_step(s) for s in _STEPS.get(type_, ()))
     checks = tuple(_CHECKS.get(type_, ()))
     plain = (
-        not (row["fail"] or row["requires"] or row["actions"] or checks)
+        not (
+            row["fail"]
+            or row["requires"]
+            or row["actions"]
+            or checks
+            or row.get("cases")
+        )
         and row["target"] == state
     )
     return (
@@ -93,6 +100,16 @@ _ROWS: dict[str, dict[str, tuple[Any, ...]]] = {
     for state, rows in _MACHINE["table"].items()
 }
 _CHUNK_KINDS: frozenset[str] = frozenset(_CHUNKS["kinds"]) if _CHUNKS else frozenset()
+_SEQUENCE: dict[str, Any] | None = TABLES["sequence"]
+# (state, event type) -> the conditional alternatives of that row, tried in order
+_CASES: dict[tuple[str, str], list[tuple[Any, tuple[Any, ...]]]] = {
+    (state, type_): [
+        (case["when"], _prepare_row(state, type_, case)) for case in row["cases"]
+    ]
+    for state, rows in _MACHINE["table"].items()
+    for type_, row in rows.items()
+    if row.get("cases")
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +194,9 @@ def _eval(e: list[Any], obj: Any) -> Any:
     if op == "unique":
         values = _collect(obj, e[1])
         return len(set(values)) == len(values)
+    if op == "length":
+        value = _get(obj, e[1])
+        return _UNKNOWN if value is UNSET else len(value)
     if op == "not":
         v = _eval(e[1], obj)
         return v if v is _UNKNOWN else not v
@@ -227,8 +247,28 @@ def finding(
 class Automaton:
     """Validates one event stream. Not thread-safe; one instance per stream."""
 
-    def __init__(self) -> None:
-        self.state: str = _MACHINE["initial"]
+    def __init__(self, after: int | None = None) -> None:
+        """`after`: the stream is a replay that starts after this cursor, so it may begin
+        mid-stream: the machine starts in its after-cursor state, the sequence at after + 1, and
+        an item first met without its opener is not reported (it may predate the cursor).
+        """
+        self.partial = bool(after)  # after 0 is the whole stream
+        if self.partial and not _MACHINE["after_cursor"]:
+            raise ValueError(
+                "these rules have no after-cursor state: a stream cannot start mid-way"
+            )
+        self.state: str = (
+            _MACHINE["after_cursor"] if self.partial else _MACHINE["initial"]
+        )
+        self._first = (
+            None
+            if _SEQUENCE is None
+            else (_SEQUENCE["start"] if after is None else after + 1)
+        )
+        self._seen: dict[Any, dict[Any, bytes]] = (
+            {}
+        )  # per key: value -> digest of its event
+        self._latest: dict[Any, Any] = {}  # per key: the highest value seen
         self.index = -1
         self.findings: list[Finding] = []
         self.failed = False
@@ -332,6 +372,9 @@ class Automaton:
         """The findings for one more event."""
         self.index += 1
         type_ = getattr(event, _DISC)
+        if _SEQUENCE is not None and not self._in_sequence(event, type_):
+            self._expanded = []
+            return self._take() if self._out else ()
         if self._lanes or type_ in _CHUNK_KINDS:
             self._expanded = self._expand(event, type_)
             for ev in self._expanded:
@@ -345,7 +388,12 @@ class Automaton:
                     if step[
                         2
                     ]:  # a single-field key: most events, and often absent (owner keys)
-                        key = getattr(event, step[1])
+                        path = step[1]
+                        key = (
+                            getattr(event, path)
+                            if path.__class__ is str
+                            else _get(event, path)
+                        )
                         if key is not UNSET:
                             self._step(step, event, type_, key)
                     else:
@@ -373,16 +421,17 @@ class Automaton:
 
     def _run_values(self) -> dict[str, Any]:
         opener = self._opener
-        return {
-            "run": (
-                _show(getattr(opener, "run_id", UNSET)) if opener is not None else "?"
-            )
-        }
+        run = _show(getattr(opener, "run_id", UNSET)) if opener is not None else "?"
+        return {"run": run, "state": self.state}
 
     def _apply(self, ev: Any, type_: str) -> None:
         row = self._rows[self.state].get(type_)
         if row is None:
             return
+        for when, case in _CASES.get((self.state, type_), ()):
+            if _eval(when, ev) is True:
+                row = case[:4] + row[4:]
+                break
         target, fail, requires, actions, steps, checks, _ = row
         if fail:
             self._report(fail, type_, self._run_values())
@@ -393,7 +442,8 @@ class Automaton:
             if step[
                 2
             ]:  # a single-field key: most events, and most often absent (owner keys)
-                key = getattr(ev, step[1])
+                path = step[1]
+                key = getattr(ev, path) if path.__class__ is str else _get(ev, path)
                 if key is not UNSET:
                     self._step(step, ev, type_, key)
             else:
@@ -419,6 +469,38 @@ class Automaton:
         else:
             self.runs.append({"start": self.index, "end": self.index, "state": target})
 
+    def _in_sequence(self, event: Any, type_: str) -> bool:
+        """The sequence stage: whether the event goes on. An identical redelivery of a value
+        already seen is dropped quietly; a different event there is reported and dropped.
+        """
+        spec: dict[str, Any] = _SEQUENCE  # type: ignore[assignment]
+        value = _get(event, spec["field"])
+        key = _get(event, spec["key"])
+        seen = self._seen.setdefault(key, {})
+        digest = hashlib.blake2b(msgspec.json.encode(event), digest_size=12).digest()
+        if value in seen:
+            if seen[value] != digest:
+                self._report(
+                    spec["conflict"],
+                    type_,
+                    {"actual": value},
+                    (f"{_show(key)}#{value}",),
+                )
+            return False
+        last = self._latest.get(key)
+        expected = self._first if last is None else last + 1
+        if value != expected:
+            self._report(
+                spec["gap"],
+                type_,
+                {"actual": value, "expected": expected},
+                (f"{_show(key)}#{value}",),
+            )
+        seen[value] = digest
+        if last is None or value > last:
+            self._latest[key] = value
+        return True
+
     def _clear(self) -> None:
         for store in self._entities.values():
             store.clear()
@@ -430,10 +512,10 @@ class Automaton:
         store, attrs, single, optional, transitions, remember, entity = step
         if not single:
             parts = []
-            for attr in attrs:
-                value = getattr(ev, attr, UNSET)
+            for path in attrs:
+                value = _get(ev, path)
                 if value is UNSET:
-                    if attr not in optional:
+                    if path not in optional:
                         return
                     value = None
                 parts.append(value)
@@ -444,6 +526,8 @@ class Automaton:
             return
         target, fail, requires = row
         if fail:
+            if record is None and self.partial:
+                return  # first met without its opener, which may predate the cursor
             self._report(fail, type_, {"kind": entity}, (_key_text(key),))
             return
         for req in requires:

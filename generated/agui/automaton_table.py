@@ -322,6 +322,7 @@ TABLES: dict[str, Any] = {
         "name": "run",
         "states": ["idle", "active", "finished", "failed"],
         "initial": "idle",
+        "after_cursor": None,
         "table": {
             "idle": {
                 "RUN_STARTED": {
@@ -1023,37 +1024,37 @@ TABLES: dict[str, Any] = {
     },
     "entities": {
         "text": {
-            "key": ["message_id"],
+            "key": [["message_id"]],
             "key_wire": ["messageId"],
             "states": ["absent", "closed", "open"],
         },
         "tool": {
-            "key": ["tool_call_id"],
+            "key": [["tool_call_id"]],
             "key_wire": ["toolCallId"],
             "states": ["absent", "closed", "open"],
         },
         "reasoning": {
-            "key": ["message_id"],
+            "key": [["message_id"]],
             "key_wire": ["messageId"],
             "states": ["absent", "closed", "open"],
         },
         "reasoning-message": {
-            "key": ["message_id"],
+            "key": [["message_id"]],
             "key_wire": ["messageId"],
             "states": ["absent", "closed", "open"],
         },
         "step": {
-            "key": ["subagent_run_id", "step_name"],
+            "key": [["subagent_run_id"], ["step_name"]],
             "key_wire": ["subagentRunId", "stepName"],
             "states": ["absent", "closed", "open"],
         },
         "subagent": {
-            "key": ["subagent_run_id"],
+            "key": [["subagent_run_id"]],
             "key_wire": ["subagentRunId"],
             "states": ["absent", "open", "closed"],
         },
         "attributed": {
-            "key": ["subagent_run_id"],
+            "key": [["subagent_run_id"]],
             "key_wire": ["subagentRunId"],
             "states": ["absent", "seen"],
         },
@@ -1062,7 +1063,8 @@ TABLES: dict[str, Any] = {
         "TEXT_MESSAGE_START": [
             {
                 "entity": "text",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "absent": {
@@ -1109,8 +1111,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1120,7 +1123,8 @@ TABLES: dict[str, Any] = {
         "TEXT_MESSAGE_CONTENT": [
             {
                 "entity": "text",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "open": {
@@ -1153,8 +1157,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1164,7 +1169,8 @@ TABLES: dict[str, Any] = {
         "TEXT_MESSAGE_END": [
             {
                 "entity": "text",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "open": {
@@ -1197,8 +1203,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1208,7 +1215,8 @@ TABLES: dict[str, Any] = {
         "TOOL_CALL_START": [
             {
                 "entity": "tool",
-                "key": ["tool_call_id"],
+                "key": [["tool_call_id"]],
+                "key_wire": ["toolCallId"],
                 "optional": [],
                 "transitions": {
                     "absent": {
@@ -1255,8 +1263,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1266,7 +1275,8 @@ TABLES: dict[str, Any] = {
         "TOOL_CALL_ARGS": [
             {
                 "entity": "tool",
-                "key": ["tool_call_id"],
+                "key": [["tool_call_id"]],
+                "key_wire": ["toolCallId"],
                 "optional": [],
                 "transitions": {
                     "open": {
@@ -1299,8 +1309,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1310,7 +1321,8 @@ TABLES: dict[str, Any] = {
         "TOOL_CALL_END": [
             {
                 "entity": "tool",
-                "key": ["tool_call_id"],
+                "key": [["tool_call_id"]],
+                "key_wire": ["toolCallId"],
                 "optional": [],
                 "transitions": {
                     "open": {
@@ -1343,8 +1355,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1354,8 +1367,9 @@ TABLES: dict[str, Any] = {
         "TOOL_CALL_RESULT": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1365,8 +1379,9 @@ TABLES: dict[str, Any] = {
         "STATE_SNAPSHOT": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1376,8 +1391,9 @@ TABLES: dict[str, Any] = {
         "STATE_DELTA": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1387,8 +1403,9 @@ TABLES: dict[str, Any] = {
         "ACTIVITY_SNAPSHOT": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1398,8 +1415,9 @@ TABLES: dict[str, Any] = {
         "ACTIVITY_DELTA": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1409,8 +1427,9 @@ TABLES: dict[str, Any] = {
         "RAW": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1420,8 +1439,9 @@ TABLES: dict[str, Any] = {
         "CUSTOM": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1431,8 +1451,9 @@ TABLES: dict[str, Any] = {
         "STEP_STARTED": [
             {
                 "entity": "step",
-                "key": ["subagent_run_id", "step_name"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"], ["step_name"]],
+                "key_wire": ["subagentRunId", "stepName"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "open", "fail": None, "requires": []},
                     "closed": {"target": "open", "fail": None, "requires": []},
@@ -1442,8 +1463,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1453,8 +1475,9 @@ TABLES: dict[str, Any] = {
         "STEP_FINISHED": [
             {
                 "entity": "step",
-                "key": ["subagent_run_id", "step_name"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"], ["step_name"]],
+                "key_wire": ["subagentRunId", "stepName"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "open": {"target": "closed", "fail": None, "requires": []},
                     "absent": {
@@ -1472,8 +1495,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1483,7 +1507,8 @@ TABLES: dict[str, Any] = {
         "REASONING_START": [
             {
                 "entity": "reasoning",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "absent": {"target": "open", "fail": None, "requires": []},
@@ -1498,8 +1523,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1509,7 +1535,8 @@ TABLES: dict[str, Any] = {
         "REASONING_MESSAGE_START": [
             {
                 "entity": "reasoning-message",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "absent": {"target": "open", "fail": None, "requires": []},
@@ -1524,8 +1551,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1535,7 +1563,8 @@ TABLES: dict[str, Any] = {
         "REASONING_MESSAGE_CONTENT": [
             {
                 "entity": "reasoning-message",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "open": {
@@ -1564,8 +1593,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1575,7 +1605,8 @@ TABLES: dict[str, Any] = {
         "REASONING_MESSAGE_END": [
             {
                 "entity": "reasoning-message",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "open": {
@@ -1604,8 +1635,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1615,7 +1647,8 @@ TABLES: dict[str, Any] = {
         "REASONING_END": [
             {
                 "entity": "reasoning",
-                "key": ["message_id"],
+                "key": [["message_id"]],
+                "key_wire": ["messageId"],
                 "optional": [],
                 "transitions": {
                     "open": {"target": "closed", "fail": None, "requires": []},
@@ -1634,8 +1667,9 @@ TABLES: dict[str, Any] = {
             },
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1645,8 +1679,9 @@ TABLES: dict[str, Any] = {
         "REASONING_ENCRYPTED_VALUE": [
             {
                 "entity": "attributed",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {"target": "seen", "fail": None, "requires": []}
                 },
@@ -1656,8 +1691,9 @@ TABLES: dict[str, Any] = {
         "SUBAGENT_STARTED": [
             {
                 "entity": "subagent",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "absent": {
                         "target": "open",
@@ -1694,8 +1730,9 @@ TABLES: dict[str, Any] = {
         "SUBAGENT_FINISHED": [
             {
                 "entity": "subagent",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "open": {"target": "closed", "fail": None, "requires": []},
                     "absent": {
@@ -1715,8 +1752,9 @@ TABLES: dict[str, Any] = {
         "SUBAGENT_ERROR": [
             {
                 "entity": "subagent",
-                "key": ["subagent_run_id"],
-                "optional": ["subagent_run_id"],
+                "key": [["subagent_run_id"]],
+                "key_wire": ["subagentRunId"],
+                "optional": [["subagent_run_id"]],
                 "transitions": {
                     "open": {"target": "closed", "fail": None, "requires": []},
                     "absent": {
@@ -1734,6 +1772,7 @@ TABLES: dict[str, Any] = {
             }
         ],
     },
+    "sequence": None,
     "chunks": {
         "lane": "subagent_run_id",
         "close_all": ["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"],
@@ -1834,8 +1873,12 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "==",
-                    ["field", ["total_tokens"]],
-                    ["add", ["field", ["input_tokens"]], ["field", ["output_tokens"]]],
+                    ["field", ["total_tokens"], "totalTokens"],
+                    [
+                        "add",
+                        ["field", ["input_tokens"], "inputTokens"],
+                        ["field", ["output_tokens"], "outputTokens"],
+                    ],
                 ],
             },
             {
@@ -1844,8 +1887,8 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "<=",
-                    ["field", ["cached_input_tokens"]],
-                    ["field", ["input_tokens"]],
+                    ["field", ["cached_input_tokens"], "cachedInputTokens"],
+                    ["field", ["input_tokens"], "inputTokens"],
                 ],
             },
             {
@@ -1854,8 +1897,8 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "<=",
-                    ["field", ["cache_write_input_tokens"]],
-                    ["field", ["input_tokens"]],
+                    ["field", ["cache_write_input_tokens"], "cacheWriteInputTokens"],
+                    ["field", ["input_tokens"], "inputTokens"],
                 ],
             },
             {
@@ -1866,10 +1909,14 @@ TABLES: dict[str, Any] = {
                     "<=",
                     [
                         "add",
-                        ["field", ["cached_input_tokens"]],
-                        ["field", ["cache_write_input_tokens"]],
+                        ["field", ["cached_input_tokens"], "cachedInputTokens"],
+                        [
+                            "field",
+                            ["cache_write_input_tokens"],
+                            "cacheWriteInputTokens",
+                        ],
                     ],
-                    ["field", ["input_tokens"]],
+                    ["field", ["input_tokens"], "inputTokens"],
                 ],
             },
             {
@@ -1878,8 +1925,8 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "<=",
-                    ["field", ["reasoning_tokens"]],
-                    ["field", ["output_tokens"]],
+                    ["field", ["reasoning_tokens"], "reasoningTokens"],
+                    ["field", ["output_tokens"], "outputTokens"],
                 ],
             },
             {
@@ -1887,7 +1934,12 @@ TABLES: dict[str, Any] = {
                 "each": None,
                 "expect": [
                     "or",
-                    ["cmp", "!=", ["field", ["outcome", "type"]], ["lit", "cancelled"]],
+                    [
+                        "cmp",
+                        "!=",
+                        ["field", ["outcome", "type"], "outcome.type"],
+                        ["lit", "cancelled"],
+                    ],
                     ["absent", ["result"]],
                 ],
             },
@@ -1904,8 +1956,12 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "==",
-                    ["field", ["total_tokens"]],
-                    ["add", ["field", ["input_tokens"]], ["field", ["output_tokens"]]],
+                    ["field", ["total_tokens"], "totalTokens"],
+                    [
+                        "add",
+                        ["field", ["input_tokens"], "inputTokens"],
+                        ["field", ["output_tokens"], "outputTokens"],
+                    ],
                 ],
             },
             {
@@ -1914,8 +1970,8 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "<=",
-                    ["field", ["cached_input_tokens"]],
-                    ["field", ["input_tokens"]],
+                    ["field", ["cached_input_tokens"], "cachedInputTokens"],
+                    ["field", ["input_tokens"], "inputTokens"],
                 ],
             },
             {
@@ -1924,8 +1980,8 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "<=",
-                    ["field", ["cache_write_input_tokens"]],
-                    ["field", ["input_tokens"]],
+                    ["field", ["cache_write_input_tokens"], "cacheWriteInputTokens"],
+                    ["field", ["input_tokens"], "inputTokens"],
                 ],
             },
             {
@@ -1936,10 +1992,14 @@ TABLES: dict[str, Any] = {
                     "<=",
                     [
                         "add",
-                        ["field", ["cached_input_tokens"]],
-                        ["field", ["cache_write_input_tokens"]],
+                        ["field", ["cached_input_tokens"], "cachedInputTokens"],
+                        [
+                            "field",
+                            ["cache_write_input_tokens"],
+                            "cacheWriteInputTokens",
+                        ],
                     ],
-                    ["field", ["input_tokens"]],
+                    ["field", ["input_tokens"], "inputTokens"],
                 ],
             },
             {
@@ -1948,8 +2008,8 @@ TABLES: dict[str, Any] = {
                 "expect": [
                     "cmp",
                     "<=",
-                    ["field", ["reasoning_tokens"]],
-                    ["field", ["output_tokens"]],
+                    ["field", ["reasoning_tokens"], "reasoningTokens"],
+                    ["field", ["output_tokens"], "outputTokens"],
                 ],
             },
         ],
@@ -1964,7 +2024,7 @@ TABLES: dict[str, Any] = {
             "open_when": [
                 "cmp",
                 "==",
-                ["field", ["outcome", "type"]],
+                ["field", ["outcome", "type"], "outcome.type"],
                 ["lit", "interrupt"],
             ],
             "input": {
@@ -1976,7 +2036,7 @@ TABLES: dict[str, Any] = {
             "expires_unless": [
                 "cmp",
                 "==",
-                ["field", ["status"]],
+                ["field", ["status"], "status"],
                 ["lit", "cancelled"],
             ],
             "rules": {

@@ -300,6 +300,23 @@ class Validation:
         if type(value) is not str:
             self._type_error(value, "string", node, ptr, definition)
             return value
+        least, most = node.get("min_length"), node.get("max_length")
+        if least is not None and len(value) < least:
+            self.error(
+                ptr,
+                definition,
+                "minLength",
+                f"is {len(value)} characters long, shorter than {least}",
+                _loc(node["loc"], "minLength"),
+            )
+        if most is not None and len(value) > most:
+            self.error(
+                ptr,
+                definition,
+                "maxLength",
+                f"is {len(value)} characters long, longer than {most}",
+                _loc(node["loc"], "maxLength"),
+            )
         pattern = node.get("pattern")
         if pattern is not None:
             rx = _PATTERNS.get(pattern)
@@ -351,6 +368,11 @@ class Validation:
                 f"{value} is greater than the maximum {hi}",
                 _loc(node["loc"], "maximum"),
             )
+        return value
+
+    def _null(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
+        if value is not None:
+            self._type_error(value, "null", node, ptr, definition)
         return value
 
     def _boolean(

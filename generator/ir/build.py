@@ -25,21 +25,23 @@ class _Builder:
         self.doc = doc
         self.defs: dict[str, M.Definition] = {}
         self.building: list[str] = []
+        self.synthesized: list[str] = []  # names given to inline objects, in creation order
         self.fragments = self._find_fragments()
 
     def fail(self, at: str, message: str) -> SpecError:
-        return SpecError(self.doc.display, at, message)
+        return SpecError(self.doc.file_of(at), at, message)
 
     def build(self) -> M.IR:
         for name in self.doc.defs:
             self.definition(name)
-        ordered = {name: self.defs[name] for name in self.doc.defs}
+        ordered = {name: self.defs[name] for name in [*self.doc.defs, *self.synthesized]}
         for name, d in ordered.items():
             self.alias_cycle(name, d, ordered)
         for d in ordered.values():
             d.tags.sort() if isinstance(d, M.ObjectDef) else None
         raw = self.doc.raw
         return M.IR(
+            reference=self.doc.combined(),
             source=self.doc.display,
             sha256=self.doc.sha256,
             title=raw.get("title"),
@@ -96,8 +98,8 @@ class _Builder:
             if extra:
                 raise self.fail(at, f"a union definition cannot also carry {sorted(extra)}")
             union = self.expr(node, at)
-            assert isinstance(union, M.TUnion)
-            d = M.UnionDef(name, at, doc, union)
+            # a union of every JSON value is no union at all: an alias of any
+            d = M.UnionDef(name, at, doc, union) if isinstance(union, M.TUnion) else M.AliasDef(name, at, doc, union)
         elif "enum" in keys and node.get("type") == "string":
             t = self.expr(node, at)
             assert isinstance(t, M.TEnum)
@@ -122,6 +124,7 @@ class _Builder:
             raise self.fail(pointer_join(at, sorted(extra)[0]), "keyword does not apply to an object with properties")
         fields: dict[str, M.Field] = {}
         required_at: dict[str, str] = {}
+        composes: list[str] = []
         for i, sub in enumerate(node.get("allOf", [])):
             sub_at = pointer_join(at, "allOf", i)
             if set(sub) - V.ANNOTATIONS != {"$ref"}:
@@ -129,6 +132,7 @@ class _Builder:
             frag = self.definition(self.doc.resolve(sub["$ref"], sub_at + "/$ref"))
             if not isinstance(frag, M.ObjectDef):
                 raise self.fail(sub_at, f"allOf member {frag.name!r} is not an object definition")
+            composes.append(frag.name)
             for f in frag.fields:
                 fields[f.wire] = self.merge(fields.get(f.wire), f, at)
                 if f.required and f.required_loc:
@@ -173,6 +177,7 @@ class _Builder:
             closed=closed,
             closed_loc=closed_loc,
             fragment=name in self.fragments,
+            composes=tuple(composes),
         )
 
     def closedness(self, node: dict[str, Any], at: str) -> tuple[bool, str | None]:
@@ -200,10 +205,31 @@ class _Builder:
             chosen = b
         elif isinstance(b, M.TConst) and self.admits(a, b.value):
             chosen = b
+        elif self.narrows_open(a, b):
+            chosen = b
         else:
             raise self.fail(own.loc, f"redeclares {own.wire!r} incompatibly with its allOf member ({inherited.loc})")
         default = own.default if own.default is not M.NO_DEFAULT else inherited.default
         return M.Field(own.wire, own.name, chosen, False, own.loc, None, own.doc or inherited.doc, default)
+
+    def narrows_open(self, wide: M.TypeExpr, narrow: M.TypeExpr) -> bool:
+        """An object (or map) redeclaring an inherited open map of any JSON values, or any
+        value redeclaring an inherited any: every instance of the narrow type is one of the wide."""
+        w: M.TypeExpr | M.Definition = wide
+        while isinstance(w, M.TRef):
+            w = self.definition(w.name)
+            if isinstance(w, M.AliasDef):
+                w = w.type
+        n: M.TypeExpr | M.Definition = narrow
+        while isinstance(n, M.TRef):
+            n = self.definition(n.name)
+            if isinstance(n, M.AliasDef):
+                n = n.type
+        if isinstance(w, M.TAny):
+            return not w.nonnull or "null" not in M.json_types(narrow, self.definition)
+        if isinstance(w, M.TMap) and (w.values is None or self.universal(w.values)):
+            return isinstance(n, (M.ObjectDef, M.TMap))
+        return False
 
     def admits(self, t: M.TypeExpr, value: Any) -> bool:
         if isinstance(t, M.TRef):
@@ -257,8 +283,17 @@ class _Builder:
                 raise self.fail(pointer_join(at, sorted(keys)[0]), "keyword needs a `type` beside it")
             return M.TAny(at)
         kind = node["type"]
+        if kind == "null":
+            self.only(node, keys, {"type"}, at)
+            return M.TNull(at)
         if kind == "string":
-            self.only(node, keys, {"type", "pattern"}, at)
+            self.only(node, keys, {"type", "pattern", "minLength", "maxLength"}, at)
+            bounds = {}
+            for k in ("minLength", "maxLength"):
+                v = node.get(k)
+                if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+                    raise self.fail(at + "/" + k, f"{k} must be a non-negative integer")
+                bounds[k] = v
             pattern = node.get("pattern")
             if pattern is not None:
                 try:
@@ -266,7 +301,7 @@ class _Builder:
                 except (re.error, TypeError) as exc:
                     raise self.fail(at + "/pattern", f"pattern does not compile: {exc}") from None
             examples = tuple(e for e in node.get("examples", []) if isinstance(e, str))
-            return M.TString(at, pattern, examples)
+            return M.TString(at, pattern, examples, bounds["minLength"], bounds["maxLength"])
         if kind in ("integer", "number"):
             self.only(node, keys, {"type", "minimum", "maximum"}, at)
             lo, hi = node.get("minimum"), node.get("maximum")
@@ -288,13 +323,30 @@ class _Builder:
             return M.TArray(at, items, mi)
         if kind == "object":
             if keys & {"properties", "required", "allOf"}:
-                raise self.fail(at, "an inline object with properties must be a named definition in $defs")
+                return M.TRef(self.inline_object(node, at), at)
             self.only(node, keys, {"type", "additionalProperties"}, at)
             add = node.get("additionalProperties", True)
             if add is False:
                 raise self.fail(at + "/additionalProperties", "an object that admits no property at all is not supported")
             return M.TMap(at, None if add is True else self.expr(add, at + "/additionalProperties"))
         raise self.fail(at + "/type", f"unsupported type {json.dumps(kind)}")
+
+    def inline_object(self, node: dict[str, Any], at: str) -> str:
+        """An object declared in place becomes a definition of its own, named after its owner
+        and the property path (`Execution.error` -> `ExecutionError`)."""
+        owner = self.building[-1] if self.building else "Inline"
+        base = self.doc.def_pointer(owner)
+        rest = at[len(base):].split("/") if at.startswith(base) else at.split("/")
+        words = [t for t in rest if t and t not in ("properties", "items", "additionalProperties", "oneOf", "allOf") and not t.isdigit()]
+        name = owner + "".join(w[:1].upper() + w[1:] for w in (snake(x).replace("_", " ").title().replace(" ", "") for x in words))
+        if name in self.doc.defs or name in self.defs:
+            raise self.fail(at, f"the inline object would be named {name!r}, which is taken: make it a named definition")
+        self.doc.containers.setdefault(name, self.doc.containers.get(owner, self.doc.defs_pointer))
+        self.doc.origin.setdefault(name, self.doc.origin.get(owner, self.doc.display))
+        self.defs[name] = self.object_def(name, node, at, node.get("description"))
+        self.synthesized.append(name)
+        self.doc.inline[name] = node
+        return name
 
     def only(self, node: dict[str, Any], keys: set[str], allowed: set[str], at: str) -> None:
         extra = keys - allowed
@@ -313,13 +365,44 @@ class _Builder:
                 return M.TAny(at, nonnull=True)
         raise self.fail(at, "beside $ref only `not: {type: null}` on an any-JSON definition is supported")
 
-    def union(self, members: tuple[M.TypeExpr, ...], at: str) -> M.TUnion:
+    def universal(self, t: M.TypeExpr | M.Definition, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether t admits every JSON value. A reference still being built is assumed to (the
+        greatest fixpoint), which is what makes recursive `JsonValue` definitions universal."""
+        if isinstance(t, M.TRef):
+            if t.name in self.building or t.name in seen:
+                return True
+            return self.universal(self.definition(t.name), seen | {t.name})
+        if isinstance(t, M.AliasDef):
+            return self.universal(t.type, seen)
+        if isinstance(t, M.TAny):
+            return not t.nonnull
+        if isinstance(t, M.TUnion):
+            if M.json_types(t, self.definition) != set(M.JSON_TYPES):
+                return False
+            for m in t.members:
+                r = m
+                while isinstance(r, M.TRef) and r.name not in self.building and r.name not in seen:
+                    d = self.definition(r.name)
+                    r = d.type if isinstance(d, M.AliasDef) else d  # type: ignore[assignment]
+                if isinstance(r, M.TArray) and not self.universal(r.items, seen):
+                    return False
+                if isinstance(r, M.TMap) and r.values is not None and not self.universal(r.values, seen):
+                    return False
+                if isinstance(r, (M.ObjectDef, M.TString, M.TInteger, M.TConst, M.TEnum)) and not _trivially_full(r):
+                    return False
+            return True
+        return False
+
+    def union(self, members: tuple[M.TypeExpr, ...], at: str) -> M.TypeExpr:  # type: ignore[override]
         if all(isinstance(m, M.TRef) and isinstance(self.definition(m.name), M.ObjectDef) for m in members):
             objs = [self.definition(m.name) for m in members if isinstance(m, M.TRef)]
             found = self.discriminator(objs)  # type: ignore[arg-type]
             if found:
                 prop, tags = found
                 return M.TUnion(at, members, prop, tags)
+        candidate = M.TUnion(at, members)
+        if self.universal(candidate):
+            return M.TAny(at)  # e.g. a recursive JsonValue: exactly "any JSON value"
         kinds = [self.json_types(m) for m in members]
         for i in range(len(kinds)):
             for j in range(i + 1, len(kinds)):
@@ -346,6 +429,15 @@ class _Builder:
 
     def json_types(self, t: M.TypeExpr) -> set[str]:
         return M.json_types(t, self.definition)
+
+
+def _trivially_full(t: Any) -> bool:
+    """A member that admits every value of its JSON type."""
+    if isinstance(t, M.TString):
+        return t.pattern is None and not t.min_length and t.max_length is None
+    if isinstance(t, M.TInteger):
+        return t.minimum is None and t.maximum is None
+    return False
 
 
 def _same_shape(a: M.TypeExpr, b: M.TypeExpr) -> bool:

@@ -24,6 +24,13 @@ class TString:
     loc: str
     pattern: str | None = None
     examples: tuple[str, ...] = ()  # the schema's `examples`, used where a sample is needed
+    min_length: int | None = None
+    max_length: int | None = None
+
+
+@dataclass(frozen=True)
+class TNull:
+    loc: str
 
 
 @dataclass(frozen=True)
@@ -92,7 +99,7 @@ class TUnion:
     tags: tuple[tuple[str, str], ...] = ()
 
 
-TypeExpr = Union[TRef, TString, TInteger, TNumber, TBoolean, TConst, TEnum, TAny, TMap, TArray, TUnion]
+TypeExpr = Union[TRef, TString, TInteger, TNumber, TBoolean, TConst, TEnum, TAny, TMap, TArray, TUnion, TNull]
 
 NO_DEFAULT: Any = object()
 
@@ -120,6 +127,8 @@ class ObjectDef:
     fragment: bool = False  # composed into others with allOf
     # (discriminator property, const) for every discriminated union this object is a member of
     tags: list[tuple[str, str]] = field(default_factory=list)
+    # the object definitions it composes with allOf, directly, in schema order
+    composes: tuple[str, ...] = ()
 
     def field(self, wire: str) -> Field | None:
         for f in self.fields:
@@ -163,6 +172,9 @@ class IR:
     description: str | None
     root: str | None  # the definition the document itself is ($ref at the root)
     defs: dict[str, Definition]  # in schema order
+    # the schema as one JSON Schema document, when the source is not one already (OpenAPI,
+    # overlays): what a reference validator checks the generated codec against
+    reference: dict[str, Any] | None = None
 
     def deref(self, t: TypeExpr) -> TypeExpr | Definition:
         return self.defs[t.name] if isinstance(t, TRef) else t
@@ -191,6 +203,8 @@ def json_types(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"]
         return {"integer", "number"}
     if isinstance(t, TBoolean):
         return {"boolean"}
+    if isinstance(t, TNull):
+        return {"null"}
     if isinstance(t, TArray):
         return {"array"}
     if isinstance(t, TAny):

@@ -45,9 +45,20 @@ class _Compiler:
             "stripped_rule": rf.stripped_rule[0] if rf.stripped_rule else None,
             "machine": self.machine(rf.machine),
             "entities": {
-                e.name: {"key": [self.name(k) for k in e.key], "key_wire": e.key, "states": e.states} for e in rf.entities
+                e.name: {"key": [list(self.path(k)) for k in e.key], "key_wire": e.key, "states": e.states}
+                for e in rf.entities
             },
             "entity_steps": self.entity_steps(),
+            "sequence": None
+            if rf.sequence is None
+            else {
+                "field": list(self.path(rf.sequence.field)),
+                "key": list(self.path(rf.sequence.key)),
+                "field_wire": rf.sequence.field,
+                "start": rf.sequence.start,
+                "gap": rf.sequence.gap,
+                "conflict": rf.sequence.conflict,
+            },
             "chunks": self.chunks(),
             "checks": self.checks(),
             "answers": {a.name: self.answers(a) for a in rf.answers},
@@ -69,10 +80,19 @@ class _Compiler:
                 out.append([r.kind, r.target, self.name(r.args[0]), r.rule])
         return out
 
+    def row(self, t: R.Transition, state: str) -> dict[str, Any]:
+        return {
+            "target": (state if t.target in (None, "stay") else t.target) if not t.fail else None,
+            "fail": t.fail,
+            "requires": self.requires(t.requires),
+            "actions": t.actions,
+        }
+
     def machine(self, m: R.Machine) -> dict[str, Any]:
         # chunk events never reach the machine: their expansions do
         chunked = {k.event for k in self.rf.chunk_kinds}
         table: dict[str, dict[str, Any]] = {s: {} for s in m.states}
+        cases: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for explicit in (True, False):
             for t in m.transitions:
                 if (t.events != ["*"]) != explicit:
@@ -81,18 +101,17 @@ class _Compiler:
                 types = [x for x in types if x not in t.exclude and x not in chunked]
                 for s in t.sources:
                     for ev in types:
-                        if ev in table[s]:
-                            continue  # an explicit transition wins over '*'
-                        table[s][ev] = {
-                            "target": t.target or s if not t.fail else None,
-                            "fail": t.fail,
-                            "requires": self.requires(t.requires),
-                            "actions": t.actions,
-                        }
+                        if t.when is not None:
+                            cases.setdefault((s, ev), []).append({"when": self.expr(t.when), **self.row(t, s)})
+                        elif ev not in table[s]:  # an explicit transition wins over '*'
+                            table[s][ev] = self.row(t, s)
+        for (s, ev), alternatives in cases.items():
+            table[s][ev] = {**table[s][ev], "cases": alternatives}
         return {
             "name": m.name,
             "states": m.states,
             "initial": m.initial,
+            "after_cursor": m.after_cursor,
             "table": table,
             "at_end": {s: t.fail for t in m.at_end for s in t.sources},
         }
@@ -116,10 +135,18 @@ class _Compiler:
                         }
             remember = [[self.name(f), d, f] for f, d in e.remember.items()]
             for ev, trans in per_type.items():
-                key = [self.name(k) for k in e.key]
-                optional = [self.name(k) for k in e.key if k == self.rf.owner]
+                wires = next((t.key for t in e.transitions if t.key and (ev in t.events or t.events == ["*"])), None) or e.key
+                key = [list(self.path(k)) for k in wires]
+                optional = [list(self.path(k)) for k in wires if k == self.rf.owner]
                 steps.setdefault(ev, []).append(
-                    {"entity": e.name, "key": key, "optional": optional, "transitions": trans, "remember": remember}
+                    {
+                        "entity": e.name,
+                        "key": key,
+                        "key_wire": list(wires),
+                        "optional": optional,
+                        "transitions": trans,
+                        "remember": remember,
+                    }
                 )
         return {ev: steps[ev] for ev in self.types if ev in steps}
 
@@ -155,8 +182,8 @@ class _Compiler:
     def expr(self, e: Any) -> Any:
         op = e[0]
         if op == "field":
-            return ["field", list(self.path(e[1]))]
-        if op in ("present", "absent", "unique"):
+            return ["field", list(self.path(e[1])), e[1]]
+        if op in ("present", "absent", "unique", "length"):
             return [op, list(self.path(e[1][1]))]
         if op == "lit":
             return ["lit", e[1]]

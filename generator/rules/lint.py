@@ -49,6 +49,7 @@ class _Linter:
         if self.rf.owner and not any(o.field(self.rf.owner) for o in self.out.event_types.values()):
             raise self.fail(self.rf.header, f"owner field {self.rf.owner!r} is on no event")
         self.machine()
+        self.sequence()
         for e in self.rf.entities:
             self.entity(e)
         self.chunks()
@@ -105,6 +106,18 @@ class _Linter:
                 raise self.fail(tok, f"{n} is expanded before any machine sees it: name its expansion instead")
         return names
 
+    def sequence(self) -> None:
+        q = self.rf.sequence
+        if q is None:
+            return
+        self.rule(q.gap, q.at)
+        self.rule(q.conflict, q.at)
+        for ev in self.out.event_types:
+            t = self.resolve(self.path(self.out.event_types[ev], q.field, q.at))
+            if not isinstance(t, M.TInteger):
+                raise self.fail(q.at, f"{ev}.{q.field} is not an integer")
+            self.path(self.out.event_types[ev], q.key, q.at)
+
     # -- the machine --------------------------------------------------------------------------
 
     def machine(self) -> None:
@@ -114,19 +127,28 @@ class _Linter:
         if m.initial not in m.states:
             raise self.fail(m.at, f"initial state {m.initial!r} is not among the states")
         seen: dict[tuple[str, str], Token] = {}
+        conditional: dict[tuple[str, str], Token] = {}
         edges: dict[str, set[str]] = {s: set() for s in m.states}
         for t in m.transitions:
             types = self.expand(t.events, t.exclude, t.at, f"machine {m.name}")
+            if t.key is not None:
+                raise self.fail(t.at, "`key` belongs to entity transitions")
+            if t.when is not None:
+                for ev in types:
+                    self.expr(t.when, self.out.event_types[ev])
             for s in t.sources:
                 if s not in m.states:
                     raise self.fail(t.at, f"unknown state {s!r} in machine {m.name}")
                 for ev in types if t.events != ["*"] else ["*"]:
+                    if t.when is not None:
+                        conditional.setdefault((s, ev), t.at)
+                        continue
                     if (s, ev) in seen:
                         raise self.fail(t.at, f"({s}, {ev}) already has a transition (line {seen[(s, ev)].line})")
                     seen[(s, ev)] = t.at
-                if t.target:
+                if t.target and t.target != "stay":
                     edges[s].add(t.target)
-            if t.target and t.target not in m.states:
+            if t.target and t.target != "stay" and t.target not in m.states:
                 raise self.fail(t.at, f"unknown state {t.target!r} in machine {m.name}")
             self.transition_body(t, types, entity=None)
         for t in m.at_end:
@@ -134,15 +156,21 @@ class _Linter:
                 if s not in m.states:
                     raise self.fail(t.at, f"unknown state {s!r}")
             self.rule(t.fail or "", t.at)
-        self.reachable(m.initial, m.states, edges, m.at, f"machine {m.name}")
+        for (s, ev), tok in conditional.items():
+            if (s, ev) not in seen and (s, "*") not in seen:
+                raise self.fail(tok, f"({s}, {ev}) has only conditional transitions: add one without `when` for the rest")
+        if m.after_cursor is not None and m.after_cursor not in m.states:
+            raise self.fail(m.at, f"after-cursor state {m.after_cursor!r} is not among the states")
+        starts = [m.initial] + ([m.after_cursor] if m.after_cursor else [])
+        self.reachable(starts, m.states, edges, m.at, f"machine {m.name}")
         for s in m.states:
             covered = {ev for (src, ev) in seen if src == s}
             if "*" not in covered and set(self.out.event_types) - covered:
                 raise self.fail(m.at, f"state {s!r} of machine {m.name} does not say what happens on every event (add `on * in {s} ...`)")
 
-    def reachable(self, start: str, states: list[str], edges: dict[str, set[str]], tok: Token, what: str) -> None:
-        seen = {start}
-        todo = [start]
+    def reachable(self, starts: str | list[str], states: list[str], edges: dict[str, set[str]], tok: Token, what: str) -> None:
+        seen = {starts} if isinstance(starts, str) else set(starts)
+        todo = list(seen)
         while todo:
             for nxt in edges.get(todo.pop(), ()):
                 if nxt not in seen:
@@ -200,14 +228,23 @@ class _Linter:
     def entity(self, e: R.Entity) -> None:
         edges: dict[str, set[str]] = {}
         seen: dict[tuple[str, str], Token] = {}
+        keys: dict[str, list[str]] = {}
         for t in e.transitions:
             types = self.expand(t.events, t.exclude, t.at, f"entity {e.name}")
+            key = t.key or e.key
+            if t.when is not None:
+                raise self.fail(t.at, "`when` belongs to machine transitions")
             for ev in types:
-                for k in e.key:
-                    if k != self.rf.owner:
-                        self.field(ev, k, t.at)
-                    elif self.out.event_types[ev].field(k) is None and len(e.key) > 1:
+                if keys.setdefault(ev, key) != key:
+                    raise self.fail(t.at, f"entity {e.name}: every transition on {ev} must use the same key")
+                for k in key:
+                    if k == self.rf.owner and self.out.event_types[ev].field(k) is None and len(key) > 1:
                         raise self.fail(t.at, f"{ev} has no field {k!r}")
+                    if k != self.rf.owner:
+                        if "." in k:
+                            self.path(self.out.event_types[ev], k, t.at)
+                        else:
+                            self.field(ev, k, t.at)
                 for r in e.remember:
                     if t.target and "absent" in t.sources and r != self.rf.owner:
                         self.field(ev, r, t.at)
@@ -290,6 +327,10 @@ class _Linter:
                         raise self.fail(a[2], f"{a[1]} is never {b[1]!r}: its values are {', '.join(map(str, sorted(values)))}")
             self.expr(left, base)
             self.expr(right, base)
+        elif op == "length":
+            t = self.resolve(self.path(base, e[1][1], e[1][2]))
+            if not isinstance(t, (M.TString, M.TArray)):
+                raise self.fail(e[1][2], f"{e[1][1]!r} is neither a string nor an array: it has no length")
         elif op in ("present", "absent", "unique", "field"):
             target = e[1] if op != "field" else e
             self.path(base, target[1], target[2])

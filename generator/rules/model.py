@@ -44,6 +44,8 @@ class Transition:
     actions: list[str]
     at: Token
     exclude: list[str] = field(default_factory=list)
+    when: Any = None  # an expression: the transition applies only when it holds
+    key: list[str] | None = None  # entity transitions: the field(s) that key the item here
 
 
 @dataclass
@@ -53,6 +55,20 @@ class Machine:
     initial: str
     transitions: list[Transition]
     at_end: list[Transition]
+    at: Token
+    after_cursor: str | None = None  # the state a stream replayed after a cursor starts in
+
+
+@dataclass
+class Sequence:
+    """A per-key counter every event carries: contiguous from `start`; a redelivery of a seen
+    value is dropped when identical and reported when different."""
+
+    field: str
+    key: str
+    start: int
+    gap: str
+    conflict: str
     at: Token
 
 
@@ -133,6 +149,7 @@ class RulesFile:
     machine: Machine | None = None
     entities: list[Entity] = field(default_factory=list)
     chunks: Chunks | None = None
+    sequence: Sequence | None = None
     chunk_kinds: list[Chunk] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     passes: list[tuple[str, Token]] = field(default_factory=list)

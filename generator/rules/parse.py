@@ -9,7 +9,7 @@ from ..errors import SpecError
 from . import model as R
 from .syntax import Statement, Token, statements
 
-BLOCKS = ("machine", "entity", "chunks", "chunk", "answers")
+BLOCKS = ("machine", "entity", "chunks", "chunk", "answers", "sequence")
 CMP = ("==", "!=", "<=", ">=", "<", ">")
 
 
@@ -208,6 +208,7 @@ class Parser:
             raise c.fail(at, "only one machine per rules file")
         states: list[str] = []
         initial = None
+        after_cursor = None
         transitions: list[R.Transition] = []
         at_end: list[R.Transition] = []
         for stmt in body:
@@ -220,6 +221,10 @@ class Parser:
                 m.next("initial")
                 initial = m.word("the initial state").text
                 m.end()
+            elif kw == "after-cursor":
+                m.next("after-cursor")
+                after_cursor = m.word("the state a replay after a cursor starts in").text
+                m.end()
             elif kw == "on":
                 transitions.append(self.transition(m))
             elif kw == "at-end":
@@ -231,10 +236,10 @@ class Parser:
                 m.end()
                 at_end.append(R.Transition([], sources, None, rule, [], [], stmt.head))
             else:
-                raise m.fail(stmt.head, f"unknown machine statement {kw!r}: states, initial, on, at-end")
+                raise m.fail(stmt.head, f"unknown machine statement {kw!r}: states, initial, after-cursor, on, at-end")
         if not states or initial is None:
             raise c.fail(at, "a machine needs `states ...` and `initial ...`")
-        self.out.machine = R.Machine(name, states, initial, transitions, at_end, at)
+        self.out.machine = R.Machine(name, states, initial, transitions, at_end, at, after_cursor)
 
     def transition(self, c: Cursor) -> R.Transition:
         at = c.keyword("on")
@@ -246,9 +251,13 @@ class Parser:
             c.next("except")
             exclude = [t.text for t in c.words_until("in")]
         c.keyword("in")
-        sources = [t.text for t in c.words_until("->", "fail")]
+        sources = [t.text for t in c.words_until("->", "fail", "when")]
         if not sources:
             raise c.fail(c.peek(), "expected source states after 'in'")
+        when = None
+        if c.peek_is("when"):
+            c.next("when")
+            when = Expr(c).parse()
         target = fail = None
         if c.peek_is("fail"):
             c.next("fail")
@@ -258,17 +267,22 @@ class Parser:
             target = c.word("the target state").text
         requires: list[R.Require] = []
         actions: list[str] = []
+        key = None
         while not c.done:
-            kw = c.word("'require' or 'do'")
+            kw = c.word("'require', 'do' or 'key'")
             if kw.text == "do":
-                actions += [t.text for t in c.words_until("require", "do")]
+                actions += [t.text for t in c.words_until("require", "do", "key")]
             elif kw.text == "require":
                 requires.append(self.require(c, kw))
+            elif kw.text == "key":
+                key = [t.text for t in c.words_until("require", "do")]
+                if not key:
+                    raise c.fail(kw, "`key` needs at least one field")
             else:
-                raise c.fail(kw, f"expected 'require' or 'do', got {kw.text!r}")
+                raise c.fail(kw, f"expected 'require', 'do' or 'key', got {kw.text!r}")
         if fail and (requires or actions):
             raise c.fail(at, "a forbidden transition (fail) takes no require or do clauses")
-        return R.Transition(events, sources, target, fail, requires, actions, at, exclude)
+        return R.Transition(events, sources, target, fail, requires, actions, at, exclude, when, key)
 
     def require(self, c: Cursor, at: Token) -> R.Require:
         kind = c.word("closed, same, agree, agree-if-present, exists or missing")
@@ -378,6 +392,31 @@ class Parser:
             R.Chunk(event.text, id_field, parts["start"], parts["content"], parts["end"], first[0], first[1], agree, agree_rule, event)
         )
 
+    def block_sequence(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("sequence")
+        field = c.word("the sequence field").text
+        c.keyword("per")
+        key = c.word("the field the sequence is counted per").text
+        c.keyword("from")
+        start = c.next("the first value")
+        if start.kind != "number" or not isinstance(start.value, int):
+            raise c.fail(start, "the first value is an integer")
+        c.end()
+        rules: dict[str, str] = {}
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = m.next("gap or conflict").text
+            if kw not in ("gap", "conflict"):
+                raise m.fail(stmt.head, f"unknown sequence statement {kw!r}: gap, conflict")
+            rules[kw] = m.word("a rule ID").text
+            m.end()
+        if set(rules) != {"gap", "conflict"}:
+            raise c.fail(at, "a sequence needs `gap RULE` and `conflict RULE`")
+        if self.out.sequence is not None:
+            raise c.fail(at, "only one sequence per rules file")
+        self.out.sequence = R.Sequence(field, key, int(start.value), rules["gap"], rules["conflict"], at)
+
     def block_answers(self, head: Statement, body: list[Statement]) -> None:
         c = Cursor(head, self.file)
         at = c.keyword("answers")
@@ -469,7 +508,7 @@ class Expr:
             return inner
         if t.kind in ("string", "number"):
             return ("lit", t.value)
-        if t.kind == "word" and t.text in ("present", "absent", "unique"):
+        if t.kind == "word" and t.text in ("present", "absent", "unique", "length"):
             path = self.c.word("a field path")
             return (t.text, ("field", path.text, path))
         if t.kind == "word":

@@ -20,6 +20,11 @@ ANNOTATIONS = frozenset(
         "contentEncoding",
         "contentMediaType",
         "format",
+        # OpenAPI 3.1 annotations inside a schema
+        "example",
+        "externalDocs",
+        "xml",
+        "discriminator",
     }
 )
 
@@ -31,7 +36,7 @@ SCHEMA_SINGLE = frozenset({"not", "items", "additionalProperties", "unevaluatedP
 SCHEMA_LISTS = frozenset({"allOf", "oneOf"})
 # Assertions on the instance itself.
 ASSERTIONS = frozenset(
-    {"$ref", "type", "const", "enum", "required", "minimum", "maximum", "minItems", "pattern"}
+    {"$ref", "type", "const", "enum", "required", "minimum", "maximum", "minItems", "pattern", "minLength", "maxLength"}
 )
 
 KNOWN = ANNOTATIONS | SCHEMA_MAPS | SCHEMA_SINGLE | SCHEMA_LISTS | ASSERTIONS

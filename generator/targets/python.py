@@ -44,6 +44,7 @@ def build(binding: Binding, ir: M.IR) -> Plan:
         "description": ir.description,
         "root": binding.root or ir.root,
         "runtime_requires": RUNTIME_REQUIRES,
+        "optional_requires": _optional_requires(binding, opts),
         "enums": ctx.enums(),
         "plain_aliases": ctx.aliases(late=False),
         "classes": ctx.classes(),
@@ -67,7 +68,7 @@ def build(binding: Binding, ir: M.IR) -> Plan:
         },
     }
     data = [
-        Data("schema.json", schema_bytes),
+        Data("schema.json", schema_bytes if ir.reference is None else _json(ir.reference)),
         Data("tests/fixtures.json", _json(fixtures)),
         Data("tests/cases.json", _json({"cases": cases})),
     ]
@@ -75,6 +76,18 @@ def build(binding: Binding, ir: M.IR) -> Plan:
         data.append(Data("tests/conformance.json", _json(load_conformance(binding))))
         data.append(Data("tests/rule_examples.json", _json(load_rule_examples(binding, rules.ast))))
     return Plan(package_dir=package, context=context, data=tuple(data))
+
+
+def _optional_requires(binding: Binding, opts: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """`[python].optional_requires`: module -> requirements that module alone imports."""
+    raw = opts.get("optional_requires", {})
+    where = binding.display(binding.spec_dir / "binding.toml")
+    if not isinstance(raw, dict):
+        raise SpecError(where, "[python].optional_requires", "must be a table of module = [requirements]")
+    for module, reqs in raw.items():
+        if not isinstance(reqs, list) or not all(isinstance(r, str) for r in reqs):
+            raise SpecError(where, f"[python].optional_requires.{module}", "must be a list of requirement strings")
+    return [(module, list(raw[module])) for module in sorted(raw)]
 
 
 def _json(obj: Any) -> bytes:
@@ -134,9 +147,12 @@ class _Context:
         if isinstance(t, M.TRef):
             return self.py[t.name]
         if isinstance(t, M.TString):
-            if t.pattern is None:
-                return "str"
-            return f"Annotated[str, Meta(pattern={ecma_to_python(t.pattern)!r})]"
+            meta = [f"pattern={ecma_to_python(t.pattern)!r}"] if t.pattern is not None else []
+            meta += [f"min_length={t.min_length}"] if t.min_length else []
+            meta += [f"max_length={t.max_length}"] if t.max_length is not None else []
+            return f"Annotated[str, Meta({', '.join(meta)})]" if meta else "str"
+        if isinstance(t, M.TNull):
+            return "None"
         if isinstance(t, (M.TInteger, M.TNumber)):
             base = "int" if isinstance(t, M.TInteger) else "float"
             meta = [f"ge={t.minimum!r}"] if t.minimum is not None else []
@@ -328,7 +344,13 @@ class _Context:
             n: dict[str, Any] = {"kind": "string", "loc": t.loc}
             if t.pattern is not None:
                 n["pattern"] = ecma_to_python(t.pattern)
+            if t.min_length:
+                n["min_length"] = t.min_length
+            if t.max_length is not None:
+                n["max_length"] = t.max_length
             return n
+        if isinstance(t, M.TNull):
+            return {"kind": "null", "loc": t.loc}
         if isinstance(t, (M.TInteger, M.TNumber)):
             n = {"kind": "integer" if isinstance(t, M.TInteger) else "number", "loc": t.loc}
             if t.minimum is not None:

@@ -30,32 +30,118 @@ STREAMS: list[dict[str, Any]] = load("conformance.json")["streams"]
 KEY = "k1"
 
 
-def event(type_: str, fields: dict[str, Any] | None = None) -> Any:
-    doc = dict(MINIMAL[CLASSES[type_]])
-    doc.update(fields or {})
-    return codec_json.decode(json.dumps(doc), TABLES["events_definition"])
+SEQUENCE: dict[str, Any] | None = TABLES["sequence"]
 
 
-def machine_path(target: str) -> list[str]:
-    """Event types that take a fresh machine from its initial state to `target`."""
-    seen: dict[str, list[str]] = {MACHINE["initial"]: []}
-    todo = deque([MACHINE["initial"]])
+def document(type_: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The minimal valid event of a type, with some fields set (dotted names reach inside)."""
+    doc: dict[str, Any] = json.loads(json.dumps(MINIMAL[CLASSES[type_]]))
+    for name, value in (fields or {}).items():
+        *parents, last = name.split(".")
+        node = doc
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = value
+    return doc
+
+
+class Stream:
+    """An automaton fed minimal events, numbered in sequence when the rules count one."""
+
+    def __init__(self, after: int | None = None) -> None:
+        self.automaton = Automaton(after=after)
+        self.next = (
+            (SEQUENCE["start"] if after is None else after + 1) if SEQUENCE else 0
+        )
+
+    def accept(self, type_: str) -> None:
+        """Move the machine, if it must, to a state that accepts this event type."""
+        steps = plan(self.automaton.state, lambda s: bool(_options(s, type_)))
+        assert steps is not None, f"no state accepts {type_}"
+        for step_type, fields in steps:
+            self.feed(step_type, fields)
+
+    def feed(
+        self, type_: str, fields: dict[str, Any] | None = None
+    ) -> tuple[Finding, ...]:
+        fields = dict(fields or {})
+        if SEQUENCE:
+            fields[SEQUENCE["field_wire"]] = self.next
+            self.next += 1
+        event = codec_json.decode(
+            json.dumps(document(type_, fields)), TABLES["events_definition"]
+        )
+        return self.automaton.feed(event)
+
+
+def satisfying(expr: list[Any]) -> dict[str, Any] | None:
+    """Wire fields that make a `when` condition hold, for the simple `field == literal` form."""
+    if (
+        expr[0] == "cmp"
+        and expr[1] == "=="
+        and expr[2][0] == "field"
+        and expr[3][0] == "lit"
+    ):
+        return {expr[2][2]: expr[3][1]}
+    return None
+
+
+Step = tuple[str, dict[str, Any]]
+
+
+def _options(state: str, type_: str) -> list[tuple[str, dict[str, Any]]]:
+    """Where an event of this type can take the machine from `state`, and with what fields."""
+    row = MACHINE["table"][state].get(type_)
+    if row is None:
+        return []
+    options: list[tuple[str, dict[str, Any]]] = []
+    if row["fail"] is None:
+        options.append((row["target"], {}))
+    for case in row.get("cases", []):
+        fields = satisfying(case["when"])
+        if case["fail"] is None and fields is not None:
+            options.append((case["target"], fields))
+    return options
+
+
+def plan(start: str, done: Any) -> list[Step] | None:
+    """The shortest list of events from `start` to a state for which `done(state)` holds."""
+    seen: dict[str, list[Step]] = {start: []}
+    todo = deque([start])
     while todo:
         state = todo.popleft()
-        for type_, row in sorted(MACHINE["table"][state].items()):
-            nxt = row["target"]
-            if row["fail"] is None and nxt not in seen:
-                seen[nxt] = seen[state] + [type_]
-                todo.append(nxt)
-    return seen[target]
+        if done(state):
+            return seen[state]
+        for type_ in sorted(MACHINE["table"][state]):
+            for nxt, fields in _options(state, type_):
+                if nxt not in seen:
+                    seen[nxt] = seen[state] + [(type_, fields)]
+                    todo.append(nxt)
+    return None
 
 
-def driven(state: str) -> Automaton:
-    automaton = Automaton()
-    for type_ in machine_path(state):
-        automaton.feed(event(type_))
-    assert automaton.state == state
-    return automaton
+def machine_path(target: str) -> tuple[int | None, list[Step]]:
+    """The cursor to replay after (None: from the start) and the events that take a fresh
+    machine to `target`."""
+    path = plan(MACHINE["initial"], lambda s: s == target)
+    if path is not None:
+        return None, path
+    resumed = (
+        plan(MACHINE["after_cursor"], lambda s: s == target)
+        if MACHINE["after_cursor"]
+        else None
+    )
+    assert resumed is not None, f"state {target} is unreachable"
+    return 10, resumed
+
+
+def driven(state: str) -> Stream:
+    after, path = machine_path(state)
+    stream = Stream(after)
+    for type_, fields in path:
+        stream.feed(type_, fields)
+    assert stream.automaton.state == state
+    return stream
 
 
 MACHINE_ROWS = [
@@ -63,39 +149,67 @@ MACHINE_ROWS = [
     for s, rows in MACHINE["table"].items()
     for t, row in sorted(rows.items())
 ]
+MACHINE_CASES = [
+    (s, t, case)
+    for s, rows in MACHINE["table"].items()
+    for t, row in sorted(rows.items())
+    for case in row.get("cases", [])
+    if satisfying(case["when"]) is not None
+]
 
 
 @pytest.mark.parametrize(
     "state,type_,row", MACHINE_ROWS, ids=[f"{s}-{t}" for s, t, _ in MACHINE_ROWS]
 )
 def test_machine_row(state: str, type_: str, row: dict[str, Any]) -> None:
-    automaton = driven(state)
-    findings = automaton.feed(event(type_))
+    stream = driven(state)
+    findings = stream.feed(type_)
+    automaton = stream.automaton
     if row["fail"]:
         assert [f.rule for f in findings] == [row["fail"]]
         assert automaton.state == state and automaton.failed
     else:
-        assert automaton.state == row["target"]
+        # a conditional alternative may send the minimal event elsewhere
+        targets = {row["target"], *(case["target"] for case in row.get("cases", []))}
+        assert automaton.state in targets
         assert row["fail"] not in [f.rule for f in findings]
 
 
-def entity_fields(entity: str) -> dict[str, Any]:
-    """The wire fields that key one item of `entity` (an owner part of a composite key stays
-    absent: the parent's item)."""
-    spec = TABLES["entities"][entity]
-    wires = spec["key_wire"]
+def step_of(type_: str, entity: str) -> dict[str, Any]:
+    return next(s for s in TABLES["entity_steps"][type_] if s["entity"] == entity)
+
+
+@pytest.mark.parametrize(
+    "state,type_,case",
+    MACHINE_CASES,
+    ids=[f"{s}-{t}-when" for s, t, _ in MACHINE_CASES],
+)
+def test_machine_conditional_row(state: str, type_: str, case: dict[str, Any]) -> None:
+    stream = driven(state)
+    findings = stream.feed(type_, satisfying(case["when"]))
+    if case["fail"]:
+        assert [f.rule for f in findings] == [case["fail"]]
+    else:
+        assert stream.automaton.state == case["target"]
+
+
+def entity_fields(type_: str, entity: str) -> dict[str, Any]:
+    """The wire fields that key one item of `entity` on this event type (an owner part of a
+    composite key stays absent: the parent's item)."""
+    step = step_of(type_, entity)
+    wires = step["key_wire"]
     owner = TABLES["owner"]
     return {
         w: KEY
-        for w, a in zip(wires, spec["key"])
-        if not (a == owner and len(wires) > 1)
+        for w, a in zip(wires, step["key"])
+        if not (a == [owner] and len(wires) > 1)
     }
 
 
-def entity_key(entity: str) -> Any:
-    spec = TABLES["entities"][entity]
-    fields = entity_fields(entity)
-    parts = tuple(fields.get(w) for w in spec["key_wire"])
+def entity_key(type_: str, entity: str) -> Any:
+    step = step_of(type_, entity)
+    fields = entity_fields(type_, entity)
+    parts = tuple(fields.get(w) for w in step["key_wire"])
     return parts[0] if len(parts) == 1 else parts
 
 
@@ -135,20 +249,21 @@ def entity_path(entity: str, target: str) -> list[str]:
 def test_entity_transition(
     type_: str, entity: str, source: str, row: dict[str, Any]
 ) -> None:
-    automaton = driven("active")
-    fields = entity_fields(entity)
-    for step_type in entity_path(entity, source):
-        automaton.feed(event(step_type, fields))
-    assert automaton.entity_state(entity, entity_key(entity)) == source
-    findings = automaton.feed(event(type_, fields))
+    path = entity_path(entity, source)
+    stream = driven(MACHINE["initial"])
+    for step_type in path:
+        stream.accept(step_type)
+        stream.feed(step_type, entity_fields(step_type, entity))
+    stream.accept(type_)
+    key = entity_key(type_, entity)
+    assert stream.automaton.entity_state(entity, key) == source
+    findings = stream.feed(type_, entity_fields(type_, entity))
     rules = [f.rule for f in findings]
     if row["fail"]:
         assert row["fail"] in rules
-        assert automaton.entity_state(entity, entity_key(entity)) == source
+        assert stream.automaton.entity_state(entity, key) == source
     else:
-        assert automaton.entity_state(entity, entity_key(entity)) == (
-            row["target"] or source
-        )
+        assert stream.automaton.entity_state(entity, key) == (row["target"] or source)
 
 
 def run_stream(stream: list[Any]) -> tuple[Automaton, list[Finding]]:
@@ -171,7 +286,14 @@ def _answers(example: dict[str, Any]) -> list[Finding]:
     name = next(iter(TABLES["answers"]))
     spec = TABLES["answers"][name]
     asked = example.get("question")
-    question = None if asked is None else event(spec["questions"]["event"], asked)
+    event_type = spec["questions"]["event"]
+    question = (
+        None
+        if asked is None
+        else codec_json.decode(
+            json.dumps(document(event_type, asked)), TABLES["events_definition"]
+        )
+    )
     answer = codec_json.decode(
         json.dumps(example["input"]), spec["input"]["definition"]
     )
@@ -236,10 +358,16 @@ def test_conformance_outcome(fixture: dict[str, Any]) -> None:
 
 
 def test_findings_are_values() -> None:
-    automaton, findings = run_stream([{"type": "TEXT_MESSAGE_END", "messageId": "m"}])
-    first = findings[0]
-    assert first.as_dict()["rule"] == first.rule and first.index == 0 and first.fatal
-    assert automaton.outcome == "failed"
+    type_, row = next(
+        (t, r)
+        for t, r in sorted(MACHINE["table"][MACHINE["initial"]].items())
+        if r["fail"]
+    )
+    stream = Stream()
+    (first,) = stream.feed(type_)
+    assert first.rule == row["fail"] and first.as_dict()["rule"] == first.rule
+    assert first.index == 0 and first.fatal and first.type == type_
+    assert stream.automaton.outcome == "failed"
 
 
 def test_bad_documents_are_findings_not_exceptions() -> None:
