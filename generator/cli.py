@@ -247,6 +247,7 @@ class _Progress:
 @click.option("--report", nargs=2, type=(click.Choice(["sarif", "junit"]), click.Path(dir_okay=False, path_type=Path)), default=None, metavar="sarif|junit FILE", help="Also write the findings as SARIF or JUnit XML.")
 @click.option("--client-version", default=None, metavar="V", help="Pin the protocol version of the application the events are delivered to (consumer core).")
 @click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The RunAgentInput the stream answers; --json then prints the request that would be sent.")
+@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N", help="The stream is a replay that starts after cursor N (its first sequence is N+1).")
 @out_option
 @click.argument("stream", type=click.Path(allow_dash=True, dir_okay=False, exists=True, path_type=Path))
 def replay(
@@ -256,6 +257,7 @@ def replay(
     report: tuple[str, Path] | None,
     client_version: str | None,
     input_path: Path | None,
+    after: int | None,
     out: Path,
     stream: Path,
 ) -> None:
@@ -268,8 +270,16 @@ def replay(
     from .streams import sse_documents
 
     module = _rules_module(spec_dir, out)
-    consumer = _consumer(module, client_version, input_path, keep=as_json)
-    driver = consumer if consumer is not None else module.Automaton()
+    if after is not None:
+        if client_version or input_path:
+            raise click.UsageError("--after replays the automaton alone: it does not combine with --client-version or --input")
+        try:
+            consumer, driver = None, module.Automaton(after=after)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    else:
+        consumer = _consumer(module, client_version, input_path, keep=as_json)
+        driver = consumer if consumer is not None else module.Automaton()
     automaton = driver.automaton if consumer is not None else driver
     disc = module.TABLES["discriminator"]
     shown = "-" if str(stream) == "-" else str(stream)
@@ -427,3 +437,8 @@ def check_resume(spec_dir: Path, finished: Path | None, input_path: Path, now: s
             click.echo(str(f))
         click.echo(f"{input_path}: {'ok' if not any(f.fatal for f in findings) else 'rejected'} ({len(findings)} findings)")
     sys.exit(1 if any(f.fatal for f in findings) else 0)
+
+
+from .cli_http import register as _register_http  # noqa: E402  (run, serve)
+
+_register_http(main)
