@@ -12,6 +12,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
+# The official AG-UI Node packages the peer tests drive, installed into tests/node (its
+# node_modules is git-ignored). Where npm is absent this says so, and those tests skip loudly.
+NODE_PEERS := tests/node/node_modules/.package-lock.json
+
+$(NODE_PEERS): tests/node/package.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --prefix tests/node --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the tests driving the official Node packages will be skipped"; fi
+
 generate: $(STAMP)
 	$(BIN)/specbind generate
 
@@ -20,15 +29,17 @@ check: $(STAMP)
 
 # Drift check, the generated packages' own tests, the generator's tests, and mypy --strict on
 # the generated code. pytest exit 5 (nothing collected) is a failure, never a pass.
-test: $(STAMP)
+test: $(STAMP) $(NODE_PEERS)
 	$(BIN)/specbind check
 	$(BIN)/python -m mypy --strict generated
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_PEERS)
 	$(BIN)/python bench/bench_codec.py
 	$(BIN)/python bench/bench_replay.py
+	$(BIN)/python bench/bench_sse.py
+	$(BIN)/python bench/bench_proto.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache

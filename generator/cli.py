@@ -439,6 +439,10 @@ def check_resume(spec_dir: Path, finished: Path | None, input_path: Path, now: s
     sys.exit(1 if any(f.fatal for f in findings) else 0)
 
 
+from .cli_proto import register as _register_proto  # noqa: E402  (convert, --allow-new-slots)
+
+_register_proto(main)
+
 from .cli_http import register as _register_http  # noqa: E402  (run, serve)
 
 _register_http(main)

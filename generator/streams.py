@@ -17,14 +17,27 @@ def jsonl_documents(stream: BinaryIO) -> Iterator[bytes]:
 
 def sse_documents(stream: BinaryIO, chunk_size: int = 1 << 16) -> Iterator[bytes]:
     """The data of each SSE event: CR, LF and CRLF line ends; multi-line `data:` joined with LF;
-    comments and other fields ignored; input split anywhere, even inside a UTF-8 sequence."""
+    comments and other fields ignored; a leading BOM dropped; input split anywhere, even inside
+    a UTF-8 sequence. (The generated packages carry the same grammar as `<package>.sse`;
+    tests/test_sse_reference.py holds the two to one reference.)"""
     buffer = b""
     data: list[bytes] = []
     pending_cr = False
+    start: bytes | None = b""  # the first bytes, until we know whether they are a BOM
     while True:
         chunk = stream.read(chunk_size)
         if not chunk:
             break
+        if start is not None:
+            chunk = start + chunk
+            if len(chunk) < 3 and _BOM.startswith(chunk):
+                start = chunk
+                continue
+            start = None
+            if chunk.startswith(_BOM):
+                chunk = chunk[3:]  # a leading byte order mark is not part of the first line
+                if not chunk:
+                    continue
         if pending_cr and chunk.startswith(b"\n"):
             chunk = chunk[1:]  # the LF of a CRLF split across reads
         pending_cr = chunk.endswith(b"\r")
@@ -36,6 +49,9 @@ def sse_documents(stream: BinaryIO, chunk_size: int = 1 << 16) -> Iterator[bytes
             if event is not None:
                 yield event
     # an event the stream ended inside (no blank line after it) is not dispatched, as SSE says
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def _line(line: bytes, data: list[bytes]) -> bytes | None:

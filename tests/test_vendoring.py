@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -41,11 +42,30 @@ def test_no_generated_file_imports_the_generator() -> None:
     assert offenders == []
 
 
+def _optional() -> dict[str, set[str]]:
+    """version.OPTIONAL_REQUIRES as module file -> the top-level names its requirements import."""
+    tree = ast.parse((PACKAGE / "version.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == "OPTIONAL_REQUIRES":
+            declared = ast.literal_eval(node.value)  # type: ignore[arg-type]
+            return {f"{module}.py": {re.split(r"[<>=!~\[; ]", r)[0] for r in reqs} for module, reqs in declared.items()}
+    raise AssertionError("version.py declares no OPTIONAL_REQUIRES")
+
+
 def test_generated_imports_are_stdlib_msgspec_or_the_package_itself() -> None:
+    """...or, for a module version.OPTIONAL_REQUIRES names, what it declares there (and the
+    tests of such modules, which skip without it)."""
     allowed = set(sys.stdlib_module_names) | RUNTIME_DEPENDENCIES | {"agui"}
+    optional = _optional()
+    every_optional = set().union(*optional.values())
     for path in _python_files():
-        extra = TEST_DEPENDENCIES if "tests" in path.relative_to(PACKAGE).parts else set()
+        extra = TEST_DEPENDENCIES | every_optional if "tests" in path.relative_to(PACKAGE).parts else set()
+        extra = extra | optional.get(path.name, set()) if path.parent == PACKAGE else extra
         assert _imports(path) - allowed - extra == set(), path
+
+
+def test_optional_modules_are_declared() -> None:
+    assert _optional() == {"http_client.py": {"httpx"}, "http_server.py": {"starlette"}}
 
 
 def test_the_import_check_sees_imports() -> None:
@@ -102,6 +122,34 @@ def test_vendored_copy_imports_decodes_and_encodes(vendored: Path) -> None:
     assert r["encoded"] == '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}'
     assert r["refused"] == [["/timestamp", "type"]]
     assert r["generator_modules"] == []
+
+
+OPTIONAL_PROBE = r"""
+import importlib, json, pkgutil, sys
+for name in ("httpx", "starlette"):
+    sys.modules[name] = None  # as if not installed
+import agui
+results = {}
+for info in pkgutil.iter_modules(agui.__path__):
+    try:
+        importlib.import_module("agui." + info.name)
+        results[info.name] = "ok"
+    except ImportError as exc:
+        results[info.name] = (exc.name or str(exc)).split(".")[0]
+print(json.dumps(results))
+"""
+
+
+def test_only_the_optional_modules_need_their_extras(vendored: Path) -> None:
+    """Without httpx and starlette, `import agui` and every other module still work; the two
+    transport modules fail naming what they need."""
+    proc = run_python(OPTIONAL_PROBE, cwd=vendored, path=[vendored])
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)
+    assert results.pop("http_client") == "httpx"
+    assert results.pop("http_server") == "starlette"
+    assert {"sse", "http_binding", "codec_json", "automaton", "consumer"} <= set(results)
+    assert set(results.values()) == {"ok"}, results
 
 
 def test_vendored_copy_own_tests_pass(vendored: Path) -> None:

@@ -9,3 +9,9 @@ SCHEMA_SHA256 = "3b90b3fc78d262dfed3e4c2eb8cb1d380dabc3915cfeac57a7d870f248dc04f
 GENERATOR = "specbind 0.1.0"
 RUNTIME_REQUIRES: tuple[str, ...] = ("msgspec>=0.19",)
 """What this package needs at run time besides the standard library."""
+OPTIONAL_REQUIRES: dict[str, tuple[str, ...]] = {
+    "http_client": ("httpx>=0.27",),
+    "http_server": ("starlette>=0.37",),
+}
+"""Optional modules and what each needs besides RUNTIME_REQUIRES: imported by that module alone,
+so the rest of the package works without them."""

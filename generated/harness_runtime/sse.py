@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any
 
 __all__ = [
     "MEDIA_TYPE",
@@ -129,22 +130,28 @@ class Decoder:
         self._tail_size = len(last)
         out: list[bytes] = []
         data = self._data
+        size = self._size
+        limit = self.max_size if self.max_size is not None else -1
         for line in lines:
             if not line:  # a blank line dispatches the event, if it has data
                 if data:
+                    if size > limit >= 0:
+                        self._limit(size)
                     out.append(data[0] if len(data) == 1 else b"\n".join(data))
                     data.clear()
-                    self._size = 0
-            elif line.startswith(b"data:"):
-                value = line[6:] if line[5:6] == b" " else line[5:]
-                data.append(value)
-                self._size += len(value) + 1
-                self._limit(self._size)
+                    size = 0
+            elif line[:6] == b"data: ":
+                data.append(line[6:])
+                size += len(line) - 5
+            elif line[:5] == b"data:":
+                data.append(line[5:])
+                size += len(line) - 4
             elif line == b"data":  # a field with no colon has the empty value
                 data.append(b"")
-                self._size += 1
+                size += 1
             # anything else is a comment (`:` first), or a field other than `data`: ignored
-        self._limit(self._tail_size + self._size)
+        self._size = size
+        self._limit(self._tail_size + size)
         return out
 
     def _limit(self, size: int) -> None:
@@ -196,35 +203,46 @@ async def with_keepalive(
     keepalive: bytes = KEEPALIVE,
 ) -> AsyncIterator[bytes]:
     """``frames`` as they come, with ``keepalive`` sent whenever ``interval`` seconds pass
-    without one (None or 0: never). The source is never cancelled mid-item by the timer: a
-    slow item is waited for, with keep-alives meanwhile. Runs on asyncio."""
+    without one (None or 0: never). The source runs in one task of its own, at most one frame
+    ahead, so context managers it holds across frames enter and exit in the same task; the
+    timer never cancels it mid-frame. Closing the result closes the source. Runs on asyncio.
+    """
     if not interval:
         async for frame in frames:
             yield frame
         return
-    source = frames.__aiter__()
-    pending: asyncio.Future[bytes] | None = None
+    queue: asyncio.Queue[tuple[int, Any]] = asyncio.Queue(maxsize=1)
+
+    async def pump() -> None:
+        source = frames.__aiter__()
+        try:
+            while True:
+                try:
+                    frame = await source.__anext__()
+                except StopAsyncIteration:
+                    await queue.put((1, None))
+                    return
+                await queue.put((0, frame))
+        except Exception as exc:  # the source failed: raised where the frames are read
+            await queue.put((2, exc))
+        finally:
+            close = getattr(source, "aclose", None)
+            if close is not None:
+                await close()
+
+    task = asyncio.ensure_future(pump())
     try:
         while True:
-            if pending is None:
-                pending = asyncio.ensure_future(source.__anext__())
-            done, _ = await asyncio.wait({pending}, timeout=interval)
-            if not done:
+            try:
+                kind, value = await asyncio.wait_for(queue.get(), interval)
+            except asyncio.TimeoutError:
                 yield keepalive
                 continue
-            future, pending = pending, None
-            try:
-                frame = future.result()
-            except StopAsyncIteration:
+            if kind == 1:
                 return
-            yield frame
+            if kind == 2:
+                raise value
+            yield value
     finally:
-        if pending is not None:
-            pending.cancel()
-            try:
-                await pending
-            except (
-                Exception,
-                asyncio.CancelledError,
-            ):  # the source, cancelled as asked
-                pass
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

@@ -31,6 +31,6 @@ TargetBuilder = Callable[[Binding, IR], Plan]
 
 
 def builders() -> dict[str, TargetBuilder]:
-    from . import python
+    from . import proto, python
 
-    return {"python": python.build}
+    return {"python": python.build, "proto": proto.build}

@@ -62,6 +62,9 @@ def build(binding: Binding, ir: M.IR) -> Plan:
             "source": binding.stable(binding.rules) if binding.rules else rules.source,
             "sha256": rules.sha256,
             "table": repr(rules.tables),
+            "has_cases": any(
+                "cases" in row for rows in rules.tables["machine"]["table"].values() for row in rows.values()
+            ),
             "rules": [vars(r) | {"used": True} for r in rules.ast.rules.values()],
             "entities": [e.name for e in rules.ast.entities],
             "passed": rules.lint.passed,

@@ -179,20 +179,6 @@ def step_of(type_: str, entity: str) -> dict[str, Any]:
     return next(s for s in TABLES["entity_steps"][type_] if s["entity"] == entity)
 
 
-@pytest.mark.parametrize(
-    "state,type_,case",
-    MACHINE_CASES,
-    ids=[f"{s}-{t}-when" for s, t, _ in MACHINE_CASES],
-)
-def test_machine_conditional_row(state: str, type_: str, case: dict[str, Any]) -> None:
-    stream = driven(state)
-    findings = stream.feed(type_, satisfying(case["when"]))
-    if case["fail"]:
-        assert [f.rule for f in findings] == [case["fail"]]
-    else:
-        assert stream.automaton.state == case["target"]
-
-
 def entity_fields(type_: str, entity: str) -> dict[str, Any]:
     """The wire fields that key one item of `entity` on this event type (an owner part of a
     composite key stays absent: the parent's item)."""

@@ -230,3 +230,32 @@ def test_keepalive_closing_early_cancels_the_pending_item() -> None:
 
     assert asyncio.run(asyncio.wait_for(first_two(), 10)) == [b"a", KEEPALIVE]
     assert log == ["source closed"]
+
+
+def test_keepalive_advances_the_source_in_one_task() -> None:
+    tasks: list[object] = []
+
+    async def source() -> AsyncIterator[bytes]:
+        for n in range(4):
+            tasks.append(asyncio.current_task())
+            await asyncio.sleep(0.03)
+            yield b"%d" % n
+
+    async def collect() -> list[bytes]:
+        return [f async for f in with_keepalive(source(), 0.01)]
+
+    out = asyncio.run(collect())
+    assert [f for f in out if f != KEEPALIVE] == [b"0", b"1", b"2", b"3"]
+    assert KEEPALIVE in out and len(set(map(id, tasks))) == 1
+
+
+def test_keepalive_passes_a_source_error_on() -> None:
+    async def failing() -> AsyncIterator[bytes]:
+        yield b"a"
+        raise RuntimeError("boom")
+
+    async def collect() -> list[bytes]:
+        return [f async for f in with_keepalive(failing(), 0.5)]
+
+    with pytest.raises(RuntimeError, match="boom"):
+        asyncio.run(collect())

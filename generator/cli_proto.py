@@ -1,0 +1,171 @@
+"""The protobuf part of the command line: `specbind convert`, and `--allow-new-slots` on
+`generate` and `check` (the wire ledger grows only when asked to).
+
+Registered by `register(main)` at the end of generator/cli.py, so cli.py itself stays as it is."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, NoReturn
+
+import click
+
+from . import wire
+from .errors import SpecError
+
+ALLOW_HELP = (
+    "Give wire slots the ledger lacks (a new field, arm or enum value) the next free number and "
+    "append them to the spec's ledger. Without it a new slot is an error."
+)
+
+
+def register(main: click.Group) -> None:
+    _ledger_aware(main.commands["generate"], writes=True)
+    _ledger_aware(main.commands["check"], writes=False)
+    main.add_command(convert)
+
+
+def _ledger_aware(command: click.Command, writes: bool) -> None:
+    """Give generate/check the --allow-new-slots flag. generate writes a ledger that grew once
+    everything else succeeded; check fails when the ledger would change."""
+    if any(p.name == "allow_new_slots" for p in command.params):
+        return
+    command.params.append(click.Option(["--allow-new-slots"], is_flag=True, help=ALLOW_HELP))
+    original = command.callback
+    assert original is not None
+
+    @functools.wraps(original)
+    def callback(*args: Any, allow_new_slots: bool = False, **kwargs: Any) -> None:
+        code: Any = 0
+        with wire.options(allow_new_slots=allow_new_slots) as opts:
+            try:
+                original(*args, **kwargs)
+            except SystemExit as exc:
+                code = exc.code
+        grown = [p for p in opts.plans if p.ledger_changed]
+        for p in grown:
+            added = ", ".join(f"{k} = {n}" for k, n in p.new_slots)
+            if writes:
+                if code == 0:
+                    p.ledger_path.write_text(p.ledger.render(), encoding="utf-8")
+                    click.echo(f"{p.ledger_shown}: {len(p.new_slots)} new slot(s) appended: {added}")
+            else:
+                click.echo(f"{p.ledger_shown}: the wire ledger would change: {len(p.new_slots)} new slot(s): {added}")
+        if grown and not writes:
+            click.echo("run `specbind generate --allow-new-slots` and commit the ledger", err=True)
+            code = code or 1
+        if code:
+            sys.exit(code)
+
+    command.callback = callback
+
+
+def _package(spec_dir: Path, out: Path) -> tuple[ModuleType, ModuleType, ModuleType]:
+    from .cli import load_package
+
+    try:
+        package = load_package(spec_dir, out)
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        proto = importlib.import_module(f"{package.__name__}.codec_proto")
+        framing = importlib.import_module(f"{package.__name__}.transport_proto")
+    except ModuleNotFoundError:
+        raise click.UsageError(f"{spec_dir} declares no protobuf binding ([proto] in binding.toml)") from None
+    return package, proto, framing
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="IN") from None
+
+
+def _write(path: str, chunks: list[bytes]) -> None:
+    if path == "-":
+        for c in chunks:
+            sys.stdout.buffer.write(c)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with open(path, "wb") as handle:
+            for c in chunks:
+                handle.write(c)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint="OUT") from None
+
+
+def _refuse(shown: str, where: str, exc: Any) -> NoReturn:
+    click.echo(f"error: {shown}{where}: not a valid {exc.definition}", err=True)
+    for issue in exc.errors:
+        click.echo(f"  {issue}", err=True)
+    sys.exit(1)
+
+
+@click.command()
+@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
+@click.option("--from", "source", required=True, type=click.Choice(["json", "proto"]), help="What IN holds.")
+@click.option("--to", "target", required=True, type=click.Choice(["json", "proto"]), help="What OUT gets.")
+@click.option("--as", "definition", default=None, help="The definition each document is (default: the spec's root, an event).")
+@click.option("--stream", is_flag=True, help="A stream: JSON Lines on the JSON side, length-prefixed frames (the HTTP + protobuf body) on the protobuf side.")
+@click.option(
+    "--generated", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("generated"), show_default=True,
+    help="Where the generated packages live.",
+)
+@click.argument("input_path", metavar="IN", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("output_path", metavar="OUT", type=click.Path(allow_dash=True, dir_okay=False))
+def convert(spec_dir: Path, source: str, target: str, definition: str | None, stream: bool, out: Path, input_path: str, output_path: str) -> None:
+    """Convert documents between JSON and protobuf, checking each strictly on the way.
+
+    IN and OUT are files, or - for stdin and stdout. Without --stream IN holds one document (a
+    JSON document, or the bytes of one message). Exit 0 on success, 1 when the input is not
+    valid (nothing is written), 2 on usage errors."""
+    package, proto, framing = _package(spec_dir, out)
+    codec_json = package.codec_json
+    name = definition or proto.ROOT
+    if name not in proto.DEFINITIONS:
+        carried = ", ".join(proto.DEFINITIONS)
+        raise click.UsageError(f"--as {name!r}: no message of the wire carries it on its own (it carries {carried})")
+    shown = "<stdin>" if input_path == "-" else input_path
+    data = _read(input_path)
+    decode: Callable[[bytes], Any] = (lambda b: codec_json.decode(b, name)) if source == "json" else (lambda b: proto.decode(b, name))
+    encode: Callable[[Any], bytes] = (lambda v: codec_json.encode(v)) if target == "json" else (lambda v: proto.encode(v, name))
+    chunks: list[bytes] = []
+    if not stream:
+        try:
+            value = decode(data)
+        except package.DecodeError as exc:
+            _refuse(shown, "", exc)
+        chunks.append(encode(value) + (b"\n" if target == "json" else b""))
+        _write(output_path, chunks)
+        return
+    if source == "json":
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                value = decode(line)
+            except package.DecodeError as exc:
+                _refuse(shown, f": line {number}", exc)
+            chunks.append(_emit(value, target, encode, framing))
+    else:
+        reader = framing.FrameDecoder(definition=name)
+        try:
+            values = reader.feed(data)
+            reader.finish()
+        except package.DecodeError as exc:
+            _refuse(shown, "", exc)
+        chunks = [_emit(v, target, encode, framing) for v in values]
+    _write(output_path, chunks)
+
+
+def _emit(value: Any, target: str, encode: Callable[[Any], bytes], framing: ModuleType) -> bytes:
+    payload = encode(value)
+    return payload + b"\n" if target == "json" else bytes(framing.frame(payload))

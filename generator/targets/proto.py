@@ -1,0 +1,267 @@
+"""Context for templates/proto/: the `.proto` file, the Python protobuf codec and its HTTP framing,
+and their generated tests, all written into the Python package of the spec.
+
+The wire plan (generator/wire) decides every message, field, number and route; this builder
+only shapes it for the templates (Python names, tag bytes, doc comments) and hands the template
+the spec's golden frames."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import textwrap
+from typing import Any
+
+from ..binding import CONFIG, Binding
+from ..errors import SpecError
+from ..ir import model as M
+from ..schema.loader import read_json
+from ..wire import current, record
+from ..wire.plan import SCALARS, WField, WirePlan, WMessage, plan
+from . import Data, Plan
+from .python import identifier
+
+MEDIA_TYPE_DEFAULT = "application/x-protobuf"
+
+
+def build(binding: Binding, ir: M.IR) -> Plan:
+    opts = current()
+    wire = plan(binding, ir, allow_new=opts.allow_new_slots)
+    record(wire)
+    cfg = binding.target("proto")
+    package = binding.target("python").get("package")
+    if not isinstance(package, str) or not package.isidentifier():
+        raise SpecError(binding.display(binding.spec_dir / CONFIG), "[python].package", "must be a Python identifier")
+    ledger_bytes = wire.ledger.render().encode("utf-8")
+    golden = _golden(binding, cfg)
+    context = {
+        "package": package,
+        "protocol": binding.name,
+        "protocol_version": binding.version,
+        "source": binding.stable(binding.schema),
+        "sha256": ir.sha256,
+        "ledger_source": binding.stable(wire.ledger_path) if wire.ledger_path.exists() else wire.ledger_shown,
+        "ledger_sha256": hashlib.sha256(ledger_bytes).hexdigest(),
+        "proto_package": wire.package,
+        "media_type": cfg.get("media_type", MEDIA_TYPE_DEFAULT),
+        "root": binding.root or ir.root,
+        "roots": wire.roots,
+        "enums": [_enum(e) for e in wire.enums.values()],
+        "proto_messages": _nested(wire),
+        "messages": [_message(m, wire) for m in wire.messages.values()],
+        "entries": _entries(wire, ir),
+        "probes": _probes(wire),
+        "golden_count": len(golden),
+        "slot_count": len(wire.ledger.entries),
+    }
+    data = [
+        Data("tests/proto_golden.json", (json.dumps({"frames": golden}, indent=1, ensure_ascii=False) + "\n").encode("utf-8")),
+        Data("tests/proto_ledger.txt", ledger_bytes),
+    ]
+    return Plan(package_dir=package, context=context, data=tuple(data))
+
+
+def _golden(binding: Binding, cfg: dict[str, Any]) -> list[Any]:
+    """The spec's golden frames (`[proto].golden`): events with the bytes a reference encoder
+    produced for them, which the generated tests hold the codec to."""
+    name = cfg.get("golden")
+    if name is None:
+        return []
+    path = binding.spec_dir / str(name)
+    shown = binding.display(path)
+    if not path.is_file():
+        raise SpecError(shown, "", "the golden frames named in binding.toml ([proto].golden) do not exist")
+    doc, _ = read_json(path, shown)
+    frames = doc.get("frames") if isinstance(doc, dict) else None
+    if not isinstance(frames, list):
+        raise SpecError(shown, "/frames", "expected an array of {name, definition, document, hex}")
+    for i, f in enumerate(frames):
+        if not isinstance(f, dict) or not all(isinstance(f.get(k), str) for k in ("name", "definition", "hex")) or "document" not in f:
+            raise SpecError(shown, f"/frames/{i}", "needs name, definition and hex strings and a document")
+        try:
+            bytes.fromhex(f["hex"])
+        except ValueError:
+            raise SpecError(shown, f"/frames/{i}/hex", "not hexadecimal") from None
+    return frames
+
+
+def _comment(text: str | None, width: int = 96) -> list[str]:
+    if not text:
+        return []
+    lines: list[str] = []
+    for para in text.split("\n\n"):
+        lines += textwrap.wrap(" ".join(para.split()), width=width) or [""]
+    return lines
+
+
+def _first_sentence(text: str | None) -> str:
+    if not text:
+        return ""
+    flat = " ".join(text.split())
+    cut = flat.find(". ")
+    return flat if cut < 0 else flat[: cut + 1]
+
+
+def _enum(e: Any) -> dict[str, Any]:
+    return {
+        "name": e.name,
+        "doc": _comment(e.doc),
+        "members": [{"name": n, "number": v, "json": j} for n, v, j in e.values],
+        "reserved": e.reserved,
+    }
+
+
+def _proto_field(f: WField) -> dict[str, Any]:
+    label = "repeated " if f.repeated else "optional " if f.optional and not f.oneof else ""
+    return {"decl": f"{label}{f.proto_type} {f.name} = {f.number};", "doc": _first_sentence(f.doc), "oneof": f.oneof}
+
+
+def _nested(wire: WirePlan) -> list[dict[str, Any]]:
+    """Messages as the .proto declares them: top-level ones, each with its nested ones."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in wire.messages.values():
+        entry = {
+            "name": m.simple,
+            "doc": _comment(m.doc),
+            "fields": [_proto_field(f) for f in m.fields if not f.oneof],
+            "oneof": m.oneof,
+            "arms": [_proto_field(f) for f in m.fields if f.oneof],
+            "reserved_numbers": ", ".join(str(n) for n, _ in m.reserved),
+            "reserved_names": ", ".join(json.dumps(name) for _, name in m.reserved),
+            "nested": [],
+        }
+        if m.parent is None:
+            out[m.name] = entry
+        else:
+            out[m.parent]["nested"].append(entry)
+    return list(out.values())
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _field(f: WField, wire: WirePlan) -> dict[str, Any]:
+    ref_py = None
+    oneof_ref = False
+    if f.kind == "message":
+        assert f.ref is not None
+        target = wire.messages[f.ref]
+        ref_py = target.py
+        oneof_ref = target.strategy == "oneof"
+    return {
+        "name": f.name,
+        "number": f.number,
+        "kind": f.kind,
+        "wt": f.wire_type,
+        "tag": f.tag,
+        "tag_bytes": repr(_varint(f.tag)),
+        "multi_byte_tag": f.tag >= 0x80,
+        "ref": f.ref,
+        "ref_py": ref_py,
+        "oneof_ref": oneof_ref,
+        "repeated": f.repeated,
+        "optional": f.optional,
+        "plain": f.kind in SCALARS and not f.optional and not f.repeated and not f.oneof,
+        "route": f.route.kind,
+        "key": f.route.key,
+        "keys": list(f.route.keys),
+        "jkind": f.route.jkind,
+        "member_key": f.route.member_key,
+        "arm_tag": f.route.tag,
+        "tag_defaults": f.tag_defaults,
+        "label": f"{f.name} ({f.number})",
+    }
+
+
+def _message(m: WMessage, wire: WirePlan) -> dict[str, Any]:
+    fields = [_field(f, wire) for f in m.fields]
+    splits: dict[str, list[dict[str, Any]]] = {}
+    inlines: dict[str, dict[str, Any]] = {}
+    for f in fields:
+        if f["route"] == "split":
+            splits.setdefault(f["key"], []).append(f)
+        elif f["route"] == "inline":
+            inlines[f["key"]] = {"tag": f, "promoted": []}
+    for f in fields:
+        if f["route"] == "promoted":
+            inlines[f["key"]]["promoted"].append(f)
+    return {
+        "name": m.name,
+        "py": m.py,
+        "strategy": m.strategy,
+        "fields": fields,
+        "discriminator": m.discriminator,
+        "constant": m.constant,
+        "members": m.members,
+        "carried": m.carried,
+        "defaults": {k: sorted(v) for k, v in m.defaults.items()},
+        "splits": splits,
+        "inlines": inlines,
+        "multi_byte": any(f["multi_byte_tag"] for f in fields),
+    }
+
+
+def _entries(wire: WirePlan, ir: M.IR) -> list[dict[str, Any]]:
+    """Per definition the codec can carry on its own: the message it travels as, the type its
+    decoded document is converted to, and the class the result must then be."""
+    unions: dict[str, str] = {}
+    for m in wire.messages.values():
+        if m.strategy in ("oneof", "merge"):
+            for member in m.members.values():
+                unions[member] = m.definition
+    out = []
+    for name, message in sorted(wire.definitions.items(), key=lambda kv: list(ir.defs).index(kv[0])):
+        via = unions.get(name)
+        if via is not None:
+            message = wire.definitions[via]  # a member travels as its union (an event in the envelope)
+        union = via or name
+        carrier = wire.messages[wire.definitions[union]]
+        classes = None
+        if carrier.definition == union and carrier.strategy in ("oneof", "merge"):
+            classes = {tag: identifier(member) for tag, member in carrier.members.items()}
+        out.append(
+            {
+                "name": name,
+                "message": wire.messages[message].py,
+                "message_name": message,
+                "convert": identifier(union),
+                "expect": identifier(name) if via else None,
+                "discriminator": carrier.discriminator if classes else None,
+                "classes": classes,
+            }
+        )
+    return out
+
+
+def _probes(wire: WirePlan) -> list[dict[str, Any]]:
+    """For the generated bad-bytes tests: per object message, one field of each scalar kind with
+    its tag, so bytes breaking exactly that field can be built; `wrap` is the tag of the oneof
+    arm a union member travels in (empty when the message travels on its own)."""
+    arms: dict[str, int] = {}
+    for m in wire.messages.values():
+        if m.strategy == "oneof":
+            for f in m.fields:
+                assert f.ref is not None
+                arms[f.ref] = f.tag
+    out = []
+    for definition, name in sorted(wire.definitions.items(), key=lambda kv: kv[1]):
+        msg = wire.messages[name]
+        if msg.strategy != "object" or msg.definition != definition:
+            continue
+        picks: dict[str, Any] = {}
+        for f in msg.fields:
+            if f.repeated or f.oneof or f.route.kind not in ("prop", "tag"):
+                continue
+            kind = f.kind if f.kind in ("string", "enum", "value", "bool", "int64") else None
+            if kind and kind not in picks:
+                picks[kind] = {"tag_hex": _varint(f.tag).hex(), "label": f"{name}.{f.name} ({f.number})", "key": f.route.key}
+        if picks:
+            wrap = _varint(arms[name]).hex() if name in arms else ""
+            out.append({"definition": definition, "message": name, "wrap": wrap, "fields": picks})
+    return out

@@ -1,0 +1,95 @@
+"""AG-UI specifics of the protobuf codec the generic generated tests cannot name: the envelope's
+arm must agree with base_event.type, a split property travels in one form only, an inline
+outcome needs its discriminator, an unknown outcome is stripped leniently (never refused at decode
+time, as the transport page requires) and refused strictly, and a merged message keeps its
+members apart."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conftest import GENERATED
+
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+from agui import codec_proto, models  # noqa: E402
+from agui.errors import DecodeError  # noqa: E402
+
+
+def _ld(tag: int, payload: bytes) -> bytes:
+    assert tag < 0x80 and len(payload) < 0x80
+    return bytes([tag, len(payload)]) + payload
+
+
+def _s(number: int, text: str) -> bytes:
+    return _ld(number << 3 | 2, text.encode())
+
+
+def _base(event_type: int) -> bytes:
+    return _ld(0x0A, b"\x08" + bytes([event_type]) if event_type else b"")
+
+
+def _run_finished(*fields: bytes) -> bytes:
+    body = _base(12) + _s(2, "t") + _s(3, "r") + b"".join(fields)
+    return b"\x6a" + bytes([len(body)]) + body  # Event.run_finished = 13
+
+
+def _errors(data: bytes, definition: str = "Event") -> list[tuple[str, str]]:
+    with pytest.raises(DecodeError) as caught:
+        codec_proto.decode(data, definition)
+    return [(e.pointer, e.keyword) for e in caught.value.errors]
+
+
+def test_an_arm_and_its_base_event_type_must_agree() -> None:
+    body = _base(2) + _s(2, "m1")  # TEXT_MESSAGE_END inside the text_message_start arm
+    assert _errors(_ld(0x0A, body)) == [("", "oneof")]
+    assert codec_proto.decode(_ld(0x1A, body)) == models.TextMessageEndEvent(message_id="m1")
+
+
+def test_an_event_without_base_event_is_refused() -> None:
+    assert _errors(_ld(0x1A, _s(2, "m1"))) == [("/text_message_end", "missing")]
+
+
+def test_an_inline_outcome_needs_its_discriminator() -> None:
+    ok = codec_proto.decode(_run_finished(_s(5, "success"), _s(8, "call_1")))
+    assert ok.outcome == models.RunFinishedSuccessOutcome(pending_tool_call_ids=["call_1"])
+    assert _errors(_run_finished(_s(8, "call_1"))) == [("/run_finished", "missing")]
+
+
+def test_an_interrupt_outcome_without_interrupts_breaks_the_schema_not_the_wire() -> None:
+    assert _errors(_run_finished(_s(5, "interrupt"))) == [("/outcome/interrupts", "minItems")]
+
+
+def test_an_unknown_outcome_is_stripped_leniently_and_refused_strictly() -> None:
+    data = _run_finished(_s(5, "paused"))
+    result = codec_proto.decode_lenient(data)
+    assert result.value == models.RunFinishedEvent(thread_id="t", run_id="r")
+    assert [w.pointer for w in result.warnings] == ["/outcome"]
+    assert [p for p, _ in _errors(data)] == ["/outcome"]
+
+
+def test_content_travels_in_one_form_only() -> None:
+    body = _base(21) + _s(3, "m") + _s(4, "c") + _s(5, "text") + _ld(0x3A, _ld(0x0A, _s(1, "part")))
+    event = b"\xb2\x01" + bytes([len(body)]) + body
+    assert _errors(event) == [("/tool_call_result", "oneof")]
+
+
+def test_a_merged_message_keeps_its_members_apart() -> None:
+    """tool_calls on a user message: the wire has the field, the schema's user message does not."""
+    call = _ld(0x2A, _s(1, "c1") + _s(2, "function") + _ld(0x1A, _s(1, "f") + _s(2, "{}")))
+    message = _s(1, "u1") + _s(2, "user") + _s(3, "hi") + call
+    data = _ld(0x2A, message)  # RunAgentInput.messages = 5
+    assert codec_proto.decode(_s(1, "u1") + _s(2, "assistant") + call, "Message").tool_calls[0].id == "c1"
+    with pytest.raises(DecodeError) as caught:
+        codec_proto.decode(data, "RunAgentInput")
+    assert [(e.pointer, e.keyword) for e in caught.value.errors] == [("/messages/0", "unevaluatedProperties")]
+    assert "toolCalls" in caught.value.errors[0].message
+
+
+def test_a_user_message_with_no_content_field_has_empty_parts() -> None:
+    """A required array decodes as [] when the wire is silent (a repeated field has no presence)."""
+    value = codec_proto.decode(_s(1, "u1") + _s(2, "user"), "Message")
+    assert isinstance(value, models.UserMessage) and value.content == []
