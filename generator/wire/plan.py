@@ -441,6 +441,15 @@ class _Planner:
             self.enums[name] = e
         return name
 
+    def _any_json(self, t: M.TypeExpr) -> bool:
+        """A value type that admits any JSON value (an alias of any): its map is a Struct."""
+        while isinstance(t, M.TRef):
+            d = self.ir.defs[t.name]
+            if not isinstance(d, M.AliasDef):
+                return False
+            t = d.type
+        return isinstance(t, M.TAny) and not t.nonnull
+
     def kind_of(self, t: M.TypeExpr, loc: str) -> tuple[str, str | None, bool]:
         if isinstance(t, M.TArray):
             kind, ref, repeated = self.kind_of(t.items, t.loc)
@@ -472,7 +481,7 @@ class _Planner:
         if isinstance(t, M.TAny):
             return "value", None, False
         if isinstance(t, M.TMap):
-            if t.values is not None:
+            if t.values is not None and not self._any_json(t.values):
                 raise self.schema(t.loc, "a map with typed values has no wire form in the planner yet")
             return "struct", None, False
         raise self.schema(t.loc, "no protobuf form for this type here (a union of JSON types only travels as a property split by [proto.split])")
