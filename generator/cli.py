@@ -323,8 +323,7 @@ def replay(
     extra: dict[str, Any] = {}
     if consumer is not None:
         extra = consumer.report()
-        for text in extra.pop("consumerWarnings"):
-            warnings.append({"rule": None, "level": "SHOULD", "index": None, "type": None, "message": text, "ids": []})
+        warnings += [consumer_warning(text) for text in extra.pop("consumerWarnings")]
     if as_json:
         click.echo(
             json.dumps(
@@ -344,15 +343,24 @@ def replay(
         for w in warnings:
             if w["rule"] is None:
                 click.echo(f"warning: {w['message']}")
-        states: dict[str, int] = {}
-        for run in automaton.runs:
-            states[run["state"]] = states.get(run["state"], 0) + 1
-        runs = ", ".join(f"{n} {s}" for s, n in sorted(states.items())) or "none"
         click.echo(
-            f"{shown}: {automaton.outcome}: {automaton.index + 1:,} events, runs: {runs}; "
+            f"{shown}: {automaton.outcome}: {automaton.index + 1:,} events, runs: {runs_summary(automaton.runs)}; "
             f"{len(violations)} violations, {len(warnings)} warnings"
         )
     sys.exit(0 if automaton.outcome == "completed" else 1)
+
+
+def runs_summary(runs: list[dict[str, Any]]) -> str:
+    """`2 finished, 1 failed`: how the runs of a stream ended."""
+    states: dict[str, int] = {}
+    for run in runs:
+        states[run["state"]] = states.get(run["state"], 0) + 1
+    return ", ".join(f"{n} {s}" for s, n in sorted(states.items())) or "none"
+
+
+def consumer_warning(text: str) -> dict[str, Any]:
+    """A consumer-core warning in the shape of a finding (it names no rule)."""
+    return {"rule": None, "level": "SHOULD", "index": None, "type": None, "message": text, "ids": []}
 
 
 def _consumer(module: ModuleType, client_version: str | None, input_path: Path | None, keep: bool) -> Any:
@@ -446,3 +454,5 @@ _register_proto(main)
 from .cli_http import register as _register_http  # noqa: E402  (run, serve)
 
 _register_http(main)
+from .cli_diff import register as _register_diff  # noqa: E402  (diff)
+_register_diff(main)

@@ -181,7 +181,7 @@ def _summarize(spec_dir: Path, out: Path, path: Path, documents: list[bytes]) ->
 
 
 async def _consume(client_module: ModuleType, client: Any, stream: Any, url: str, as_json: bool) -> int:
-    from .cli import _public
+    from .cli import _public, consumer_warning, runs_summary
 
     transport: dict[str, Any] = {"status": None, "truncated": False}
     automaton = stream.automaton
@@ -213,8 +213,7 @@ async def _consume(client_module: ModuleType, client: Any, stream: Any, url: str
     warnings = [_public(f) for f in findings if not f["fatal"]]
     warnings += [_public(f.as_dict() | {"fatal": False}) for f in stream.input_findings]
     extra = stream.consumer.report()
-    for text in extra.pop("consumerWarnings"):
-        warnings.append({"rule": None, "level": "SHOULD", "index": None, "type": None, "message": text, "ids": []})
+    warnings += [consumer_warning(text) for text in extra.pop("consumerWarnings")]
     extra["request"] = client_module.codec_json.to_builtins(stream.request)
     conformant = automaton.outcome == "completed" and not stream.truncated
     if as_json:
@@ -234,10 +233,7 @@ async def _consume(client_module: ModuleType, client: Any, stream: Any, url: str
         for w in warnings:
             if w["rule"] is None:
                 click.echo(f"warning: {w['message']}")
-        states: dict[str, int] = {}
-        for r in automaton.runs:
-            states[r["state"]] = states.get(r["state"], 0) + 1
-        runs = ", ".join(f"{n} {s}" for s, n in sorted(states.items())) or "none"
+        runs = runs_summary(automaton.runs)
         cut = "; TRUNCATED: the stream ended without a terminal event" if stream.truncated else ""
         broke = f" ({stream.transport_error})" if stream.transport_error else ""
         click.echo(
