@@ -261,8 +261,9 @@ def replay(
     out: Path,
     stream: Path,
 ) -> None:
-    """Decode each event of STREAM (- for stdin) leniently and run the lifecycle automaton (and,
-    where the package has one, the consumer core: messages, state, run errors).
+    """Decode each event of STREAM (- for stdin) leniently and run the lifecycle automaton; with
+    --json (or --input, --client-version), also the package's consumer core where it has one:
+    messages, state, run errors, and its warnings.
 
     Exit 0 when the stream is conformant (completed), 1 when a MUST-level rule is violated
     (failed), 2 on usage errors."""
@@ -277,9 +278,13 @@ def replay(
             consumer, driver = None, module.Automaton(after=after)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
-    else:
+    elif as_json or client_version or input_path:
+        # the consumer core (messages, state) when its output is asked for; it holds the
+        # conversation, so a plain replay, which only judges order, stays flat in memory
         consumer = _consumer(module, client_version, input_path, keep=as_json)
         driver = consumer if consumer is not None else module.Automaton()
+    else:
+        consumer, driver = None, module.Automaton()
     automaton = driver.automaton if consumer is not None else driver
     disc = module.TABLES["discriminator"]
     shown = "-" if str(stream) == "-" else str(stream)
