@@ -203,3 +203,41 @@ def test_check_resume_usage_errors(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text('{"threadId": 1}')
     result = run_cli("check-resume", "--spec", SPEC_AGUI, "--input", tmp_path / "bad.json")
     assert result.exit_code == 1 and "threadId" in result.output
+
+
+HARNESS = SPEC_AGUI.parent / "harness-runtime"
+
+
+def harness_events() -> list[dict[str, Any]]:
+    examples = json.loads((HARNESS / "rule-examples.json").read_text())
+    return examples["HR-OUT-OF-STATE"]["satisfies"][0]["stream"]
+
+
+def test_harness_replay_after_a_cursor(tmp_path: Path) -> None:
+    events = harness_events()
+    whole = stream_file(tmp_path, "all.jsonl", events)
+    assert run_cli("replay", "--spec", HARNESS, whole).exit_code == 0
+    tail = stream_file(tmp_path, "tail.jsonl", events[3:])
+    # read as a whole stream, the tail breaks the rules; as a replay after cursor 3 it does not
+    assert run_cli("replay", "--spec", HARNESS, tail).exit_code == 1
+    result = run_cli("replay", "--spec", HARNESS, "--json", "--after", "3", tail)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["events"] == [e["type"] for e in events[3:]]
+    wrong = run_cli("replay", "--spec", HARNESS, "--json", "--after", "2", tail)
+    assert wrong.exit_code == 1
+    assert [v["rule"] for v in json.loads(wrong.output)["violations"]] == ["HR-SEQUENCE-GAP"]
+
+
+def test_after_needs_an_after_cursor_state(tmp_path: Path) -> None:
+    path = stream_file(tmp_path, "s.jsonl", fixture_events("triad-assembles-message"))
+    result = replay("--after", "3", path)
+    assert result.exit_code == 2 and "after-cursor" in result.output
+
+
+def test_harness_redelivery_is_dropped_quietly(tmp_path: Path) -> None:
+    events = harness_events()
+    redelivered = events[:3] + events[1:3] + events[3:]
+    result = run_cli("replay", "--spec", HARNESS, "--json", stream_file(tmp_path, "r.jsonl", redelivered))
+    report = json.loads(result.output)
+    assert result.exit_code == 0 and report["violations"] == []
+    assert report["events"] == [e["type"] for e in events]
