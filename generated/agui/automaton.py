@@ -265,10 +265,9 @@ class Automaton:
             if _SEQUENCE is None
             else (_SEQUENCE["start"] if after is None else after + 1)
         )
-        self._seen: dict[Any, dict[Any, bytes]] = (
-            {}
-        )  # per key: value -> digest of its event
-        self._latest: dict[Any, Any] = {}  # per key: the highest value seen
+        # the sequence stage, per key: each value seen -> a digest of its event; the highest value
+        self._seen: dict[Any, dict[Any, bytes]] = {}
+        self._latest: dict[Any, Any] = {}
         self.index = -1
         self.findings: list[Finding] = []
         self.failed = False
