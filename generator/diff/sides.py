@@ -1,0 +1,62 @@
+"""One side of a diff: a bare schema file (no ledger) or a spec folder (binding.toml, overlays,
+and the `[proto]` ledger with the wire plan when the folder declares one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..binding import display_dir, load_binding
+from ..ir.build import build_ir
+from ..ir.model import IR
+from ..pipeline import load_ir
+from ..schema.loader import load_schema
+from ..wire import ledger as L
+
+
+@dataclass
+class Side:
+    shown: str
+    ir: IR
+    ledger: L.Ledger | None = None
+    # slots the wire plan uses (None: no plan, only the ledger), and those it would append
+    live: set[str] | None = None
+    pending: list[tuple[str, int]] = field(default_factory=list)
+
+    def loc(self, pointer: str) -> str:
+        return f"{self.ir.source}#{pointer}"
+
+
+def load_side(path: Path) -> Side:
+    if path.is_dir():
+        binding = load_binding(path)
+        ir = load_ir(binding)
+        side = Side(binding.display_dir, ir)
+        proto = binding.targets.get("proto")
+        if isinstance(proto, dict) and isinstance(proto.get("ledger"), str):
+            ledger_path = path / proto["ledger"]
+            side.ledger = L.read(ledger_path, binding.display(ledger_path))
+            if proto.get("roots"):
+                from ..wire.plan import plan
+
+                # plan on a copy of the ledger text: the new slots are counted, nothing is written
+                wp = plan(binding, ir, ledger_text=ledger_path.read_text(encoding="utf-8"), allow_new=True)
+                side.pending = list(wp.new_slots)
+                side.live = _live_keys(wp)
+        return side
+    shown = display_dir(path)
+    return Side(shown, build_ir(load_schema(path, shown)))
+
+
+def _live_keys(wp: object) -> set[str]:
+    live: set[str] = set()
+    for name, msg in wp.messages.items():  # type: ignore[attr-defined]
+        for f in msg.fields:
+            live.add(f"{name}.{f.oneof}.{f.name}" if f.oneof else f"{name}.{f.name}")
+    for name, enum in wp.enums.items():  # type: ignore[attr-defined]
+        for vname, _, _ in enum.values:
+            live.add(f"{name}.{vname}")
+    return live
+
+
+__all__ = ["Side", "load_side"]

@@ -1,0 +1,437 @@
+"""`specbind diff`: every change kind on small synthetic schema pairs, the ledger comparison, the
+command's outputs and exit codes, and the AG-UI draft -> 1.1 pair (tests/data/agui-draft)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.diff import diff
+from generator.diff.model import Change, Report
+
+from conftest import REPO, SPEC_AGUI, run_cli
+
+DRAFT = REPO / "tests" / "data" / "agui-draft"
+
+STR = {"type": "string"}
+
+
+def obj(props: dict[str, Any], required: list[str] | None = None, closed: bool = True, **extra: Any) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "object", "properties": props, **extra}
+    if required:
+        node["required"] = required
+    if closed:
+        node["unevaluatedProperties"] = False
+    return node
+
+
+BASE: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$ref": "#/$defs/Shape",
+    "$defs": {
+        "Shape": {"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}]},
+        "Circle": obj(
+            {"kind": {"const": "circle"}, "radius": {"type": "integer", "minimum": 0, "description": "The radius in pixels."}, "label": STR},
+            ["kind", "radius"],
+            description="A round shape.",
+        ),
+        "Square": obj({"kind": {"const": "square"}, "side": {"type": "integer"}}, ["kind", "side"], description="A shape with four equal sides."),
+        "Color": {"type": "string", "enum": ["red", "green", "blue"], "description": "A colour."},
+        "Meta": obj({"note": STR, "extra": {}}, closed=False, description="Free-form notes about a drawing, kept as they are."),
+    },
+}
+
+
+def write(path: Path, schema: dict[str, Any]) -> Path:
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    return path
+
+
+def compare(tmp_path: Path, change: Any) -> Report:
+    """Diff BASE against BASE as modified by `change(defs)`."""
+    new = copy.deepcopy(BASE)
+    change(new["$defs"])
+    return diff(write(tmp_path / "old.json", BASE), write(tmp_path / "new.json", new))
+
+
+def only(report: Report, kind: str, subject: str | None = None) -> Change:
+    found = [c for c in report.changes if c.kind == kind and (subject is None or c.subject == subject)]
+    assert len(found) == 1, (kind, subject, [c.as_dict() for c in report.changes])
+    return found[0]
+
+
+def test_identical_schemas_have_no_changes(tmp_path: Path) -> None:
+    report = compare(tmp_path, lambda d: None)
+    assert report.changes == [] and not report.breaking
+
+
+# -- definitions ----------------------------------------------------------------------------
+
+
+def test_definition_added_and_removed(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        del d["Meta"]
+        d["Point"] = obj({"x": {"type": "integer"}, "y": {"type": "integer"}}, ["x", "y"], description="Cartesian coordinates.")
+
+    report = compare(tmp_path, change)
+    assert only(report, "definition-added", "Point").new == "Point"
+    assert only(report, "definition-removed", "Meta").old == "Meta"
+    assert not report.of("definition-renamed")
+
+
+def test_definition_renamed_with_confidence(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Box"] = d.pop("Square")
+        d["Shape"]["oneOf"][1] = {"$ref": "#/$defs/Box"}
+
+    report = compare(tmp_path, change)
+    c = only(report, "definition-renamed", "Box")
+    assert (c.old, c.new) == ("Square", "Box") and c.confidence is not None and c.confidence >= 0.8
+    assert c.certainty == "high" and not c.breaks  # definition names do not travel
+    assert not report.of("definition-added") and not report.of("definition-removed")
+    assert not report.of("type")  # the union's member is the renamed definition: no change
+
+
+def test_unrelated_removed_and_added_definitions_are_no_rename(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        del d["Color"]
+        d["Weight"] = {"type": "string", "enum": ["light", "heavy"], "description": "How heavy a parcel is."}
+
+    report = compare(tmp_path, change)
+    assert not report.of("definition-renamed")
+    only(report, "definition-added", "Weight")
+    only(report, "definition-removed", "Color")
+
+
+# -- fields ---------------------------------------------------------------------------------
+
+
+def test_optional_field_added_to_closed_and_open_objects(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Circle"]["properties"]["color"] = STR
+        d["Meta"]["properties"]["author"] = STR
+
+    report = compare(tmp_path, change)
+    assert only(report, "field-added", "Circle.color").breaks == ("old-readers",)  # a strict old reader refuses it
+    assert only(report, "field-added", "Meta.author").breaks == ()  # open: old readers accept it
+
+
+def test_required_field_added_breaks_new_readers(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Square"]["properties"]["unit"] = STR
+        d["Square"]["required"].append("unit")
+
+    assert only(compare(tmp_path, change), "field-added", "Square.unit").breaks == ("old-readers", "new-readers")
+
+
+def test_field_removed(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        del d["Circle"]["properties"]["label"]  # optional
+        del d["Square"]["properties"]["side"]  # required
+        d["Square"]["required"].remove("side")
+
+    report = compare(tmp_path, change)
+    assert only(report, "field-removed", "Circle.label").breaks == ("new-readers",)  # old data still carries it
+    assert only(report, "field-removed", "Square.side").breaks == ("old-readers", "new-readers")
+
+
+def test_field_renamed(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Circle"]["properties"]["radiusPx"] = d["Circle"]["properties"].pop("radius")
+        d["Circle"]["required"] = ["kind", "radiusPx"]
+
+    report = compare(tmp_path, change)
+    c = only(report, "field-renamed", "Circle.radiusPx")
+    assert (c.old, c.new) == ("radius", "radiusPx") and c.confidence is not None and c.confidence > 0.9
+    assert "json-wire" in c.breaks
+    assert not report.of("field-added") and not report.of("field-removed")
+
+
+def test_presence_changes(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Circle"]["required"] = ["kind", "radius", "label"]  # optional -> required
+        d["Square"]["required"] = ["kind"]  # required -> optional
+
+    report = compare(tmp_path, change)
+    assert only(report, "presence", "Circle.label").breaks == ("new-readers",)
+    assert only(report, "presence", "Square.side").breaks == ("old-readers",)
+
+
+# -- enum values and union members -----------------------------------------------------------
+
+
+def test_enum_values(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Color"]["enum"] = ["red", "GREEN", "yellow"]  # green renamed, blue removed, yellow added
+
+    report = compare(tmp_path, change)
+    r = only(report, "enum-value-renamed", "Color.GREEN")
+    assert r.old == "green" and r.confidence is not None and "json-wire" in r.breaks
+    assert only(report, "enum-value-added", "Color.yellow").breaks == ("old-readers",)
+    assert only(report, "enum-value-removed", "Color.blue").breaks == ("new-readers",)
+
+
+def test_union_members_and_discriminator(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Triangle"] = obj({"kind": {"const": "triangle"}, "base": {"type": "integer"}}, ["kind", "base"], description="Three sides.")
+        d["Shape"]["oneOf"] = [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Triangle"}]
+        del d["Square"]
+
+    report = compare(tmp_path, change)
+    assert only(report, "union-member-added", "Shape").breaks == ("old-readers",)
+    assert only(report, "union-member-removed", "Shape").breaks == ("new-readers",)
+
+    def rekey(d: dict[str, Any]) -> None:
+        for name in ("Circle", "Square"):
+            props = d[name]["properties"]
+            props["shape"] = props.pop("kind")
+            d[name]["required"] = ["shape" if r == "kind" else r for r in d[name]["required"]]
+
+    c = only(compare(tmp_path, rekey), "discriminator", "Shape")
+    assert '"kind" -> "shape"' in c.message and "json-wire" in c.breaks
+
+
+# -- types, nullability, constraints ----------------------------------------------------------
+
+
+def test_type_changes(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Square"]["properties"]["side"] = {"type": "number"}  # integer -> number: wider
+        d["Circle"]["properties"]["label"] = {"type": "integer"}  # string -> integer: incompatible
+
+    report = compare(tmp_path, change)
+    assert only(report, "type", "Square.side").breaks == ("old-readers",)
+    assert only(report, "type", "Circle.label").breaks == ("old-readers", "new-readers", "json-wire")
+
+
+def test_nullability(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Meta"]["properties"]["extra"] = {"not": {"type": "null"}}  # any -> any but null
+        d["Circle"]["properties"]["label"] = {"oneOf": [STR, {"type": "null"}]}  # string -> string or null
+
+    report = compare(tmp_path, change)
+    forbidden = only(report, "nullability", "Meta.extra")
+    assert forbidden.message == "null is no longer allowed" and forbidden.breaks == ("new-readers",)
+    allowed = only(report, "nullability", "Circle.label")
+    assert allowed.message == "null is now allowed" and allowed.breaks == ("old-readers",)
+    assert not report.of("type")
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "expect", "breaks"),
+    [
+        (("Circle", "radius", "minimum"), 1, "minimum 0 -> 1", ("new-readers",)),
+        (("Circle", "radius", "minimum"), None, "minimum 0 -> none", ("old-readers",)),
+        (("Circle", "radius", "maximum"), 100, "maximum none -> 100", ("new-readers",)),
+        (("Circle", "label", "pattern"), "^[a-z]+$", 'pattern null -> "^[a-z]+$"', ("new-readers",)),
+        (("Circle", "label", "maxLength"), 10, "maxLength none -> 10", ("new-readers",)),
+        (("Circle", "label", "minLength"), 1, "minLength none -> 1", ("new-readers",)),
+    ],
+)
+def test_constraints(tmp_path: Path, path: tuple[str, str, str], value: Any, expect: str, breaks: tuple[str, ...]) -> None:
+    definition, prop, keyword = path
+
+    def change(d: dict[str, Any]) -> None:
+        node = d[definition]["properties"][prop]
+        if value is None:
+            del node[keyword]
+        else:
+            node[keyword] = value
+
+    c = only(compare(tmp_path, change), "constraint", f"{definition}.{prop}")
+    assert c.message == expect and c.breaks == breaks
+
+
+def test_array_min_items_const_and_closedness(tmp_path: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["Meta"]["properties"]["tags"] = {"type": "array", "items": STR}
+        d["Circle"]["properties"]["kind"] = {"const": "disc"}
+        d["Circle"]["unevaluatedProperties"] = True
+        d["Meta"]["unevaluatedProperties"] = False
+
+    old = copy.deepcopy(BASE)
+    old["$defs"]["Meta"]["properties"]["tags"] = {"type": "array", "items": STR}
+    new = copy.deepcopy(old)
+    change(new["$defs"])
+    new["$defs"]["Meta"]["properties"]["tags"]["minItems"] = 1
+    report = diff(write(tmp_path / "o.json", old), write(tmp_path / "n.json", new))
+    assert only(report, "constraint", "Meta.tags").message == "minItems none -> 1"
+    const = only(report, "constraint", "Circle.kind")
+    assert const.message == 'const "circle" -> "disc"' and "json-wire" in const.breaks
+    assert only(report, "closedness", "Circle").breaks == ("old-readers",)  # now open
+    assert only(report, "closedness", "Meta").breaks == ("new-readers",)  # now closed
+
+
+def test_inherited_properties_are_reported_once_at_their_fragment(tmp_path: Path) -> None:
+    schema = {
+        "$defs": {
+            "Base": {"type": "object", "properties": {"ts": {"type": "integer"}, "raw": {}}},
+            "A": {"type": "object", "allOf": [{"$ref": "#/$defs/Base"}], "properties": {"a": STR}, "unevaluatedProperties": False},
+            "B": {"type": "object", "allOf": [{"$ref": "#/$defs/Base"}], "properties": {"b": STR}, "unevaluatedProperties": False},
+        }
+    }
+    new = copy.deepcopy(schema)
+    new["$defs"]["Base"]["properties"]["raw"] = {"not": {"type": "null"}}
+    report = diff(write(tmp_path / "o.json", schema), write(tmp_path / "n.json", new))
+    assert [c.subject for c in report.changes] == ["Base.raw"]
+
+
+# -- the wire ledgers ---------------------------------------------------------------------------
+
+TOY_BINDING = """\
+[protocol]
+name = "Toy"
+version = "{version}"
+schema = "schema.json"
+
+[proto]
+package = "toy"
+ledger = "ledger.txt"
+roots = ["Shape"]
+
+[proto.unions]
+Shape = {{ as = "oneof", oneof = "shape" }}
+"""
+
+TOY_LEDGER = """\
+# toy ledger
+Circle.label = 2
+Circle.radius = 1
+Shape.shape.circle = 1
+Shape.shape.square = 2
+Square.side = 1
+"""
+
+
+def spec_folder(path: Path, schema: dict[str, Any], ledger: str, version: str) -> Path:
+    path.mkdir()
+    write(path / "schema.json", schema)
+    (path / "binding.toml").write_text(TOY_BINDING.format(version=version), encoding="utf-8")
+    (path / "ledger.txt").write_text(ledger, encoding="utf-8")
+    return path
+
+
+def test_ledgers_compared_slot_by_slot(tmp_path: Path) -> None:
+    new_ledger = TOY_LEDGER.replace("Shape.shape.circle = 1", "Shape.shape.circle = 3").replace("Square.side = 1\n", "")
+    new_ledger += "Circle.color = 3\nSquare.size = 1\n"
+    new = copy.deepcopy(BASE)
+    new["$defs"]["Circle"]["properties"]["color"] = STR
+    new["$defs"]["Square"]["properties"]["size"] = {"type": "integer"}
+    del new["$defs"]["Circle"]["properties"]["label"]
+    a = spec_folder(tmp_path / "a", BASE, TOY_LEDGER, "1")
+    b = spec_folder(tmp_path / "b", new, new_ledger, "2")
+    report = diff(a, b)
+    r = only(report, "slot-reassigned", "Shape.shape.circle")
+    assert (r.old, r.new, r.breaks) == (1, 3, ("proto-wire",))
+    assert only(report, "slot-dropped", "Square.side").breaks == ("proto-wire",)
+    reused = only(report, "slot-reused", "Square.size")
+    assert "Square.side" in reused.message and reused.breaks == ("proto-wire",)
+    assert only(report, "slot-added", "Circle.color").breaks == ()
+    assert only(report, "slot-reserved", "Circle.label").breaks == ()  # kept, the field gone
+    assert report.wire["kept"] == 3 and report.wire["reassigned"] == 1
+
+
+def test_slots_the_new_ledger_lacks_are_listed_unnumbered(tmp_path: Path) -> None:
+    new = copy.deepcopy(BASE)
+    new["$defs"]["Circle"]["properties"]["color"] = STR
+    report = diff(spec_folder(tmp_path / "a", BASE, TOY_LEDGER, "1"), spec_folder(tmp_path / "b", new, TOY_LEDGER, "2"))
+    c = only(report, "slot-unnumbered", "Circle.color")
+    assert c.new == 3 and "--allow-new-slots" in c.message and not c.breaks
+
+
+def test_a_bare_schema_has_no_ledger(tmp_path: Path) -> None:
+    a = spec_folder(tmp_path / "a", BASE, TOY_LEDGER, "1")
+    report = diff(a, write(tmp_path / "new.json", BASE))
+    assert report.wire["compared"] is False and only(report, "wire-note").breaks == ()
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def test_exit_codes_and_outputs(tmp_path: Path) -> None:
+    old = write(tmp_path / "old.json", BASE)
+    assert run_cli("diff", old, old).exit_code == 0
+    new = copy.deepcopy(BASE)
+    new["$defs"]["Circle"]["required"] = ["kind"]
+    new_path = write(tmp_path / "new.json", new)
+    result = run_cli("diff", old, new_path)
+    assert result.exit_code == 1 and "[breaks old-readers] Circle.radius: required -> optional" in result.output
+    assert run_cli("diff", "--allow-breaking", old, new_path).exit_code == 0
+    doc = json.loads(run_cli("diff", "--json", old, new_path).output)
+    assert doc["breaking"] is True and doc["changes"][0]["kind"] == "presence" and doc["summary"]["byAudience"]["old-readers"] == 1
+    md = run_cli("diff", "--markdown", "--allow-breaking", old, new_path)
+    assert md.exit_code == 0 and md.output.startswith("## Schema changes") and "- **old-readers** (1):" in md.output
+    assert run_cli("diff", "--json", "--markdown", old, new_path).exit_code == 2
+    assert run_cli("diff", old, tmp_path / "missing.json").exit_code == 2
+    assert run_cli("diff", old).exit_code == 2
+
+
+def test_spec_errors_name_file_and_pointer(tmp_path: Path) -> None:
+    bad = copy.deepcopy(BASE)
+    bad["$defs"]["Circle"]["properties"]["radius"]["multipleOf"] = 2
+    result = run_cli("diff", write(tmp_path / "old.json", BASE), write(tmp_path / "bad.json", bad))
+    assert result.exit_code == 1
+    assert "bad.json: /$defs/Circle/properties/radius/multipleOf: unsupported JSON Schema keyword 'multipleOf'" in result.output
+    (tmp_path / "nobinding").mkdir()
+    result = run_cli("diff", tmp_path / "nobinding", tmp_path / "old.json")
+    assert result.exit_code == 1 and "binding.toml" in result.output
+
+
+# -- AG-UI draft -> 1.1 -------------------------------------------------------------------------
+
+
+def read_ledger(path: Path) -> dict[str, int]:
+    entries = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.fullmatch(r"(\S+) = (\d+)", line.strip())
+        if m:
+            entries[m.group(1)] = int(m.group(2))
+    return entries
+
+
+@pytest.fixture(scope="module")
+def draft_report() -> Report:
+    return diff(DRAFT, SPEC_AGUI)
+
+
+def test_draft_to_1_1_renames(draft_report: Report) -> None:
+    renames = {c.old: (c.new, c.certainty) for c in draft_report.of("definition-renamed")}
+    assert renames["InputContent"][0] == "ContentPart"
+    assert renames["InputContentSource"][0] == "PartSource"
+    for media in ("Text", "Image", "Audio", "Video", "Document"):
+        assert renames[f"{media}InputContent"] == (f"{media}Part", "high")
+    assert renames["InputContentDataSource"] == ("DataSource", "high")
+    assert renames["InputContentUrlSource"] == ("UrlSource", "high")
+    assert len(renames) == 9
+
+
+def test_draft_to_1_1_raw_event_null_newly_forbidden(draft_report: Report) -> None:
+    c = only(draft_report, "nullability", "BaseEvent.rawEvent")
+    assert c.message == "null is no longer allowed" and c.breaks == ("new-readers",)
+    assert c.new_loc == "spec/agui/schema.json#/$defs/BaseEvent/properties/rawEvent" or c.new_loc.endswith(
+        "schema.json#/$defs/BaseEvent/properties/rawEvent"
+    )
+
+
+def test_draft_to_1_1_every_renumbered_slot_is_reassigned(draft_report: Report) -> None:
+    old, new = read_ledger(DRAFT / "proto-freeze.txt"), read_ledger(SPEC_AGUI / "proto-freeze.txt")
+    differing = {k: (old[k], new[k]) for k in old if k in new and old[k] != new[k]}
+    assert len(differing) > 20  # the draft numbered the new events otherwise
+    reported = {c.subject: (c.old, c.new) for c in draft_report.of("slot-reassigned")}
+    assert reported == differing
+    assert all(c.breaks == ("proto-wire",) for c in draft_report.of("slot-reassigned"))
+    assert {c.subject for c in draft_report.of("slot-added")} == set(new) - set(old)
+    assert not draft_report.of("slot-dropped") and not draft_report.of("slot-unnumbered")
+
+
+def test_draft_to_1_1_command(tmp_path: Path) -> None:
+    result = run_cli("diff", DRAFT, SPEC_AGUI)
+    assert result.exit_code == 1
+    assert "definition-renamed   ContentPart: renamed from InputContent" in result.output
+    assert "[breaks new-readers] BaseEvent.rawEvent: null is no longer allowed" in result.output
+    assert "Event.event.tool_call_result: number 19 -> 22" in result.output
