@@ -110,13 +110,7 @@ class Deriver:
         self.sample = Sampler(ir)
 
     def resolve(self, t: M.TypeExpr) -> M.TypeExpr | M.Definition:
-        while isinstance(t, M.TRef):
-            d = self.ir.defs[t.name]
-            if isinstance(d, M.AliasDef):
-                t = d.type
-                continue
-            return d
-        return t
+        return M.resolve(t, self.ir.defs.__getitem__)
 
     def wrong(self, t: M.TypeExpr) -> list[tuple[str, Any, str, str]]:
         """(label, bad value, keyword, pointer below the value) for one value slot."""

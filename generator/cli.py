@@ -246,7 +246,7 @@ class _Progress:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "sse"]), default=None, help="Input framing (default: sse for *.sse, else jsonl).")
 @click.option("--report", nargs=2, type=(click.Choice(["sarif", "junit"]), click.Path(dir_okay=False, path_type=Path)), default=None, metavar="sarif|junit FILE", help="Also write the findings as SARIF or JUnit XML.")
 @click.option("--client-version", default=None, metavar="V", help="Pin the protocol version of the application the events are delivered to (consumer core).")
-@click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The RunAgentInput the stream answers; --json then prints the request that would be sent.")
+@click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The request the stream answers (JSON); --json then prints the request that would be sent.")
 @click.option("--after", type=click.IntRange(min=0), default=None, metavar="N", help="The stream is a replay that starts after cursor N (its first sequence is N+1).")
 @out_option
 @click.argument("stream", type=click.Path(allow_dash=True, dir_okay=False, exists=True, path_type=Path))
@@ -383,7 +383,7 @@ def _consumer(module: ModuleType, client_version: str | None, input_path: Path |
         except (ValueError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"{input_path}: not JSON: {exc}", param_hint="--input") from None
         if not isinstance(document, dict):
-            raise click.BadParameter(f"{input_path}: a RunAgentInput is a JSON object", param_hint="--input")
+            raise click.BadParameter(f"{input_path}: a request is a JSON object", param_hint="--input")
     try:
         return consumer_module.Consumer(client_version=client_version, input=document, keep_delivered=keep)
     except ValueError as exc:  # a version that does not parse, or an input the schema refuses

@@ -78,7 +78,7 @@ def register(main: click.Group) -> None:
     @click.argument("url")
     def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: bool, as_json: bool,
             header: tuple[str, ...], timeout: float, out: Path, url: str) -> None:
-        """POST a request (AG-UI: a RunAgentInput) to URL and judge the event stream it answers with, as `replay`
+        """POST a request to URL and judge the event stream it answers with, as `replay`
         judges a file, as the events arrive.
 
         Prints the replay report plus the transport: the HTTP status and whether the stream was
@@ -120,8 +120,8 @@ def register(main: click.Group) -> None:
     def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, check: bool, keepalive: float,
               delay: float, out: Path, stream: Path | None) -> None:
         """Serve STREAM (a recorded stream, JSON Lines or SSE) as a mock agent endpoint: every
-        POST whose RunAgentInput validates gets the recorded events. Without STREAM, a built-in
-        demo agent answers (its events carry the request's threadId and runId).
+        POST whose request validates gets the recorded events. Without STREAM, the package's
+        built-in demo agent answers.
 
         Bad input gets a 4xx problem document and no stream, as from a real agent."""
         server_module = _module(spec_dir, out, "http_server", "http")

@@ -12,6 +12,8 @@ from typing import Any
 
 from msgspec import UNSET
 
+from .validation import json_equal
+
 __all__ = ["PatchError", "apply_patch"]
 
 
@@ -106,19 +108,6 @@ def _remove(doc: Any, pointer: str) -> Any:
     return doc
 
 
-def _equal(a: Any, b: Any) -> bool:
-    """RFC 6902 equality: numbers by value, but a boolean is never a number."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return bool(a == b)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and bool(a == b)
-
-
 def apply_patch(document: Any, operations: list[Any]) -> Any:
     """The patched document (a new value); the input is never modified."""
     doc = copy.deepcopy(document)
@@ -149,7 +138,7 @@ def apply_patch(document: Any, operations: list[Any]) -> Any:
                     doc = _remove(doc, source)
                 doc = _add(doc, op.path, value)
             elif name == "test":
-                if not _equal(_get(doc, op.path), op.value):
+                if not json_equal(_get(doc, op.path), op.value):
                     raise ValueError(f"value at {op.path!r} is not the expected one")
             else:
                 raise ValueError(f"unknown operation {name!r}")

@@ -16,6 +16,7 @@ from typing import Any
 from msgspec import UNSET
 
 from . import models
+from .validation import json_equal
 
 __all__ = [
     "PASSING",
@@ -83,22 +84,6 @@ def _config(request: models.StartExecutionRequest) -> Any:
     return {} if request.config is UNSET else request.config
 
 
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality that tells true from 1 (Python's == does not)."""
-    if type(a) is not type(b) and not (
-        isinstance(a, (int, float))
-        and isinstance(b, (int, float))
-        and type(a) is not bool
-        and type(b) is not bool
-    ):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return bool(a == b)
-
-
 def equivalent(
     a: models.StartExecutionRequest, b: models.StartExecutionRequest
 ) -> bool:
@@ -111,7 +96,7 @@ def equivalent(
         and a.provider_id == b.provider_id
         and a.input == b.input
         and caps_a == caps_b
-        and _same(_config(a), _config(b))
+        and json_equal(_config(a), _config(b))
     )
 
 

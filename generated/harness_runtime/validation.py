@@ -16,7 +16,14 @@ from typing import Any
 from .errors import Issue
 from .schema_table import DEFINITIONS
 
-__all__ = ["DROP", "Validation", "parse_json", "JSONParseError"]
+__all__ = [
+    "DROP",
+    "Validation",
+    "parse_json",
+    "JSONParseError",
+    "json_equal",
+    "json_type",
+]
 
 DROP: Any = object()
 """Returned in place of a value the lenient validator stripped as a whole."""
@@ -71,6 +78,20 @@ def json_type(value: Any) -> str:
     if type(value) is dict:
         return "object"
     return type(value).__name__
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality (RFC 6902's, for one): numbers by value, but a boolean is never a number,
+    which Python's == does not tell (True == 1)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return bool(a == b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and bool(a == b)
 
 
 def _show(value: Any) -> str:

@@ -215,16 +215,8 @@ class _Builder:
     def narrows_open(self, wide: M.TypeExpr, narrow: M.TypeExpr) -> bool:
         """An object (or map) redeclaring an inherited open map of any JSON values, or any
         value redeclaring an inherited any: every instance of the narrow type is one of the wide."""
-        w: M.TypeExpr | M.Definition = wide
-        while isinstance(w, M.TRef):
-            w = self.definition(w.name)
-            if isinstance(w, M.AliasDef):
-                w = w.type
-        n: M.TypeExpr | M.Definition = narrow
-        while isinstance(n, M.TRef):
-            n = self.definition(n.name)
-            if isinstance(n, M.AliasDef):
-                n = n.type
+        w = M.resolve(wide, self.definition)
+        n = M.resolve(narrow, self.definition)
         if isinstance(w, M.TAny):
             return not w.nonnull or "null" not in M.json_types(narrow, self.definition)
         if isinstance(w, M.TMap) and (w.values is None or self.universal(w.values)):

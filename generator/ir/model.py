@@ -180,6 +180,18 @@ class IR:
         return self.defs[t.name] if isinstance(t, TRef) else t
 
 
+def resolve(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"]) -> "TypeExpr | Definition":
+    """What a type is after following references and aliases: an object, union or enum
+    definition, or an anonymous type."""
+    while True:
+        if isinstance(t, TRef):
+            t = lookup(t.name)
+        elif isinstance(t, AliasDef):
+            t = t.type
+        else:
+            return t
+
+
 def json_types(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"]) -> set[str]:
     """The JSON types an instance of `t` can have; `lookup` resolves definition names."""
     if isinstance(t, TRef):

@@ -339,13 +339,7 @@ class _Linter:
         return None
 
     def resolve(self, t: M.TypeExpr | M.Definition) -> M.TypeExpr | M.Definition:
-        while True:
-            if isinstance(t, M.TRef):
-                t = self.ir.defs[t.name]
-            elif isinstance(t, M.AliasDef):
-                t = t.type
-            else:
-                return t
+        return M.resolve(t, self.ir.defs.__getitem__)
 
     def path(self, base: M.TypeExpr | M.Definition, path: str, tok: Token | None) -> M.TypeExpr | M.Definition:
         t = base

@@ -97,10 +97,7 @@ def read_document(path: Path, display: str) -> tuple[Any, bytes]:
         return read_json(path, display)
     import yaml
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(display, "", f"cannot read: {exc.strerror}") from None
+    data = _read_bytes(path, display)
     try:
         return yaml.safe_load(data), data
     except yaml.MarkedYAMLError as exc:
@@ -111,11 +108,15 @@ def read_document(path: Path, display: str) -> tuple[Any, bytes]:
         raise SpecError(display, "", f"not valid YAML: {exc}") from None
 
 
-def read_json(path: Path, display: str) -> tuple[Any, bytes]:
+def _read_bytes(path: Path, display: str) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise SpecError(display, "", f"cannot read: {exc.strerror}") from None
+
+
+def read_json(path: Path, display: str) -> tuple[Any, bytes]:
+    data = _read_bytes(path, display)
     try:
         return json.loads(data), data
     except json.JSONDecodeError as exc:

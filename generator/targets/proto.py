@@ -12,11 +12,12 @@ import json
 import textwrap
 from typing import Any
 
-from ..binding import CONFIG, Binding
+from ..binding import Binding
 from ..errors import SpecError
 from ..ir import model as M
 from ..schema.loader import read_json
 from ..wire import current, record
+from .python import python_package
 from ..wire.plan import SCALARS, WField, WirePlan, WMessage, plan
 from . import Data, Plan
 from .python import identifier
@@ -29,9 +30,7 @@ def build(binding: Binding, ir: M.IR) -> Plan:
     wire = plan(binding, ir, allow_new=opts.allow_new_slots)
     record(wire)
     cfg = binding.target("proto")
-    package = binding.target("python").get("package")
-    if not isinstance(package, str) or not package.isidentifier():
-        raise SpecError(binding.display(binding.spec_dir / CONFIG), "[python].package", "must be a Python identifier")
+    package = python_package(binding)
     ledger_bytes = wire.ledger.render().encode("utf-8")
     golden = _golden(binding, cfg)
     context = {

@@ -23,11 +23,17 @@ from .fixtures import load_conformance, load_fixtures, load_rule_examples
 RUNTIME_REQUIRES = ("msgspec>=0.19",)
 
 
-def build(binding: Binding, ir: M.IR) -> Plan:
-    opts = binding.target("python")
-    package = opts.get("package")
+def python_package(binding: Binding) -> str:
+    """The package the bindings are generated as (`[python].package`)."""
+    package = binding.target("python").get("package")
     if not isinstance(package, str) or not package.isidentifier():
         raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[python].package", "must be a Python identifier")
+    return package
+
+
+def build(binding: Binding, ir: M.IR) -> Plan:
+    opts = binding.target("python")
+    package = python_package(binding)
     ctx = _Context(binding, ir)
     schema_bytes = binding.schema.read_bytes()
     fixtures = load_fixtures(binding, ir.defs)

@@ -269,15 +269,7 @@ class _Planner:
         return out
 
     def resolve(self, t: M.TypeExpr) -> M.TypeExpr | M.Definition:
-        seen = 0
-        while isinstance(t, M.TRef):
-            d = self.ir.defs[t.name]
-            if isinstance(d, M.AliasDef):
-                t = d.type
-                seen += 1
-                continue
-            return d
-        return t
+        return M.resolve(t, self.ir.defs.__getitem__)
 
     # -- messages -------------------------------------------------------------------------------
 
@@ -443,12 +435,8 @@ class _Planner:
 
     def _any_json(self, t: M.TypeExpr) -> bool:
         """A value type that admits any JSON value (an alias of any): its map is a Struct."""
-        while isinstance(t, M.TRef):
-            d = self.ir.defs[t.name]
-            if not isinstance(d, M.AliasDef):
-                return False
-            t = d.type
-        return isinstance(t, M.TAny) and not t.nonnull
+        r = self.resolve(t)
+        return isinstance(r, M.TAny) and not r.nonnull
 
     def kind_of(self, t: M.TypeExpr, loc: str) -> tuple[str, str | None, bool]:
         if isinstance(t, M.TArray):
