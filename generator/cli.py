@@ -16,7 +16,6 @@ import click
 from . import __version__
 from .binding import load_binding
 from .errors import SpecError
-from .pipeline import discover_specs, drift, render_spec, write
 
 SPEC_ROOT = Path("spec")
 OUT = Path("generated")
@@ -28,6 +27,8 @@ def _fail(exc: SpecError) -> None:
 
 
 def _specs(spec: tuple[Path, ...]) -> list[Path]:
+    from .pipeline import discover_specs  # the generator (black, jinja2) loads only when used
+
     return list(spec) if spec else discover_specs(SPEC_ROOT)
 
 
@@ -57,6 +58,8 @@ def main() -> None:
 @templates_option
 def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...]) -> None:
     """Generate the bindings of every spec into --out."""
+    from .pipeline import render_spec, write
+
     try:
         for spec_dir in _specs(spec):
             binding, files = render_spec(spec_dir, list(templates))
@@ -76,6 +79,8 @@ def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...]) -> 
 @templates_option
 def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...]) -> None:
     """Exit 1 with a summary if regenerating would change anything in --out."""
+    from .pipeline import drift, render_spec
+
     dirty = False
     try:
         for spec_dir in _specs(spec):
@@ -221,140 +226,6 @@ def lint(spec_dir: Path) -> None:
     )
 
 
-class _Progress:
-    """A line on stderr every few seconds while a large input is read."""
-
-    def __init__(self, total: int | None) -> None:
-        import time
-
-        self.clock = time.monotonic
-        self.total = total
-        self.enabled = total is None or total > (8 << 20)
-        self.next = self.clock() + 2.0
-
-    def tick(self, events: int, done: int) -> None:
-        if not self.enabled or events & 4095 or self.clock() < self.next:
-            return
-        self.next = self.clock() + 2.0
-        share = f" of {self.total / 1e6:,.0f}" if self.total else ""
-        click.echo(f"  ... {events:,} events, {done / 1e6:,.0f}{share} MB", err=True)
-
-
-@main.command()
-@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "sse"]), default=None, help="Input framing (default: sse for *.sse, else jsonl).")
-@click.option("--report", nargs=2, type=(click.Choice(["sarif", "junit"]), click.Path(dir_okay=False, path_type=Path)), default=None, metavar="sarif|junit FILE", help="Also write the findings as SARIF or JUnit XML.")
-@click.option("--client-version", default=None, metavar="V", help="Pin the protocol version of the application the events are delivered to (consumer core).")
-@click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The request the stream answers (JSON); --json then prints the request that would be sent.")
-@click.option("--after", type=click.IntRange(min=0), default=None, metavar="N", help="The stream is a replay that starts after cursor N (its first sequence is N+1).")
-@out_option
-@click.argument("stream", type=click.Path(allow_dash=True, dir_okay=False, exists=True, path_type=Path))
-def replay(
-    spec_dir: Path,
-    as_json: bool,
-    fmt: str | None,
-    report: tuple[str, Path] | None,
-    client_version: str | None,
-    input_path: Path | None,
-    after: int | None,
-    out: Path,
-    stream: Path,
-) -> None:
-    """Decode each event of STREAM (- for stdin) leniently and run the lifecycle automaton; with
-    --json (or --input, --client-version), also the package's consumer core where it has one:
-    messages, state, run errors, and its warnings.
-
-    Exit 0 when the stream is conformant (completed), 1 when a MUST-level rule is violated
-    (failed), 2 on usage errors."""
-    from .reports import junit, sarif
-    from .streams import sse_documents
-
-    module = _rules_module(spec_dir, out)
-    if after is not None:
-        if client_version or input_path:
-            raise click.UsageError("--after replays the automaton alone: it does not combine with --client-version or --input")
-        try:
-            consumer, driver = None, module.Automaton(after=after)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
-    elif as_json or client_version or input_path:
-        # the consumer core (messages, state) when its output is asked for; it holds the
-        # conversation, so a plain replay, which only judges order, stays flat in memory
-        consumer = _consumer(module, client_version, input_path, keep=as_json)
-        driver = consumer if consumer is not None else module.Automaton()
-    else:
-        consumer, driver = None, module.Automaton()
-    automaton = driver.automaton if consumer is not None else driver
-    disc = module.TABLES["discriminator"]
-    shown = "-" if str(stream) == "-" else str(stream)
-    if fmt is None:
-        fmt = "sse" if shown.endswith((".sse", ".txt")) else "jsonl"
-    handle = sys.stdin.buffer if shown == "-" else stream.open("rb")
-    total = None if shown == "-" else stream.stat().st_size
-    progress = _Progress(total)
-    delivered: list[str] = []
-    lines: dict[int, int] = {}
-    counted = 0
-    try:
-        if fmt == "jsonl":
-            numbered = _numbered_lines(handle, lines)
-            documents = numbered
-        else:
-            documents = sse_documents(handle)
-        for doc in documents:
-            counted += len(doc) + 1
-            findings = driver.feed_document(doc)
-            if as_json:
-                delivered.extend(getattr(ev, disc) for ev in automaton.expanded)
-            elif findings:
-                for f in findings:
-                    click.echo(str(f))
-            progress.tick(automaton.index + 1, counted)
-        closing = driver.finish()
-    finally:
-        if handle is not sys.stdin.buffer:
-            handle.close()
-    if not as_json:
-        for f in closing:
-            click.echo(str(f))
-    findings = [f.as_dict() | {"fatal": f.fatal} for f in automaton.findings]
-    if report:
-        kind, path = report
-        text = sarif(shown, module.RULES, findings, lines) if kind == "sarif" else junit(shown, module.RULES, findings)
-        path.write_text(text, encoding="utf-8")
-    violations = [_public(f) for f in findings if f["fatal"]]
-    warnings = [_public(f) for f in findings if not f["fatal"]]
-    extra: dict[str, Any] = {}
-    if consumer is not None:
-        extra = consumer.report()
-        warnings += [consumer_warning(text) for text in extra.pop("consumerWarnings")]
-    if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "outcome": automaton.outcome,
-                    "violations": violations,
-                    "warnings": warnings,
-                    "events": delivered,
-                    "runs": automaton.runs,
-                    **extra,
-                },
-                ensure_ascii=False,
-                default=str,
-            )
-        )
-    else:
-        for w in warnings:
-            if w["rule"] is None:
-                click.echo(f"warning: {w['message']}")
-        click.echo(
-            f"{shown}: {automaton.outcome}: {automaton.index + 1:,} events, runs: {runs_summary(automaton.runs)}; "
-            f"{len(violations)} violations, {len(warnings)} warnings"
-        )
-    sys.exit(0 if automaton.outcome == "completed" else 1)
-
-
 def runs_summary(runs: list[dict[str, Any]]) -> str:
     """`2 finished, 1 failed`: how the runs of a stream ended."""
     states: dict[str, int] = {}
@@ -368,42 +239,8 @@ def consumer_warning(text: str) -> dict[str, Any]:
     return {"rule": None, "level": "SHOULD", "index": None, "type": None, "message": text, "ids": []}
 
 
-def _consumer(module: ModuleType, client_version: str | None, input_path: Path | None, keep: bool) -> Any:
-    """The package's consumer core, when it has one (`<package>.consumer.Consumer`)."""
-    try:
-        consumer_module = importlib.import_module(module.__name__.rsplit(".", 1)[0] + ".consumer")
-    except ModuleNotFoundError:
-        if client_version or input_path:
-            raise click.UsageError("--client-version and --input need a consumer core, which this package has not") from None
-        return None
-    document = None
-    if input_path is not None:
-        try:
-            document = json.loads(input_path.read_bytes())
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise click.BadParameter(f"{input_path}: not JSON: {exc}", param_hint="--input") from None
-        if not isinstance(document, dict):
-            raise click.BadParameter(f"{input_path}: a request is a JSON object", param_hint="--input")
-    try:
-        return consumer_module.Consumer(client_version=client_version, input=document, keep_delivered=keep)
-    except ValueError as exc:  # a version that does not parse, or an input the schema refuses
-        raise click.UsageError(str(exc).split("\n")[0]) from None
-
-
 def _public(finding: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in finding.items() if k != "fatal"}
-
-
-def _numbered_lines(handle: Any, lines: dict[int, int]) -> Any:
-    """JSON Lines documents, remembering the line each event came from (for SARIF)."""
-    index = 0
-    for number, line in enumerate(handle, start=1):
-        line = line.strip()
-        if line:
-            if len(lines) < 100_000:
-                lines[index] = number
-            index += 1
-            yield line
 
 
 @main.command("check-resume")
@@ -461,3 +298,6 @@ from .cli_http import register as _register_http  # noqa: E402  (run, serve)
 _register_http(main)
 from .cli_diff import register as _register_diff  # noqa: E402  (diff)
 _register_diff(main)
+from .cli_replay import register as _register_replay  # noqa: E402  (replay)
+
+_register_replay(main)

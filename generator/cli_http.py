@@ -8,10 +8,8 @@ of the protocol: a package without these modules gets a usage error.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import json
-import socket
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -97,6 +95,8 @@ def register(main: click.Group) -> None:
             )
         except client_module.UnsupportedMediaType as exc:
             raise click.UsageError(f"--proto: {exc}") from None
+        import asyncio  # imported by the commands that use it: other commands start faster
+
         try:
             stream = client.run(document, continues=continues)
         except client_module.InputRejected as exc:
@@ -140,6 +140,8 @@ def register(main: click.Group) -> None:
         if not route.startswith("/"):
             raise click.BadParameter("must start with /", param_hint="--path")
         app = server_module.create_app(handler, path=route, check=check, keepalive=keepalive or None)
+        import socket
+
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

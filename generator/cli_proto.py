@@ -14,7 +14,6 @@ from typing import Any, Callable, NoReturn
 
 import click
 
-from . import wire
 from .errors import SpecError
 
 ALLOW_HELP = (
@@ -40,6 +39,8 @@ def _ledger_aware(command: click.Command, writes: bool) -> None:
 
     @functools.wraps(original)
     def callback(*args: Any, allow_new_slots: bool = False, **kwargs: Any) -> None:
+        from . import wire  # loaded when generate/check run, not for every command
+
         code: Any = 0
         with wire.options(allow_new_slots=allow_new_slots) as opts:
             try:

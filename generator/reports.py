@@ -10,10 +10,19 @@ from . import __version__
 
 
 def sarif(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str, Any]], lines: dict[int, int]) -> str:
-    def location(f: dict[str, Any]) -> dict[str, Any]:
+    """One stream's findings (each with `fatal`); `lines`: event index -> line in the source."""
+    located = [f if f["index"] not in lines else f | {"line": lines[f["index"]]} for f in findings]
+    return sarif_files(rules, [(source, located)])
+
+
+def sarif_files(rules: dict[str, dict[str, str]], files: list[tuple[str, list[dict[str, Any]]]]) -> str:
+    """One SARIF log for the findings of every file (each finding with `fatal`, and `line`
+    where the event's line is known)."""
+
+    def location(source: str, f: dict[str, Any]) -> dict[str, Any]:
         loc: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": source}}}
-        if f["index"] in lines:
-            loc["physicalLocation"]["region"] = {"startLine": lines[f["index"]]}
+        if f.get("line") is not None:
+            loc["physicalLocation"]["region"] = {"startLine": f["line"]}
         loc["logicalLocations"] = [{"name": f"event {f['index']}", "kind": "element"}]
         return loc
 
@@ -36,13 +45,15 @@ def sarif(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str
                         ],
                     }
                 },
+                "artifacts": [{"location": {"uri": source}} for source, _ in files],
                 "results": [
                     {
                         "ruleId": f["rule"],
                         "level": "error" if f["fatal"] else "warning",
                         "message": {"text": f["message"]},
-                        "locations": [location(f)],
+                        "locations": [location(source, f)],
                     }
+                    for source, findings in files
                     for f in findings
                 ],
             }
@@ -53,14 +64,25 @@ def sarif(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str
 
 def junit(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str, Any]]) -> str:
     """One test case per rule: it fails when a MUST-level finding names it."""
+    return junit_files(rules, [(source, findings)])
+
+
+def junit_files(rules: dict[str, dict[str, str]], files: list[tuple[str, list[dict[str, Any]]]]) -> str:
+    """One test suite per file, one test case per rule: it fails when a MUST-level finding of
+    that file names it."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
+    for source, findings in files:
+        out.extend(_suite(source, rules, findings))
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"
+
+
+def _suite(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str, Any]]) -> list[str]:
     by_rule: dict[str, list[dict[str, Any]]] = {}
     for f in findings:
         by_rule.setdefault(f["rule"], []).append(f)
     failures = sum(1 for rid in rules if any(f["fatal"] for f in by_rule.get(rid, [])))
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f"<testsuites><testsuite name={quoteattr('specbind replay ' + source)} tests=\"{len(rules)}\" failures=\"{failures}\">",
-    ]
+    out = [f"<testsuite name={quoteattr('specbind replay ' + source)} tests=\"{len(rules)}\" failures=\"{failures}\">"]
     for rid, spec in rules.items():
         out.append(f"<testcase classname={quoteattr(source)} name={quoteattr(rid)}>")
         found = by_rule.get(rid, [])
@@ -72,5 +94,5 @@ def junit(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str
         if warned:
             out.append("<system-out>" + escape("\n".join(f"event {f['index']}: {f['message']}" for f in warned)) + "</system-out>")
         out.append("</testcase>")
-    out.append("</testsuite></testsuites>")
-    return "\n".join(out) + "\n"
+    out.append("</testsuite>")
+    return out

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 import msgspec
 from msgspec import UNSET
@@ -110,6 +110,56 @@ _CASES: dict[tuple[str, str], list[tuple[Any, tuple[Any, ...]]]] = {
     for type_, row in rows.items()
     if row.get("cases")
 }
+
+
+_KNOWN_CLASSES: frozenset[Any] = frozenset(_CLASSES.values())
+_STRICT: Any = None  # the strict decoder of the events definition, built on first use
+
+
+def _quick_row(type_: str, steps: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
+    """How feed_documents decides an event of a plain row without running its steps:
+    (type, keyed, absent, steps). The event changes nothing when every field in ``absent`` is
+    absent and, for each (field, store, states) in ``keyed``, the item its field names is in one
+    of ``states``: ones the step leaves as they are, with nothing to check but that an owner
+    field (in ``absent``) is absent. ``keyed`` None: the row has no such short form."""
+    keyed: list[tuple[Any, ...]] = []
+    absent: set[str] = set()
+    for step in steps:
+        store, key, single, _optional, transitions, _remember, _entity = step
+        if not single or key.__class__ is not str:
+            return (type_, None, (), steps)
+        quiet = []
+        agrees = set()
+        for state, (target, fail, requires) in transitions.items():
+            if fail or target != state or len(requires) > 1:
+                continue
+            if requires and requires[0][0] != "agree-one":
+                continue
+            agrees.add(requires[0][1] if requires else None)
+            quiet.append(state)
+        if not quiet or len(agrees) > 1:
+            absent.add(key)  # only an event without this key leaves the step alone
+        else:
+            keyed.append((key, store, frozenset(quiet)))
+            absent.update(a for a in agrees if a is not None)
+    return (type_, tuple(keyed), tuple(sorted(absent)), steps)
+
+
+def _quick_rows(
+    rows: dict[str, tuple[Any, ...]], state: str
+) -> dict[Any, tuple[Any, ...]]:
+    """Event class -> _quick_row, for the event types that in this state drive nothing but
+    entity steps (a plain row), or nothing at all (no row)."""
+    out: dict[Any, tuple[Any, ...]] = {}
+    for type_, cls in _CLASSES.items():
+        if type_ in _CHUNK_KINDS:
+            continue
+        row = rows.get(type_)
+        if row is None:
+            out[cls] = (type_, (), (), ())
+        elif row[6] and (state, type_) not in _CASES:
+            out[cls] = _quick_row(type_, row[4])
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +340,13 @@ class Automaton:
         }
         self._lanes: dict[Any, list[Any]] = {}
         self._out: list[Finding] = []
+        # when a dict: the events decoded from documents, counted per class
+        self.counts: dict[Any, int] | None = None
+        # state -> event class -> the steps of an event that changes nothing when each is quiet
+        # (feed_documents' hot path; anything else takes feed)
+        self._quick: dict[str, dict[Any, tuple[Any, ...]]] = {
+            state: _quick_rows(rows, state) for state, rows in self._rows.items()
+        }
 
     @property
     def outcome(self) -> str:
@@ -348,6 +405,11 @@ class Automaton:
         """Decode one event leniently and feed it: a document that does not decode is a finding,
         what lenient decoding strips is reported, an unknown event is dropped and reported.
         """
+        return self._feed_lenient(data)
+
+    def _feed_lenient(
+        self, data: bytes | str, count: bool = True
+    ) -> tuple[Finding, ...]:
         try:
             result = _EVENTS.decode_lenient(data)
         except DecodeError as exc:
@@ -357,13 +419,111 @@ class Automaton:
                 detail + (f"; and {more} more" if more > 0 else "")
             )
         noted: tuple[Finding, ...] = ()
-        type_ = "?" if result.value is None else str(getattr(result.value, _DISC))
+        value = result.value
+        type_ = "?" if value is None else str(getattr(value, _DISC))
         for issue in result.warnings:
             noted += self.note_stripped(str(issue), type_)
         if result.dropped:
             self.skip()
             return noted
-        return noted + self.feed(result.value)
+        if count and self.counts is not None:
+            self.counts[value.__class__] = self.counts.get(value.__class__, 0) + 1
+        return noted + self.feed(value)
+
+    def feed_documents(
+        self, documents: Iterable[bytes], skip_blank: bool = False
+    ) -> int:
+        """Feed many documents, each as ``feed_document`` would, in one call: the same findings,
+        in ``self.findings`` (none is returned). The hot path of judging a file: an event the
+        strict decoder accepts whose row moves nothing but its items, each left in a quiet
+        state (the commonest case: a delta of an open message), is decided here, and the other
+        steps of a plain row run without ``feed``; anything else takes ``feed``, and a document
+        the strict decoder refuses ``feed_document``. Values are not given the undeclared members
+        of open objects (the rules never read them), and ``expanded`` holds only the last event:
+        a consumer feeds one document at a time.
+
+        ``skip_blank``: a document of whitespace alone is no event, and the others are read
+        stripped (JSON Lines); else every document is one, decoding or not. Returns how many
+        blank documents were skipped."""
+        global _STRICT
+        if _STRICT is None:
+            _STRICT = msgspec.json.Decoder(
+                models.DEFINITIONS[TABLES["events_definition"]]
+            )
+        decode = _STRICT.decode
+        known = _KNOWN_CLASSES
+        counts = self.counts
+        quick_rows = self._quick
+        bypass = _SEQUENCE is not None
+        quick = None if bypass or self._lanes else quick_rows[self.state]
+        index = self.index
+        skipped = 0
+        last: Any = None
+        for doc in documents:
+            try:
+                ev = decode(doc)
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                if skip_blank:
+                    doc = doc.strip()
+                    if not doc:
+                        skipped += 1
+                        continue
+                self.index = index
+                self._feed_lenient(doc)
+                index = self.index
+                last = None
+                quick = None if bypass or self._lanes else quick_rows[self.state]
+                continue
+            index += 1
+            cls = ev.__class__
+            if counts is not None:
+                counts[cls] = counts.get(cls, 0) + 1
+            if quick is not None:
+                entry = quick.get(cls)
+                if entry is not None:
+                    keyed = entry[1]
+                    if keyed is not None:
+                        for attr in entry[2]:
+                            if getattr(ev, attr) is not UNSET:
+                                break
+                        else:
+                            for attr, store, states in keyed:
+                                record = store.get(getattr(ev, attr))
+                                if record is None or record[0] not in states:
+                                    break
+                            else:
+                                last = ev
+                                continue
+                    # feed's plain-row path: the steps one by one
+                    self.index = index
+                    for step in entry[3]:
+                        if step[2]:
+                            path = step[1]
+                            key = (
+                                getattr(ev, path)
+                                if path.__class__ is str
+                                else _get(ev, path)
+                            )
+                            if key is not UNSET:
+                                self._step(step, ev, entry[0], key)
+                        else:
+                            self._step(step, ev, entry[0], None)
+                    last = ev
+                    continue
+            self.index = index - 1
+            if cls in known:
+                self.feed(ev)
+            else:  # not an event these rules know (another definition's shape): the lenient path
+                self._feed_lenient(doc.strip() if skip_blank else doc, count=False)
+            index = self.index
+            last = None
+            quick = None if bypass or self._lanes else quick_rows[self.state]
+        self.index = index
+        self._out.clear()  # the findings are in self.findings
+        if last is not None:
+            self._expanded = None
+            self._last = last
+        return skipped
 
     # -- the stream ---------------------------------------------------------------------------
 
