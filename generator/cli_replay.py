@@ -88,7 +88,6 @@ def replay(
     --project, --delivered, --input or --client-version ask for the consumer core, which holds the
     conversation (and, with --delivered, every event); a JSON array or test case is read whole."""
     from .cli import load_package
-    from .reports import junit_files, sarif_files
 
     package = load_package(spec_dir, out)
     try:
@@ -118,6 +117,8 @@ def replay(
     else:
         results = _many(job, files, as_json, jobs)
     if report:
+        from .reports import junit_files, sarif_files
+
         kind, target = report
         rules = package.automaton.RULES
         entries = [(shown, _sarif_findings(r)) for shown, r in results]

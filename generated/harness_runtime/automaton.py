@@ -117,17 +117,20 @@ _STRICT: Any = None  # the strict decoder of the events definition, built on fir
 
 
 def _quick_row(type_: str, steps: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
-    """How feed_documents decides an event of a plain row without running its steps:
-    (type, keyed, absent, steps). The event changes nothing when every field in ``absent`` is
-    absent and, for each (field, store, states) in ``keyed``, the item its field names is in one
-    of ``states``: ones the step leaves as they are, with nothing to check but that an owner
-    field (in ``absent``) is absent. ``keyed`` None: the row has no such short form."""
+    """How feed_documents decides an event of a plain row without running its steps.
+
+    The event changes nothing when every field in ``absent`` is absent from it and, for each
+    (field, store, states) in ``keyed``, the item its field names is in one of ``states``: ones
+    the step leaves as they are with nothing to check but that an owner field (in ``absent``)
+    is absent. Entries: (0, type, keyed, absent, steps) in general, ``keyed`` None when the row
+    has no such short form; (1, type, field, store, states, owner, steps) for the commonest
+    shape, one keyed step and one field that must be absent."""
     keyed: list[tuple[Any, ...]] = []
     absent: set[str] = set()
     for step in steps:
         store, key, single, _optional, transitions, _remember, _entity = step
         if not single or key.__class__ is not str:
-            return (type_, None, (), steps)
+            return (0, type_, None, (), steps)
         quiet = []
         agrees = set()
         for state, (target, fail, requires) in transitions.items():
@@ -142,21 +145,23 @@ def _quick_row(type_: str, steps: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...
         else:
             keyed.append((key, store, frozenset(quiet)))
             absent.update(a for a in agrees if a is not None)
-    return (type_, tuple(keyed), tuple(sorted(absent)), steps)
+    if len(keyed) == 1 and len(absent) == 1:
+        return (1, type_, *keyed[0], next(iter(absent)), steps)
+    return (0, type_, tuple(keyed), tuple(sorted(absent)), steps)
 
 
 def _quick_rows(
     rows: dict[str, tuple[Any, ...]], state: str
 ) -> dict[Any, tuple[Any, ...]]:
     """Event class -> _quick_row, for the event types that in this state drive nothing but
-    entity steps (a plain row), or nothing at all (no row)."""
+    entity steps (a plain row), or nothing at all (no row: the entry is (2, type))."""
     out: dict[Any, tuple[Any, ...]] = {}
     for type_, cls in _CLASSES.items():
         if type_ in _CHUNK_KINDS:
             continue
         row = rows.get(type_)
         if row is None:
-            out[cls] = (type_, (), (), ())
+            out[cls] = (2, type_)
         elif row[6] and (state, type_) not in _CASES:
             out[cls] = _quick_row(type_, row[4])
     return out
@@ -230,58 +235,105 @@ def _collect(obj: Any, path: list[str]) -> list[Any]:
 
 
 def _eval(e: list[Any], obj: Any) -> Any:
-    """Three-valued: a comparison or sum naming an absent field is unknown, not false."""
+    """Three-valued: a comparison or sum naming an absent field is unknown, not false. The
+    expression is compiled into nested functions on first use (the tables live as long as the
+    module, so each is compiled once)."""
+    found = _COMPILED.get(id(e))
+    if found is None or found[0] is not e:
+        found = _COMPILED[id(e)] = (e, _compile(e))
+    return found[1](obj)
+
+
+_COMPILED: dict[int, tuple[list[Any], Any]] = {}
+_CMP: dict[str, Any] = {
+    "==": lambda a, b: bool(a == b),
+    "!=": lambda a, b: bool(a != b),
+    "<": lambda a, b: bool(a < b),
+    "<=": lambda a, b: bool(a <= b),
+    ">": lambda a, b: bool(a > b),
+    ">=": lambda a, b: bool(a >= b),
+}
+
+
+def _compile(e: list[Any]) -> Any:
+    """An expression of the tables as a function of the object it is evaluated on."""
     op = e[0]
     if op == "lit":
-        return e[1]
-    if op == "field":
-        value = _get(obj, e[1])
-        return _UNKNOWN if value is UNSET else value
-    if op == "present":
-        return _get(obj, e[1]) is not UNSET
-    if op == "absent":
-        return _get(obj, e[1]) is UNSET
+        literal = e[1]
+        return lambda obj: literal
+    if op in ("field", "present", "absent", "length"):
+        path = e[1]
+        attr = path[0] if len(path) == 1 else None
+
+        def get(obj: Any) -> Any:
+            return getattr(obj, attr, UNSET) if attr is not None else _get(obj, path)
+
+        if op == "field":
+            return lambda obj: _UNKNOWN if (v := get(obj)) is UNSET else v
+        if op == "present":
+            return lambda obj: get(obj) is not UNSET
+        if op == "absent":
+            return lambda obj: get(obj) is UNSET
+        return lambda obj: _UNKNOWN if (v := get(obj)) is UNSET else len(v)
     if op == "unique":
-        values = _collect(obj, e[1])
-        return len(set(values)) == len(values)
-    if op == "length":
-        value = _get(obj, e[1])
-        return _UNKNOWN if value is UNSET else len(value)
+        path = e[1]
+
+        def unique(obj: Any) -> bool:
+            values = _collect(obj, path)
+            return len(set(values)) == len(values)
+
+        return unique
     if op == "not":
-        v = _eval(e[1], obj)
-        return v if v is _UNKNOWN else not v
+        inner = _compile(e[1])
+
+        def negate(obj: Any) -> Any:
+            v = inner(obj)
+            return v if v is _UNKNOWN else not v
+
+        return negate
     if op in ("and", "or"):
-        a, b = _eval(e[1], obj), _eval(e[2], obj)
+        left, right = _compile(e[1]), _compile(e[2])
         if op == "and":
+
+            def both(obj: Any) -> Any:
+                a, b = left(obj), right(obj)
+                return (
+                    False
+                    if a is False or b is False
+                    else (_UNKNOWN if a is _UNKNOWN or b is _UNKNOWN else True)
+                )
+
+            return both
+
+        def either(obj: Any) -> Any:
+            a, b = left(obj), right(obj)
             return (
-                False
-                if a is False or b is False
-                else (_UNKNOWN if _UNKNOWN in (a, b) else True)
+                True
+                if a is True or b is True
+                else (_UNKNOWN if a is _UNKNOWN or b is _UNKNOWN else False)
             )
-        return (
-            True
-            if a is True or b is True
-            else (_UNKNOWN if _UNKNOWN in (a, b) else False)
-        )
-    a, b = _eval(e[-2], obj), _eval(e[-1], obj)
-    if a is _UNKNOWN or b is _UNKNOWN:
-        return _UNKNOWN
-    if op == "add":
-        return a + b
-    if op == "sub":
-        return a - b
-    cmp = e[1]
-    if cmp == "==":
-        return bool(a == b)
-    if cmp == "!=":
-        return bool(a != b)
-    if cmp == "<":
-        return bool(a < b)
-    if cmp == "<=":
-        return bool(a <= b)
-    if cmp == ">":
-        return bool(a > b)
-    return bool(a >= b)
+
+        return either
+    left, right = _compile(e[-2]), _compile(e[-1])
+    if op in ("add", "sub"):
+        sign = 1 if op == "add" else -1
+
+        def arithmetic(obj: Any) -> Any:
+            a, b = left(obj), right(obj)
+            if a is _UNKNOWN or b is _UNKNOWN:
+                return _UNKNOWN
+            return a + b if sign == 1 else a - b
+
+        return arithmetic
+    compare = _CMP[e[1]]
+
+    def comparison(obj: Any) -> Any:
+        a, b = left(obj), right(obj)
+        if a is _UNKNOWN or b is _UNKNOWN:
+            return _UNKNOWN
+        return compare(a, b)
+
+    return comparison
 
 
 def finding(
@@ -407,9 +459,7 @@ class Automaton:
         """
         return self._feed_lenient(data)
 
-    def _feed_lenient(
-        self, data: bytes | str, count: bool = True
-    ) -> tuple[Finding, ...]:
+    def _feed_lenient(self, data: bytes | str) -> tuple[Finding, ...]:
         try:
             result = _EVENTS.decode_lenient(data)
         except DecodeError as exc:
@@ -426,7 +476,7 @@ class Automaton:
         if result.dropped:
             self.skip()
             return noted
-        if count and self.counts is not None:
+        if self.counts is not None:
             self.counts[value.__class__] = self.counts.get(value.__class__, 0) + 1
         return noted + self.feed(value)
 
@@ -452,13 +502,16 @@ class Automaton:
             )
         decode = _STRICT.decode
         known = _KNOWN_CLASSES
-        counts = self.counts
+        counts: dict[Any, int] = {}
+        run_class: Any = None  # the events decoded are counted in runs of one class
+        run = 0
         quick_rows = self._quick
         bypass = _SEQUENCE is not None
         quick = None if bypass or self._lanes else quick_rows[self.state]
         index = self.index
+        slow = index  # the index of the last event that took feed or feed_document
         skipped = 0
-        last: Any = None
+        ev: Any = None
         for doc in documents:
             try:
                 ev = decode(doc)
@@ -470,33 +523,44 @@ class Automaton:
                         continue
                 self.index = index
                 self._feed_lenient(doc)
-                index = self.index
-                last = None
+                index = slow = self.index
                 quick = None if bypass or self._lanes else quick_rows[self.state]
                 continue
             index += 1
             cls = ev.__class__
-            if counts is not None:
-                counts[cls] = counts.get(cls, 0) + 1
+            if cls is run_class:
+                run += 1
+            else:
+                if run:
+                    counts[run_class] = counts.get(run_class, 0) + run
+                run_class = cls
+                run = 1
             if quick is not None:
                 entry = quick.get(cls)
                 if entry is not None:
-                    keyed = entry[1]
-                    if keyed is not None:
-                        for attr in entry[2]:
+                    kind = entry[0]
+                    if kind == 1:  # (1, type, field, store, states, owner, steps)
+                        if getattr(ev, entry[5]) is UNSET:
+                            record = entry[3].get(getattr(ev, entry[2]))
+                            if record is not None and record[0] in entry[4]:
+                                continue
+                    elif kind == 2:  # a type this state has no row for: nothing happens
+                        continue
+                    elif entry[2] is not None:  # (0, type, keyed, absent, steps)
+                        for attr in entry[3]:
                             if getattr(ev, attr) is not UNSET:
                                 break
                         else:
-                            for attr, store, states in keyed:
+                            for attr, store, states in entry[2]:
                                 record = store.get(getattr(ev, attr))
                                 if record is None or record[0] not in states:
                                     break
                             else:
-                                last = ev
                                 continue
                     # feed's plain-row path: the steps one by one
                     self.index = index
-                    for step in entry[3]:
+                    type_ = entry[1]
+                    for step in entry[-1]:
                         if step[2]:
                             path = step[1]
                             key = (
@@ -505,24 +569,28 @@ class Automaton:
                                 else _get(ev, path)
                             )
                             if key is not UNSET:
-                                self._step(step, ev, entry[0], key)
+                                self._step(step, ev, type_, key)
                         else:
-                            self._step(step, ev, entry[0], None)
-                    last = ev
+                            self._step(step, ev, type_, None)
                     continue
             self.index = index - 1
             if cls in known:
                 self.feed(ev)
             else:  # not an event these rules know (another definition's shape): the lenient path
-                self._feed_lenient(doc.strip() if skip_blank else doc, count=False)
-            index = self.index
-            last = None
+                run -= 1  # counted by the lenient path, if it keeps the event
+                self._feed_lenient(doc.strip() if skip_blank else doc)
+            index = slow = self.index
             quick = None if bypass or self._lanes else quick_rows[self.state]
         self.index = index
+        if run:
+            counts[run_class] = counts.get(run_class, 0) + run
+        if self.counts is not None:
+            for cls, n in counts.items():
+                self.counts[cls] = self.counts.get(cls, 0) + n
         self._out.clear()  # the findings are in self.findings
-        if last is not None:
+        if slow != index:  # the last event was decided here
             self._expanded = None
-            self._last = last
+            self._last = ev
         return skipped
 
     # -- the stream ---------------------------------------------------------------------------

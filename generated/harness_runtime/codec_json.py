@@ -18,7 +18,6 @@ import msgspec
 
 from . import models
 from .errors import DecodeError, EncodeError, Issue
-from .validation import DROP, JSONParseError, Validation, parse_json
 
 __all__ = [
     "ROOT",
@@ -141,6 +140,9 @@ class Decoder:
         return True
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
+        # the table-driven validator loads on the first refused document, not with the package
+        from .validation import DROP, JSONParseError, Validation, parse_json
+
         name = self.definition
         try:
             document = parse_json(data)
