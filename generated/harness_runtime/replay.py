@@ -52,6 +52,7 @@ _TYPE_OF: dict[Any, str] = {
     models.DEFINITIONS[cls]: type_ for type_, cls in TABLES["event_classes"].items()
 }
 _NAME = f"{PROTOCOL} {PROTOCOL_VERSION}"
+_ORDINARY = "one JSON document per line"
 
 
 def sniff(head: bytes, whole: bool = False) -> tuple[str, str]:
@@ -80,7 +81,7 @@ def sniff(head: bytes, whole: bool = False) -> tuple[str, str]:
         return "json", "a JSON document over several lines"
     if _is_case(first, line):
         return "json", "a test case (an object with a stream)"
-    return "jsonl", "one JSON document per line"
+    return "jsonl", _ORDINARY
 
 
 def _is_case(value: Any, data: bytes) -> bool:
@@ -196,7 +197,8 @@ class _Run:
         whole = len(head) < _HEAD
         if fmt == "auto":
             fmt, why = sniff(head, whole)
-            self.notes.append(f"read as {_FORMAT_NAMES[fmt]} (auto: {why})")
+            if why != _ORDINARY:  # the report's format says the rest
+                self.notes.append(f"read as {_FORMAT_NAMES[fmt]} (auto: {why})")
         self.format = fmt
         if head.startswith(_BOM) and fmt != "sse":  # the SSE decoder drops its own
             head = head[3:]

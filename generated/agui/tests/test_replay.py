@@ -93,8 +93,9 @@ def test_fast_path_reports_what_the_plain_path_reports(
     ):
         fast = replay(data, fmt=fmt)
         assert fast == replay(data, fmt=fmt, plain=True), fmt
-        auto = replay(data)  # auto-detected: the same, and it says what it saw
-        assert auto == fast | {"notes": auto["notes"]} and auto["notes"], fmt
+        auto = replay(data)  # auto-detected: the same, and what it saw is said
+        assert auto == fast | {"notes": auto["notes"]}, fmt
+        assert bool(auto["notes"]) is (fmt != "jsonl") and auto["format"] == fmt
     findings, lines, outcome = plain_reference(jsonl(events))
     report = replay(jsonl(events))
     got = report["violations"] + report["warnings"]
