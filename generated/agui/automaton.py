@@ -235,105 +235,94 @@ def _collect(obj: Any, path: list[str]) -> list[Any]:
 
 
 def _eval(e: list[Any], obj: Any) -> Any:
-    """Three-valued: a comparison or sum naming an absent field is unknown, not false. The
-    expression is compiled into nested functions on first use (the tables live as long as the
-    module, so each is compiled once)."""
+    """Three-valued: a comparison or sum naming an absent field is unknown, not false. Each
+    expression is compiled into one Python function on first use (the tables live as long as
+    the module, so that happens once per expression)."""
+    return _compiled(e)(obj)
+
+
+_COMPILED: dict[int, tuple[Any, Any]] = {}
+
+
+def _compiled(e: list[Any]) -> Any:
     found = _COMPILED.get(id(e))
     if found is None or found[0] is not e:
         found = _COMPILED[id(e)] = (e, _compile(e))
-    return found[1](obj)
-
-
-_COMPILED: dict[int, tuple[list[Any], Any]] = {}
-_CMP: dict[str, Any] = {
-    "==": lambda a, b: bool(a == b),
-    "!=": lambda a, b: bool(a != b),
-    "<": lambda a, b: bool(a < b),
-    "<=": lambda a, b: bool(a <= b),
-    ">": lambda a, b: bool(a > b),
-    ">=": lambda a, b: bool(a >= b),
-}
+    return found[1]
 
 
 def _compile(e: list[Any]) -> Any:
-    """An expression of the tables as a function of the object it is evaluated on."""
-    op = e[0]
-    if op == "lit":
-        literal = e[1]
-        return lambda obj: literal
-    if op in ("field", "present", "absent", "length"):
-        path = e[1]
-        attr = path[0] if len(path) == 1 else None
+    """The expression as the source of one function of `obj`, every operand evaluated (as the
+    tree would be), unknown propagated."""
+    consts: list[Any] = []
+    count = [0]
 
-        def get(obj: Any) -> Any:
-            return getattr(obj, attr, UNSET) if attr is not None else _get(obj, path)
+    def fresh() -> str:
+        count[0] += 1
+        return f"v{count[0]}"
 
-        if op == "field":
-            return lambda obj: _UNKNOWN if (v := get(obj)) is UNSET else v
-        if op == "present":
-            return lambda obj: get(obj) is not UNSET
-        if op == "absent":
-            return lambda obj: get(obj) is UNSET
-        return lambda obj: _UNKNOWN if (v := get(obj)) is UNSET else len(v)
-    if op == "unique":
-        path = e[1]
+    def const(value: Any) -> str:
+        consts.append(value)
+        return f"_C[{len(consts) - 1}]"
 
-        def unique(obj: Any) -> bool:
-            values = _collect(obj, path)
-            return len(set(values)) == len(values)
+    def pair(x: list[Any], y: list[Any]) -> tuple[str, str, str]:
+        a, b = fresh(), fresh()
+        return a, b, f"(({a} := {emit(x)}), ({b} := {emit(y)}))[0]"
 
-        return unique
-    if op == "not":
-        inner = _compile(e[1])
-
-        def negate(obj: Any) -> Any:
-            v = inner(obj)
-            return v if v is _UNKNOWN else not v
-
-        return negate
-    if op in ("and", "or"):
-        left, right = _compile(e[1]), _compile(e[2])
-        if op == "and":
-
-            def both(obj: Any) -> Any:
-                a, b = left(obj), right(obj)
-                return (
-                    False
-                    if a is False or b is False
-                    else (_UNKNOWN if a is _UNKNOWN or b is _UNKNOWN else True)
-                )
-
-            return both
-
-        def either(obj: Any) -> Any:
-            a, b = left(obj), right(obj)
-            return (
-                True
-                if a is True or b is True
-                else (_UNKNOWN if a is _UNKNOWN or b is _UNKNOWN else False)
+    def emit(e: list[Any]) -> str:
+        op = e[0]
+        if op == "lit":
+            return const(e[1])
+        if op in ("field", "present", "absent", "length"):
+            path = e[1]
+            get = (
+                f"getattr(obj, {path[0]!r}, UNSET)"
+                if len(path) == 1
+                else f"_get(obj, {const(path)})"
             )
+            v = fresh()
+            if op == "field":
+                return f"(_U if ({v} := {get}) is UNSET else {v})"
+            if op == "present":
+                return f"({get} is not UNSET)"
+            if op == "absent":
+                return f"({get} is UNSET)"
+            return f"(_U if ({v} := {get}) is UNSET else len({v}))"
+        if op == "unique":
+            return f"_unique(obj, {const(e[1])})"
+        if op == "not":
+            v = fresh()
+            return f"({v} if ({v} := {emit(e[1])}) is _U else not {v})"
+        if op == "and":
+            a, b, both = pair(e[1], e[2])
+            return f"(False if {both} is False or {b} is False else (_U if {a} is _U or {b} is _U else True))"
+        if op == "or":
+            a, b, both = pair(e[1], e[2])
+            return f"(True if {both} is True or {b} is True else (_U if {a} is _U or {b} is _U else False))"
+        a, b, both = pair(e[-2], e[-1])
+        if op == "add":
+            return f"(_U if {both} is _U or {b} is _U else {a} + {b})"
+        if op == "sub":
+            return f"(_U if {both} is _U or {b} is _U else {a} - {b})"
+        if e[1] not in ("==", "!=", "<", "<=", ">", ">="):
+            raise ValueError(f"unknown comparison {e[1]!r}")
+        return f"(_U if {both} is _U or {b} is _U else bool({a} {e[1]} {b}))"
 
-        return either
-    left, right = _compile(e[-2]), _compile(e[-1])
-    if op in ("add", "sub"):
-        sign = 1 if op == "add" else -1
+    body = emit(e)
+    scope: dict[str, Any] = {
+        "UNSET": UNSET,
+        "_U": _UNKNOWN,
+        "_get": _get,
+        "_unique": _unique,
+        "_C": consts,
+    }
+    exec(f"def expression(obj):\n    return {body}\n", scope)
+    return scope["expression"]
 
-        def arithmetic(obj: Any) -> Any:
-            a, b = left(obj), right(obj)
-            if a is _UNKNOWN or b is _UNKNOWN:
-                return _UNKNOWN
-            return a + b if sign == 1 else a - b
 
-        return arithmetic
-    compare = _CMP[e[1]]
-
-    def comparison(obj: Any) -> Any:
-        a, b = left(obj), right(obj)
-        if a is _UNKNOWN or b is _UNKNOWN:
-            return _UNKNOWN
-        return compare(a, b)
-
-    return comparison
+def _unique(obj: Any, path: list[str]) -> bool:
+    values = _collect(obj, path)
+    return len(set(values)) == len(values)
 
 
 def finding(
@@ -787,14 +776,13 @@ class Automaton:
         what = req[0]
         if what == "closed":
             for name in req[1]:
-                still = tuple(
-                    _key_text(k)
-                    for k, r in self._entities[name].items()
-                    if r[0] == "open"
-                )
+                still = [k for k, r in self._entities[name].items() if r[0] == "open"]
                 if still:
                     self._report(
-                        req[2], type_, {"kind": name, **self._run_values()}, still
+                        req[2],
+                        type_,
+                        {"kind": name, **self._run_values()},
+                        tuple(map(_key_text, still)),
                     )
         elif what == "same":
             value, expected = getattr(ev, req[1], UNSET), getattr(
@@ -840,13 +828,15 @@ class Automaton:
 
     def _check(self, check: dict[str, Any], ev: Any, type_: str) -> None:
         expect = check["expect"]
-        if check["each"] is None:
+        evaluate = _compiled(expect)
+        each = check["each"]
+        if each is None:
             targets = [ev]
         else:
-            items = getattr(ev, check["each"], UNSET)
+            items = getattr(ev, each, UNSET)
             targets = [] if items is UNSET else items
         for i, target in enumerate(targets):
-            if _eval(expect, target) is False:
+            if evaluate(target) is False:
                 ids: tuple[str, ...] = ()
                 if expect[0] == "unique":
                     values = [str(v) for v in _collect(target, expect[1])]

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from msgspec import UNSET
 
 from agui import models
 from agui.automaton import Automaton
@@ -217,3 +218,105 @@ def test_the_report_is_bounded() -> None:
     assert report["events"] == len(events)
     assert sum(report["types"].values()) <= len(events)
     assert "delivered" not in report and "messages" not in report
+
+
+def reference_eval(e: list[Any], obj: Any) -> Any:
+    """The rules' expressions read as a tree, operand by operand: what the compiled functions
+    of the automaton must compute."""
+    from agui.automaton import _UNKNOWN, _collect, _get
+
+    op = e[0]
+    if op == "lit":
+        return e[1]
+    if op in ("field", "length"):
+        value = _get(obj, e[1])
+        return _UNKNOWN if value is UNSET else (value if op == "field" else len(value))
+    if op in ("present", "absent"):
+        return (_get(obj, e[1]) is not UNSET) is (op == "present")
+    if op == "unique":
+        values = _collect(obj, e[1])
+        return len(set(values)) == len(values)
+    if op == "not":
+        v = reference_eval(e[1], obj)
+        return v if v is _UNKNOWN else not v
+    if op in ("and", "or"):
+        a, b = reference_eval(e[1], obj), reference_eval(e[2], obj)
+        if op == "and":
+            return (
+                False
+                if a is False or b is False
+                else (_UNKNOWN if _UNKNOWN in (a, b) else True)
+            )
+        return (
+            True
+            if a is True or b is True
+            else (_UNKNOWN if _UNKNOWN in (a, b) else False)
+        )
+    a, b = reference_eval(e[-2], obj), reference_eval(e[-1], obj)
+    if a is _UNKNOWN or b is _UNKNOWN:
+        return _UNKNOWN
+    if op == "add":
+        return a + b
+    if op == "sub":
+        return a - b
+    return {
+        "==": a == b,
+        "!=": a != b,
+        "<": a < b,
+        "<=": a <= b,
+        ">": a > b,
+        ">=": a >= b,
+    }[e[1]]
+
+
+def expressions(node: Any) -> list[list[Any]]:
+    """Every expression the tables hold (checks, conditions, answers)."""
+    found: list[list[Any]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("expect", "when", "open_when", "expires_unless") and isinstance(
+                value, list
+            ):
+                found.append(value)
+            else:
+                found += expressions(value)
+    elif isinstance(node, list):
+        for item in node:
+            found += expressions(item)
+    return found
+
+
+def paths(e: Any) -> list[list[str]]:
+    if not isinstance(e, list) or not e:
+        return []
+    if e[0] in ("field", "present", "absent", "length", "unique"):
+        return [e[1]]
+    return [p for x in e[1:] for p in paths(x)]
+
+
+def test_compiled_expressions_compute_what_the_tree_computes() -> None:
+    from types import SimpleNamespace
+
+    from agui.automaton import _eval
+
+    rnd = random.Random(3)
+    values: list[Any] = [UNSET, 0, 1, 2, 7, "cancelled", "success", "a"]
+    found = expressions(TABLES)
+    assert found or not TABLES["checks"]
+    for e in found:
+        for _ in range(200):
+            root = SimpleNamespace()
+            for path in paths(e):
+                node = root
+                for attr in path[:-1]:
+                    if not isinstance(getattr(node, attr, None), SimpleNamespace):
+                        setattr(node, attr, SimpleNamespace())
+                    node = getattr(node, attr)
+                choice = rnd.choice(values)
+                if choice is not UNSET:
+                    setattr(node, path[-1], choice)
+            try:
+                expected: Any = reference_eval(e, root)
+            except TypeError:  # operands of kinds the schema never gives together
+                continue
+            assert _eval(e, root) == expected or (_eval(e, root) is expected), (e, root)
