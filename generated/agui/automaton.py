@@ -45,6 +45,118 @@ _UNKNOWN: Any = object()
 _EVENTS = codec_json.decoder(TABLES["events_definition"])
 
 
+def _get(obj: Any, path: list[str]) -> Any:
+    for attr in path:
+        obj = getattr(obj, attr, UNSET)
+        if obj is UNSET:
+            return UNSET
+    return obj
+
+
+def _collect(obj: Any, path: list[str]) -> list[Any]:
+    items = [obj]
+    for attr in path:
+        nxt = []
+        for item in items:
+            value = getattr(item, attr, UNSET)
+            if value is UNSET:
+                continue
+            nxt.extend(value if isinstance(value, list) else [value])
+        items = nxt
+    return items
+
+
+def _eval(e: list[Any], obj: Any) -> Any:
+    """Three-valued: a comparison or sum naming an absent field is unknown, not false. Each
+    expression is compiled into one Python function on first use (the tables live as long as
+    the module, so that happens once per expression)."""
+    return _compiled(e)(obj)
+
+
+_COMPILED: dict[int, tuple[Any, Any]] = {}
+
+
+def _compiled(e: list[Any]) -> Any:
+    found = _COMPILED.get(id(e))
+    if found is None or found[0] is not e:
+        found = _COMPILED[id(e)] = (e, _compile(e))
+    return found[1]
+
+
+def _compile(e: list[Any]) -> Any:
+    """The expression as the source of one function of `obj`, every operand evaluated (as the
+    tree would be), unknown propagated."""
+    consts: list[Any] = []
+    count = [0]
+
+    def fresh() -> str:
+        count[0] += 1
+        return f"v{count[0]}"
+
+    def const(value: Any) -> str:
+        consts.append(value)
+        return f"_C[{len(consts) - 1}]"
+
+    def pair(x: list[Any], y: list[Any]) -> tuple[str, str, str]:
+        a, b = fresh(), fresh()
+        return a, b, f"(({a} := {emit(x)}), ({b} := {emit(y)}))[0]"
+
+    def emit(e: list[Any]) -> str:
+        op = e[0]
+        if op == "lit":
+            return const(e[1])
+        if op in ("field", "present", "absent", "length"):
+            path = e[1]
+            get = (
+                f"getattr(obj, {path[0]!r}, UNSET)"
+                if len(path) == 1
+                else f"_get(obj, {const(path)})"
+            )
+            v = fresh()
+            if op == "field":
+                return f"(_U if ({v} := {get}) is UNSET else {v})"
+            if op == "present":
+                return f"({get} is not UNSET)"
+            if op == "absent":
+                return f"({get} is UNSET)"
+            return f"(_U if ({v} := {get}) is UNSET else len({v}))"
+        if op == "unique":
+            return f"_unique(obj, {const(e[1])})"
+        if op == "not":
+            v = fresh()
+            return f"({v} if ({v} := {emit(e[1])}) is _U else not {v})"
+        if op == "and":
+            a, b, both = pair(e[1], e[2])
+            return f"(False if {both} is False or {b} is False else (_U if {a} is _U or {b} is _U else True))"
+        if op == "or":
+            a, b, both = pair(e[1], e[2])
+            return f"(True if {both} is True or {b} is True else (_U if {a} is _U or {b} is _U else False))"
+        a, b, both = pair(e[-2], e[-1])
+        if op == "add":
+            return f"(_U if {both} is _U or {b} is _U else {a} + {b})"
+        if op == "sub":
+            return f"(_U if {both} is _U or {b} is _U else {a} - {b})"
+        if e[1] not in ("==", "!=", "<", "<=", ">", ">="):
+            raise ValueError(f"unknown comparison {e[1]!r}")
+        return f"(_U if {both} is _U or {b} is _U else bool({a} {e[1]} {b}))"
+
+    body = emit(e)
+    scope: dict[str, Any] = {
+        "UNSET": UNSET,
+        "_U": _UNKNOWN,
+        "_get": _get,
+        "_unique": _unique,
+        "_C": consts,
+    }
+    exec(f"def expression(obj):\n    return {body}\n", scope)
+    return scope["expression"]
+
+
+def _unique(obj: Any, path: list[str]) -> bool:
+    values = _collect(obj, path)
+    return len(set(values)) == len(values)
+
+
 def _prepare_require(req: list[Any]) -> tuple[Any, ...]:
     # a tagged-continuation check on one field, the commonest requirement, gets a short form
     if req[0] == "agree-if-present" and len(req[1]) == 1:
@@ -70,7 +182,11 @@ def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
 
 def _prepare_row(state: str, type_: str, row: dict[str, Any]) -> tuple[Any, ...]:
     steps = tuple(_prepare_step(s) for s in _STEPS.get(type_, ()))
-    checks = tuple(_CHECKS.get(type_, ()))
+    # (rule, each, expression, the expression compiled)
+    checks = tuple(
+        (c["rule"], c["each"], c["expect"], _compiled(c["expect"]))
+        for c in _CHECKS.get(type_, ())
+    )
     plain = (
         not (
             row["fail"]
@@ -211,118 +327,6 @@ def _key_text(key: Any) -> str:
     if isinstance(key, tuple):
         return "/".join(str(k) for k in key if k is not None)
     return str(key)
-
-
-def _get(obj: Any, path: list[str]) -> Any:
-    for attr in path:
-        obj = getattr(obj, attr, UNSET)
-        if obj is UNSET:
-            return UNSET
-    return obj
-
-
-def _collect(obj: Any, path: list[str]) -> list[Any]:
-    items = [obj]
-    for attr in path:
-        nxt = []
-        for item in items:
-            value = getattr(item, attr, UNSET)
-            if value is UNSET:
-                continue
-            nxt.extend(value if isinstance(value, list) else [value])
-        items = nxt
-    return items
-
-
-def _eval(e: list[Any], obj: Any) -> Any:
-    """Three-valued: a comparison or sum naming an absent field is unknown, not false. Each
-    expression is compiled into one Python function on first use (the tables live as long as
-    the module, so that happens once per expression)."""
-    return _compiled(e)(obj)
-
-
-_COMPILED: dict[int, tuple[Any, Any]] = {}
-
-
-def _compiled(e: list[Any]) -> Any:
-    found = _COMPILED.get(id(e))
-    if found is None or found[0] is not e:
-        found = _COMPILED[id(e)] = (e, _compile(e))
-    return found[1]
-
-
-def _compile(e: list[Any]) -> Any:
-    """The expression as the source of one function of `obj`, every operand evaluated (as the
-    tree would be), unknown propagated."""
-    consts: list[Any] = []
-    count = [0]
-
-    def fresh() -> str:
-        count[0] += 1
-        return f"v{count[0]}"
-
-    def const(value: Any) -> str:
-        consts.append(value)
-        return f"_C[{len(consts) - 1}]"
-
-    def pair(x: list[Any], y: list[Any]) -> tuple[str, str, str]:
-        a, b = fresh(), fresh()
-        return a, b, f"(({a} := {emit(x)}), ({b} := {emit(y)}))[0]"
-
-    def emit(e: list[Any]) -> str:
-        op = e[0]
-        if op == "lit":
-            return const(e[1])
-        if op in ("field", "present", "absent", "length"):
-            path = e[1]
-            get = (
-                f"getattr(obj, {path[0]!r}, UNSET)"
-                if len(path) == 1
-                else f"_get(obj, {const(path)})"
-            )
-            v = fresh()
-            if op == "field":
-                return f"(_U if ({v} := {get}) is UNSET else {v})"
-            if op == "present":
-                return f"({get} is not UNSET)"
-            if op == "absent":
-                return f"({get} is UNSET)"
-            return f"(_U if ({v} := {get}) is UNSET else len({v}))"
-        if op == "unique":
-            return f"_unique(obj, {const(e[1])})"
-        if op == "not":
-            v = fresh()
-            return f"({v} if ({v} := {emit(e[1])}) is _U else not {v})"
-        if op == "and":
-            a, b, both = pair(e[1], e[2])
-            return f"(False if {both} is False or {b} is False else (_U if {a} is _U or {b} is _U else True))"
-        if op == "or":
-            a, b, both = pair(e[1], e[2])
-            return f"(True if {both} is True or {b} is True else (_U if {a} is _U or {b} is _U else False))"
-        a, b, both = pair(e[-2], e[-1])
-        if op == "add":
-            return f"(_U if {both} is _U or {b} is _U else {a} + {b})"
-        if op == "sub":
-            return f"(_U if {both} is _U or {b} is _U else {a} - {b})"
-        if e[1] not in ("==", "!=", "<", "<=", ">", ">="):
-            raise ValueError(f"unknown comparison {e[1]!r}")
-        return f"(_U if {both} is _U or {b} is _U else bool({a} {e[1]} {b}))"
-
-    body = emit(e)
-    scope: dict[str, Any] = {
-        "UNSET": UNSET,
-        "_U": _UNKNOWN,
-        "_get": _get,
-        "_unique": _unique,
-        "_C": consts,
-    }
-    exec(f"def expression(obj):\n    return {body}\n", scope)
-    return scope["expression"]
-
-
-def _unique(obj: Any, path: list[str]) -> bool:
-    values = _collect(obj, path)
-    return len(set(values)) == len(values)
 
 
 def finding(
@@ -826,22 +830,22 @@ class Automaton:
 
     # -- checks on one event --------------------------------------------------------------------
 
-    def _check(self, check: dict[str, Any], ev: Any, type_: str) -> None:
-        expect = check["expect"]
-        evaluate = _compiled(expect)
-        each = check["each"]
+    def _check(self, check: tuple[Any, ...], ev: Any, type_: str) -> None:
+        rule, each, expect, evaluate = check
         if each is None:
             targets = [ev]
         else:
             items = getattr(ev, each, UNSET)
-            targets = [] if items is UNSET else items
+            if items is UNSET:
+                return
+            targets = items
         for i, target in enumerate(targets):
             if evaluate(target) is False:
                 ids: tuple[str, ...] = ()
                 if expect[0] == "unique":
                     values = [str(v) for v in _collect(target, expect[1])]
                     ids = tuple(sorted({v for v in values if values.count(v) > 1}))
-                self._report(check["rule"], type_, {"index": i}, ids)
+                self._report(rule, type_, {"index": i}, ids)
 
     # -- chunk expansion ------------------------------------------------------------------------
 
