@@ -135,7 +135,8 @@ _PEAK = (
     "import resource, subprocess, sys; "
     "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE); "
     "sys.stderr.buffer.write(done.stderr[-300:]); "
-    "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    "usage = resource.getrusage(resource.RUSAGE_CHILDREN); "
+    "print(done.returncode, usage.ru_maxrss, usage.ru_utime + usage.ru_stime)"
 )
 
 
@@ -144,12 +145,13 @@ def child(cmd: list[str]) -> dict[str, Any]:
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _PEAK, *cmd], capture_output=True, cwd=ROOT)
     wall = time.perf_counter() - t0
-    code, peak_kb = (int(x) for x in done.stdout.split())
+    code, peak_kb, cpu = done.stdout.split()
     return {
         "cmd": " ".join(cmd),
-        "exit": code,
+        "exit": int(code),
         "wall_s": wall,
-        "peak_rss_mb": peak_kb / 1024,
+        "cpu_s": float(cpu),
+        "peak_rss_mb": int(peak_kb) / 1024,
         "stderr_tail": done.stderr.decode("utf-8", "replace"),
     }
 
@@ -259,23 +261,27 @@ def cli_section(args: argparse.Namespace, specbind: str, agv_cli: str) -> dict[s
     runs = cli_rounds(cmds, args.cli_rounds)
     table = {}
     print(f"\n{args.cli_rounds} interleaved rounds (median wall; peak RSS: the largest of the rounds):\n")
-    print("| command | exit | wall s (median) | rounds (s) | events/s | peak RSS MB |\n|---|---:|---:|---|---:|---:|")
+    print("| command | exit | wall s (median) | rounds (s) | events/s | CPU s | peak RSS MB |\n|---|---:|---:|---|---:|---:|---:|")
     for name, rs in runs.items():
         walls = [r["wall_s"] for r in rs]
         wall = statistics.median(walls)
         rss = max(r["peak_rss_mb"] for r in rs)
-        table[name] = {"wall_s": wall, "rounds_s": walls, "peak_rss_mb": rss, "exit": rs[0]["exit"]}
-        print(f"| {name} | {rs[0]['exit']} | {wall:.2f} | {' / '.join(f'{w:.2f}' for w in walls)} | {n / wall:,.0f} | {rss:.1f} |")
+        cpu = statistics.median(r["cpu_s"] for r in rs)
+        table[name] = {"wall_s": wall, "rounds_s": walls, "cpu_s": cpu, "peak_rss_mb": rss, "exit": rs[0]["exit"]}
+        print(f"| {name} | {rs[0]['exit']} | {wall:.2f} | {' / '.join(f'{w:.2f}' for w in walls)} | {n / wall:,.0f} | {cpu:.2f} | {rss:.1f} |")
     out: dict[str, Any] = {"corpus": {"events": n, "bytes": size, "path": str(corpus)}, "checks": checks, "commands": table}
     if "ag-ui-validate FILE" in runs:
         ratios = [a["wall_s"] / o["wall_s"] for a, o in zip(runs["ag-ui-validate FILE"], runs["specbind replay --json"])]
         ratio = statistics.median(ratios)
         rss = table["specbind replay --json"]["peak_rss_mb"]
         out["ratio_json_vs_agv"] = {"median": ratio, "rounds": ratios}
+        cpu_ratio = statistics.median(a["cpu_s"] / o["cpu_s"] for a, o in zip(runs["ag-ui-validate FILE"], runs["specbind replay --json"]))
+        out["cpu_ratio_json_vs_agv"] = cpu_ratio
         proj = statistics.median(a["wall_s"] / o["wall_s"] for a, o in zip(runs["ag-ui-validate FILE"], runs["specbind replay --json --project"]))
         out["ratio_project_vs_agv"] = proj
         print(f"\nreplay --json / ag-ui-validate CLI, same file, per round: {' / '.join(f'{r:.2f}x' for r in ratios)}; "
               f"median {ratio:.2f}x (target >= {TARGET_CLI_RATIO:.0f}x: {'met' if ratio >= TARGET_CLI_RATIO else 'NOT met'})")
+        print(f"the same in CPU time (user + system, less sensitive to the machine's other load): median {cpu_ratio:.2f}x")
         print(f"replay --json peak RSS {rss:.1f} MB (target <= {TARGET_RSS_MB:.0f} MB: {'met' if rss <= TARGET_RSS_MB else 'NOT met'})")
         print(f"replay --json --project / ag-ui-validate CLI: {proj:.2f}x, peak RSS "
               f"{table['specbind replay --json --project']['peak_rss_mb']:.1f} MB (the consumer holds the conversation)")
@@ -292,15 +298,18 @@ def jobs_section(args: argparse.Namespace, specbind: str) -> dict[str, Any]:
     cmds = {f"--jobs {j}": [specbind, "replay", "--spec", "spec/agui", "--json", "--jobs", str(j), str(folder)] for j in levels}
     runs = cli_rounds(cmds, args.cli_rounds)
     print(f"\n## --jobs over {len(files)} files ({n:,} events), {args.cli_rounds} interleaved rounds, machine CPUs: {os.cpu_count()}\n")
-    print("| command | wall s (median) | rounds (s) | events/s | speed-up | peak RSS MB (largest process) |\n|---|---:|---|---:|---:|---:|")
+    print("| command | wall s (median) | rounds (s) | events/s | speed-up | CPU s | CPU / wall | peak RSS MB (largest process) |\n|---|---:|---|---:|---:|---:|---:|---:|")
     one = statistics.median(r["wall_s"] for r in runs["--jobs 1"])
     out = {}
     for name, rs in runs.items():
         wall = statistics.median(r["wall_s"] for r in rs)
         rss = max(r["peak_rss_mb"] for r in rs)
-        out[name] = {"wall_s": wall, "rounds_s": [r["wall_s"] for r in rs], "peak_rss_mb": rss, "speedup": one / wall}
+        cpu = statistics.median(r["cpu_s"] for r in rs)
+        out[name] = {"wall_s": wall, "rounds_s": [r["wall_s"] for r in rs], "cpu_s": cpu, "peak_rss_mb": rss, "speedup": one / wall}
         shown = " / ".join(f"{r['wall_s']:.2f}" for r in rs)
-        print(f"| specbind replay --json {name} DIR | {wall:.2f} | {shown} | {n / wall:,.0f} | {one / wall:.2f}x | {rss:.1f} |")
+        print(f"| specbind replay --json {name} DIR | {wall:.2f} | {shown} | {n / wall:,.0f} | {one / wall:.2f}x | {cpu:.2f} | {cpu / wall:.2f} | {rss:.1f} |")
+    print(f"\nload average when done: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (the machine is shared: "
+          "a speed-up needs idle cores; CPU / wall is the parallelism the workers got)")
     return {"files": len(files), "events": n, "runs": out}
 
 def main(argv: list[str] | None = None) -> int:
