@@ -19,7 +19,8 @@ Rows (events/s and MB/s of SSE body, median of ``--rounds``, ``gc.collect()`` be
 - ``... over httpx.Response``: both through a real ``httpx.Response`` streaming the same chunks
   (``iter_bytes`` for ours, ``EventSource(response).iter_sse()`` for httpx-sse): the path a
   client runs, minus the socket.
-- ``generator/streams.py sse_documents``: the reader ``specbind replay --format sse`` uses.
+- ``generator/streams.py sse_documents``: the reader ``specbind serve`` uses for a recorded SSE
+  stream (``specbind replay`` reads SSE with the generated ``<package>.sse.Decoder``).
 - ``+ typed decode``: the same, each event's data then decoded into a typed event (ours:
   ``codec_json`` lenient; httpx-sse: the official SDK's pydantic ``TypeAdapter(Event)``): a
   client's floor per event before any lifecycle checking.

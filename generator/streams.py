@@ -1,5 +1,7 @@
-"""Reading event streams from files for the CLI: JSON Lines, or a captured SSE body whose
-`data:` fields each carry one event. Both are read incrementally, so memory stays flat."""
+"""Reading event streams from files for the CLI (`specbind serve` replays a recorded one): JSON
+Lines, or a captured SSE body whose `data:` fields each carry one event. Both are read
+incrementally, so memory stays flat. (`specbind replay` reads files with the generated package's
+own `replay` module, which uses `<package>.sse` for SSE.)"""
 
 from __future__ import annotations
 

@@ -361,7 +361,7 @@ class _Run:
         elif decoded == 0:
             outcome = "unrecognized"
             notes.append(
-                f"not one of its {events:,} documents decodes as an {_NAME} event: "
+                f"not one of its {events:,} documents decodes as an event of {_NAME}: "
                 "is this a stream of another protocol (the right --spec)?"
             )
         else:
