@@ -180,15 +180,14 @@ def judge(job: Job, module: ModuleType, path: Path | None, shown: str, on_text: 
     """The report of one stream, trimmed to what the flags ask for, with "file"; the finding
     lines go to `on_text` as they are made (text mode)."""
     consumer = _consumer(job) if job.consumer else None
-    on_findings = None
-    if on_text is not None:
-        def on_findings(found: list[Any]) -> None:
-            for f in found:
-                on_text(str(f))
+
+    def on_findings(found: list[Any]) -> None:
+        for f in found:
+            on_text(str(f))
 
     source: Any = sys.stdin.buffer if path is None else path
     try:
-        result: dict[str, Any] = module.replay(source, fmt=job.fmt, after=job.after, consumer=consumer, on_findings=on_findings, progress=progress)
+        result: dict[str, Any] = module.replay(source, fmt=job.fmt, after=job.after, consumer=consumer, on_findings=None if on_text is None else on_findings, progress=progress)
     except OSError as exc:  # a file that vanished or cannot be read: reported, never a crash
         result = {"outcome": "unreadable", "violations": [], "warnings": [], "events": 0, "types": {}, "runs": [], "format": job.fmt, "notes": [f"cannot read it: {exc}"]}
     if consumer is not None:
