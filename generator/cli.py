@@ -15,16 +15,18 @@ import click
 
 from . import __version__
 from .binding import load_binding
-from .errors import SpecError
+from .errors import LedgerWouldGrow, SpecError
 from .pipeline import discover_specs, drift, render_spec, write
 
 SPEC_ROOT = Path("spec")
 OUT = Path("generated")
 
 
-def _fail(exc: SpecError) -> None:
+def _fail(exc: SpecError, drift: bool = False) -> None:
+    """A spec the generator refuses: exit 2, as every refused input does (1 means a finding);
+    for `check`, a ledger that would grow is drift, a finding."""
     click.echo(f"error: {exc}", err=True)
-    sys.exit(1)
+    sys.exit(1 if drift and isinstance(exc, LedgerWouldGrow) else 2)
 
 
 def _specs(spec: tuple[Path, ...]) -> list[Path]:
@@ -98,7 +100,7 @@ def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...]) -> Non
                 for ln in lines[2:14]:
                     click.echo(f"    {ln}")
     except SpecError as exc:
-        _fail(exc)
+        _fail(exc, drift=True)
     if dirty:
         click.echo("run `specbind generate` and commit the result", err=True)
         sys.exit(1)
@@ -213,7 +215,7 @@ def lint(spec_dir: Path) -> None:
     click.echo(
         f"{compiled.source}: ok: {len(ast.rules)} rules; machine {machine.name} ({len(machine.states)} states); "
         f"{len(ast.entities)} entities; {len(ast.chunk_kinds)} chunk kinds; {len(ast.checks)} checks; "
-        f"{len(ast.answers)} answers blocks"
+        f"{len(ast.answers)} answers blocks; {len(ast.listings)} listings; {len(ast.retired)} retired shapes"
     )
     click.echo(
         f"  {len(info.event_types)} event types: {len(info.handled)} handled, {len(info.passed)} passed through "
@@ -441,7 +443,7 @@ def check_resume(spec_dir: Path, finished: Path | None, input_path: Path, now: s
         answer = codec.decode(input_path.read_bytes(), spec["input"]["definition"])
     except codec.DecodeError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        sys.exit(2)  # a refused input, not a finding about the resume
     findings = module.check_answers(name, question, answer, when)
     if as_json:
         click.echo(json.dumps({"valid": not any(f.fatal for f in findings), "findings": [f.as_dict() for f in findings]}))
@@ -450,6 +452,56 @@ def check_resume(spec_dir: Path, finished: Path | None, input_path: Path, now: s
             click.echo(str(f))
         click.echo(f"{input_path}: {'ok' if not any(f.fatal for f in findings) else 'rejected'} ({len(findings)} findings)")
     sys.exit(1 if any(f.fatal for f in findings) else 0)
+
+
+@main.command("check-listing")
+@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
+@click.option("--listing", "name", default=None, metavar="NAME", help="The rules file's `listing` block (default: its only one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@out_option
+@click.argument("stream", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("document", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def check_listing(spec_dir: Path, name: str | None, as_json: bool, out: Path, stream: Path, document: Path) -> None:
+    """Check DOCUMENT, a list of items (e.g. an execution's artifacts), against the events of
+    STREAM (JSON Lines) that created them: every listed item matches its one creation event,
+    none is left out, and the list keeps creation order.
+
+    Exit 0 when nothing MUST-level is wrong, 1 when it is, 2 on usage errors or a refused input
+    (a document or an event that does not decode)."""
+    module = _rules_module(spec_dir, out)
+    blocks = module.TABLES["listings"]
+    if not blocks:
+        raise click.UsageError("the rules file has no `listing` block")
+    if name is None and len(blocks) > 1:
+        raise click.UsageError(f"--listing: one of {', '.join(sorted(blocks))}")
+    name = name or next(iter(blocks))
+    if name not in blocks:
+        raise click.UsageError(f"--listing {name!r}: no such listing (the rules file has {', '.join(sorted(blocks))})")
+    codec = importlib.import_module(module.__name__.rsplit(".", 1)[0] + ".codec_json")
+    events = []
+    with stream.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                events.append(codec.decode(line, module.TABLES["events_definition"]))
+            except codec.DecodeError as exc:
+                click.echo(f"error: {stream}: line {number}: {exc}", err=True)
+                sys.exit(2)
+    try:
+        listing = codec.decode(document.read_bytes(), blocks[name]["definition"])
+    except codec.DecodeError as exc:
+        click.echo(f"error: {document}: {exc}", err=True)
+        sys.exit(2)
+    findings = module.check_listing(name, events, listing)
+    failed = any(f.fatal for f in findings)
+    if as_json:
+        click.echo(json.dumps({"valid": not failed, "findings": [f.as_dict() for f in findings]}, ensure_ascii=False))
+    else:
+        for f in findings:
+            click.echo(str(f))
+        click.echo(f"{document}: {'rejected' if failed else 'ok'} ({len(findings)} findings, {len(events)} events)")
+    sys.exit(1 if failed else 0)
 
 
 from .cli_proto import register as _register_proto  # noqa: E402  (convert, --allow-new-slots)

@@ -106,7 +106,7 @@ def _refuse(shown: str, where: str, exc: Any) -> NoReturn:
     click.echo(f"error: {shown}{where}: not a valid {exc.definition}", err=True)
     for issue in exc.errors:
         click.echo(f"  {issue}", err=True)
-    sys.exit(1)
+    sys.exit(2)  # a refused input
 
 
 @click.command()

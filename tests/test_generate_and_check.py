@@ -364,7 +364,7 @@ def test_user_template_with_an_undefined_name_fails(toy_spec: Path, tmp_path: Pa
 def test_user_template_rendering_invalid_python_fails(toy_spec: Path, tmp_path: Path) -> None:
     tpl = _user_templates(tmp_path / "tpl", {"python/version.py.j2": "def (:\n"})
     result = run_cli("generate", "--spec", toy_spec, "--out", tmp_path / "out", "--templates", tpl)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)
     assert "version.py.j2" in result.stderr and "renders invalid Python" in result.stderr
 
@@ -507,7 +507,7 @@ def _generated_package_works(tmp_path: Path, schema: dict[str, Any], code: str, 
     spec = make_spec(tmp_path, schema=schema)
     out = tmp_path / "out"
     result = run_cli("generate", "--spec", spec, "--out", out)
-    if result.exit_code == 1 and pointer is not None:
+    if result.exit_code == 2 and pointer is not None:
         assert result.stderr.startswith(f"error: {spec}/schema.json: {pointer}"), result.stderr
         return
     assert result.exit_code == 0, result.output

@@ -196,7 +196,7 @@ def test_cli_generate_reports_schema_error_without_traceback(tmp_path: Path, cas
     spec = _write_schema(tmp_path, case)
     out = tmp_path / "out"
     result = run_cli("generate", "--spec", spec, "--out", out)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit), result.exception  # not an uncaught error
     assert "Traceback" not in result.output
     assert result.stdout == ""
@@ -314,7 +314,7 @@ def test_fixture_divergence_naming_no_fixture(tmp_path: Path) -> None:
 def test_cli_generate_reports_binding_error(tmp_path: Path) -> None:
     spec = make_spec(tmp_path, binding=None)
     result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)
     assert result.stderr == f"error: {spec}/binding.toml: /: missing: every spec folder needs a binding.toml\n"
 
@@ -322,7 +322,7 @@ def test_cli_generate_reports_binding_error(tmp_path: Path) -> None:
 def test_cli_check_reports_spec_error_too(tmp_path: Path) -> None:
     spec = make_spec(tmp_path, schema=_set("Ping", "note", "maxItems", 3)())
     result = run_cli("check", "--spec", spec, "--out", tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)
     assert result.stderr.startswith(f"error: {spec}/schema.json: /$defs/Ping/properties/note/maxItems: ")
 
@@ -332,7 +332,7 @@ def test_cli_generate_with_no_spec_folders(tmp_path: Path, monkeypatch: pytest.M
     (tmp_path / "spec").mkdir()
     monkeypatch.chdir(tmp_path)
     result = run_cli("generate")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith("error: spec: /: no spec folders")
 
 
@@ -343,13 +343,13 @@ def test_cli_generate_with_no_spec_folders(tmp_path: Path, monkeypatch: pytest.M
 
 
 def _generate_or_locate(tmp_path: Path, schema: Schema, pointer: str) -> None:
-    """Generation succeeds, or fails with `error: <schema.json>: <pointer>...` and exit 1."""
+    """Generation succeeds, or fails with `error: <schema.json>: <pointer>...` and exit 2."""
     spec = make_spec(tmp_path, schema=schema)
     result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
     if result.exit_code != 0:
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.stderr.startswith(f"error: {spec}/schema.json: {pointer}"), result.stderr
 
 

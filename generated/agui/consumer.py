@@ -97,12 +97,16 @@ class Projection:
 
     def _reindex(self) -> None:
         self._by_id = {m.id: m for m in self.messages}
-        self._calls = {
-            call.id: call
-            for m in self.messages
-            if isinstance(m, models.AssistantMessage) and m.tool_calls is not UNSET
-            for call in m.tool_calls
-        }
+        # tool call id -> the call, and the id of the assistant message that holds it
+        self._calls = {}
+        self._parents: dict[str, str] = {}
+        for m in self.messages:
+            if isinstance(m, models.AssistantMessage) and m.tool_calls is not UNSET:
+                for call in m.tool_calls:
+                    self._calls[call.id] = call
+                    self._parents[call.id] = m.id
+        # calls whose reopening disagreed with them: their events are withheld until their end
+        self._withheld: set[str] = set()
 
     def _add(self, message: Any) -> Any:
         if message.id in self._by_id:
@@ -154,7 +158,21 @@ class Projection:
 
     def _on_tool_call_start(self, ev: Any) -> None:
         if ev.tool_call_id in self._calls:
-            _merge_metadata(self._calls[ev.tool_call_id], ev)
+            existing = self._calls[ev.tool_call_id]
+            parent = self._parents.get(ev.tool_call_id)
+            if existing.function.name != ev.tool_call_name or (
+                ev.parent_message_id is not UNSET and ev.parent_message_id != parent
+            ):
+                # tool-calls.mdx § TOOL_CALL_END: a reopening start MUST agree with the call it
+                # reopens. Merging would append one tool's arguments to another's call.
+                self._withheld.add(ev.tool_call_id)
+                self.warn(
+                    f"TOOL_CALL_START reopens tool call {ev.tool_call_id!r} as {ev.tool_call_name!r}"
+                    f"{'' if ev.parent_message_id is UNSET else f' under {ev.parent_message_id!r}'}, but it is "
+                    f"{existing.function.name!r} under {parent!r}: its events are withheld (TOOL-REOPEN-AGREE)"
+                )
+                return
+            _merge_metadata(existing, ev)
             return  # a reopened call: further arguments append
         call = models.ToolCall(
             id=ev.tool_call_id,
@@ -175,14 +193,20 @@ class Projection:
             [] if parent.tool_calls is UNSET else parent.tool_calls
         ) + [call]
         self._calls[call.id] = call
+        self._parents[call.id] = parent.id
 
     def _on_tool_call_args(self, ev: Any) -> None:
+        if ev.tool_call_id in self._withheld:
+            return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
             call.function.arguments += ev.delta
             _merge_metadata(call, ev)
 
     def _on_tool_call_end(self, ev: Any) -> None:
+        if ev.tool_call_id in self._withheld:
+            self._withheld.discard(ev.tool_call_id)
+            return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
             _merge_metadata(call, ev)

@@ -226,13 +226,14 @@ class Validation:
     ) -> Any:
         tags: dict[str, str] = node["tags"]
         field = node["field"]
+        keyword = node["keyword"]
         choices = ", ".join(sorted(tags))
-        where = _loc(node["loc"], "oneOf")
+        where = _loc(node["loc"], keyword)
         if type(value) is not dict:
             self.error(
                 ptr,
                 definition,
-                "oneOf",
+                keyword,
                 f"expected an object with a {field!r} of {choices}; got {json_type(value)}",
                 where,
             )
@@ -241,7 +242,7 @@ class Validation:
             self.error(
                 ptr,
                 definition,
-                "oneOf",
+                keyword,
                 f"missing discriminator {field!r} (one of {choices})",
                 where,
             )
@@ -253,7 +254,7 @@ class Validation:
                 self.warn(
                     ptr,
                     definition,
-                    "oneOf",
+                    keyword,
                     f"unknown {field} {tag!r} stripped (known: {choices})",
                     where,
                 )
@@ -261,7 +262,7 @@ class Validation:
             self.error(
                 ptr,
                 definition,
-                "oneOf",
+                keyword,
                 f"{field} {_show(tag)} is not one of {choices}",
                 where,
             )
@@ -278,12 +279,13 @@ class Validation:
         expected = " or ".join(
             sorted({k for kinds, _ in node["members"] for k in kinds})
         )
+        keyword = node["keyword"]
         self.error(
             ptr,
             definition,
-            "oneOf",
+            keyword,
             f"expected {expected}, got {got}",
-            _loc(node["loc"], "oneOf"),
+            _loc(node["loc"], keyword),
         )
         return value
 
@@ -344,11 +346,12 @@ class Validation:
             if rx is None:
                 rx = _PATTERNS[pattern] = re.compile(pattern)
             if rx.search(value) is None:
+                shown = node.get("source", pattern)
                 self.error(
                     ptr,
                     definition,
                     "pattern",
-                    f"{_show(value)} does not match {pattern}",
+                    f"{_show(value)} does not match {shown}",
                     _loc(node["loc"], "pattern"),
                 )
         return value
@@ -389,6 +392,25 @@ class Validation:
                 f"{value} is greater than the maximum {hi}",
                 _loc(node["loc"], "maximum"),
             )
+        xlo, xhi = node.get("exclusive_minimum"), node.get("exclusive_maximum")
+        if xlo is not None and value <= xlo:
+            where = _loc(node["loc"], "exclusiveMinimum")
+            self.error(
+                ptr,
+                definition,
+                "exclusiveMinimum",
+                f"{value} is not greater than {xlo}",
+                where,
+            )
+        if xhi is not None and value >= xhi:
+            where = _loc(node["loc"], "exclusiveMaximum")
+            self.error(
+                ptr,
+                definition,
+                "exclusiveMaximum",
+                f"{value} is not less than {xhi}",
+                where,
+            )
         return value
 
     def _null(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
@@ -418,6 +440,10 @@ class Validation:
         if type(value) is not dict:
             self._type_error(value, "object", node, ptr, definition)
             return value
+        keys = node.get("keys")
+        if keys is not None:
+            for key in value:
+                self._name(key, keys, ptr, definition)
         values = node["values"]
         if values is None:
             return value
@@ -431,6 +457,19 @@ class Validation:
                 else:
                     out[key] = checked
         return out
+
+    def _name(self, key: str, node: dict[str, Any], ptr: str, definition: str) -> None:
+        """A member name against `propertyNames`, reported at the object (the name is not a
+        location of its own), under that keyword, with the failing constraint's location.
+        """
+        before = len(self.errors)
+        self._string(key, node, ptr, definition)
+        for i in range(before, len(self.errors)):
+            issue = self.errors[i]
+            message = f"property name {_show(key)}: {issue.message}"
+            self.errors[i] = Issue(
+                ptr, definition, "propertyNames", message, issue.schema_location
+            )
 
     def _array(
         self, value: Any, node: dict[str, Any], ptr: str, definition: str

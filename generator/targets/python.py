@@ -14,7 +14,7 @@ from ..binding import Binding
 from ..cases import derive_cases
 from ..errors import SpecError
 from ..ir import model as M
-from ..ir.build import ecma_to_python
+from ..regex import ecma_to_python
 from ..ir.naming import constant, snake
 from ..rules.load import load_rules
 from . import Data, Plan
@@ -164,8 +164,8 @@ class _Context:
             return "None"
         if isinstance(t, (M.TInteger, M.TNumber)):
             base = "int" if isinstance(t, M.TInteger) else "float"
-            meta = [f"ge={t.minimum!r}"] if t.minimum is not None else []
-            meta += [f"le={t.maximum!r}"] if t.maximum is not None else []
+            bounds = (("ge", t.minimum), ("le", t.maximum), ("gt", t.exclusive_minimum), ("lt", t.exclusive_maximum))
+            meta = [f"{k}={v!r}" for k, v in bounds if v is not None]
             return f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base
         if isinstance(t, M.TBoolean):
             return "bool"
@@ -176,7 +176,8 @@ class _Context:
         if isinstance(t, M.TAny):
             return "NonNullJSON" if t.nonnull else "JSONValue"
         if isinstance(t, M.TMap):
-            return f"dict[str, {'JSONValue' if t.values is None else self.ann(t.values)}]"
+            keys = "str" if t.keys is None else self.ann(t.keys)
+            return f"dict[{keys}, {'JSONValue' if t.values is None else self.ann(t.values)}]"
         if isinstance(t, M.TArray):
             inner = f"list[{self.ann(t.items)}]"
             return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
@@ -353,6 +354,8 @@ class _Context:
             n: dict[str, Any] = {"kind": "string", "loc": t.loc}
             if t.pattern is not None:
                 n["pattern"] = ecma_to_python(t.pattern)
+                if n["pattern"] != t.pattern:
+                    n["source"] = t.pattern  # what messages quote: the schema's spelling
             if t.min_length:
                 n["min_length"] = t.min_length
             if t.max_length is not None:
@@ -362,10 +365,14 @@ class _Context:
             return {"kind": "null", "loc": t.loc}
         if isinstance(t, (M.TInteger, M.TNumber)):
             n = {"kind": "integer" if isinstance(t, M.TInteger) else "number", "loc": t.loc}
-            if t.minimum is not None:
-                n["minimum"] = t.minimum
-            if t.maximum is not None:
-                n["maximum"] = t.maximum
+            for key, bound in (
+                ("minimum", t.minimum),
+                ("maximum", t.maximum),
+                ("exclusive_minimum", t.exclusive_minimum),
+                ("exclusive_maximum", t.exclusive_maximum),
+            ):
+                if bound is not None:
+                    n[key] = bound
             return n
         if isinstance(t, M.TBoolean):
             return {"kind": "boolean", "loc": t.loc}
@@ -376,15 +383,19 @@ class _Context:
         if isinstance(t, M.TAny):
             return {"kind": "any", "loc": t.loc, "nonnull": t.nonnull}
         if isinstance(t, M.TMap):
-            return {"kind": "map", "loc": t.loc, "values": None if t.values is None else self.node(t.values)}
+            n = {"kind": "map", "loc": t.loc, "values": None if t.values is None else self.node(t.values)}
+            if t.keys is not None:
+                n["keys"] = self.node(t.keys)
+            return n
         if isinstance(t, M.TArray):
             return {"kind": "array", "loc": t.loc, "items": self.node(t.items), "min_items": t.min_items}
         if isinstance(t, M.TUnion):
             if t.discriminator:
-                return {"kind": "tagged", "loc": t.loc, "field": t.discriminator, "tags": dict(t.tags)}
+                return {"kind": "tagged", "loc": t.loc, "keyword": t.keyword, "field": t.discriminator, "tags": dict(t.tags)}
             return {
                 "kind": "union",
                 "loc": t.loc,
+                "keyword": t.keyword,
                 "members": [[sorted(self.json_kinds(m)), self.node(m)] for m in t.members],
             }
         raise AssertionError(t)
