@@ -16,7 +16,7 @@ import click
 from . import __version__
 from .binding import load_binding
 from .errors import LedgerWouldGrow, SpecError
-from .pipeline import discover_specs, drift, render_spec, write
+from .pipeline import SpecOutput, discover_specs, drift, render_specs, write
 
 SPEC_ROOT = Path("spec")
 OUT = Path("generated")
@@ -53,55 +53,101 @@ def main() -> None:
     """Compile protocol specs (JSON Schema + rules) into vendorable Python bindings."""
 
 
+allow_option = click.option(
+    "--allow-new-slots", is_flag=True,
+    help="Give wire slots the ledger lacks (a new field, arm or enum value) the next free number and "
+    "append them to the spec's ledger. Without it a new slot is an error.",
+)
+target_option = click.option(
+    "--target", "target_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A target folder (target.py and templates/) to generate for as well. Repeatable.",
+)
+
+
+def _progress(message: str) -> None:
+    click.echo(f"  ... {message}", err=True)
+
+
+def _render(spec: tuple[Path, ...], templates: tuple[Path, ...], allow: bool, target_dirs: tuple[Path, ...]) -> list[SpecOutput]:
+    for layer in templates:
+        _overrides_something(layer)
+    return render_specs(_specs(spec), list(templates), allow, list(target_dirs), progress=_progress)
+
+
+def _overrides_something(layer: Path) -> None:
+    """A --templates folder is laid out like templates/: one with no template in any set's
+    folder would change nothing, which is a mistake, not a no-op."""
+    if not any(p.is_file() for p in layer.glob("*/**/*")):
+        raise SpecError(str(layer), "", "overrides nothing: a --templates folder holds <set>/<file> (e.g. python/version.py.j2)")
+
+
 @main.command()
 @spec_option
 @out_option
 @templates_option
-def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...]) -> None:
+@allow_option
+@target_option
+def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[Path, ...]) -> None:
     """Generate the bindings of every spec into --out."""
     try:
-        for spec_dir in _specs(spec):
-            binding, files = render_spec(spec_dir, list(templates))
-            d = write(out, files)
-            packages = ", ".join(sorted({p.split("/", 1)[0] for p in files}))
-            click.echo(
-                f"{binding.display_dir}: {len(files)} files -> {out}/{packages} "
-                f"({len(d.added)} added, {len(d.changed)} changed, {len(d.removed)} removed)"
-            )
+        outputs = _render(spec, templates, allow_new_slots, target_dirs)
     except SpecError as exc:
         _fail(exc)
+        return
+    for o in outputs:
+        d = write(out, o.files)
+        packages = ", ".join(sorted({p.split("/", 1)[0] for p in o.files}))
+        click.echo(
+            f"{o.binding.display_dir}: {len(o.files)} files -> {out}/{packages} "
+            f"({len(d.added)} added, {len(d.changed)} changed, {len(d.removed)} removed)"
+        )
+        if o.ledger_update is not None:
+            u = o.ledger_update
+            u.path.write_text(u.text, encoding="utf-8")
+            added = ", ".join(f"{k} = {n}" for k, n in u.new_slots)
+            click.echo(f"{u.shown}: {len(u.new_slots)} new slot(s) appended: {added}")
 
 
 @main.command()
 @spec_option
 @out_option
 @templates_option
-def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...]) -> None:
-    """Exit 1 with a summary if regenerating would change anything in --out."""
-    dirty = False
+@allow_option
+@target_option
+def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[Path, ...]) -> None:
+    """Exit 1 with a summary if regenerating would change anything in --out (or a ledger)."""
     try:
-        for spec_dir in _specs(spec):
-            binding, files = render_spec(spec_dir, list(templates))
-            d = drift(out, files)
-            if d.clean:
-                click.echo(f"{binding.display_dir}: up to date ({len(files)} files)")
-                continue
-            dirty = True
-            click.echo(f"{binding.display_dir}: {out} is not what the spec generates:")
-            for rel in d.added:
-                click.echo(f"  missing  {rel}")
-            for rel in d.removed:
-                click.echo(f"  stale    {rel}")
-            for rel in d.changed:
-                lines = d.diffs[rel]
-                plus = sum(1 for ln in lines if ln.startswith("+") and not ln.startswith("+++"))
-                minus = sum(1 for ln in lines if ln.startswith("-") and not ln.startswith("---"))
-                click.echo(f"  changed  {rel} (+{plus} -{minus})")
-                for ln in lines[2:14]:
-                    click.echo(f"    {ln}")
+        outputs = _render(spec, templates, allow_new_slots, target_dirs)
     except SpecError as exc:
         _fail(exc, drift=True)
+        return
+    dirty = False
+    for o in outputs:
+        d = drift(out, o.files)
+        if o.ledger_update is not None:
+            dirty = True
+            u = o.ledger_update
+            added = ", ".join(f"{k} = {n}" for k, n in u.new_slots)
+            click.echo(f"{u.shown}: the wire ledger would change: {len(u.new_slots)} new slot(s): {added}")
+        if d.clean:
+            click.echo(f"{o.binding.display_dir}: up to date ({len(o.files)} files)")
+            continue
+        dirty = True
+        click.echo(f"{o.binding.display_dir}: {out} is not what the spec generates:")
+        for rel in d.added:
+            click.echo(f"  missing  {rel}")
+        for rel in d.removed:
+            click.echo(f"  stale    {rel}")
+        for rel in d.changed:
+            lines = d.diffs[rel]
+            plus = sum(1 for ln in lines if ln.startswith("+") and not ln.startswith("+++"))
+            minus = sum(1 for ln in lines if ln.startswith("-") and not ln.startswith("---"))
+            click.echo(f"  changed  {rel} (+{plus} -{minus})")
+            for ln in lines[2:14]:
+                click.echo(f"    {ln}")
     if dirty:
+        if any(o.ledger_update for o in outputs):
+            click.echo("run `specbind generate --allow-new-slots` and commit the ledger", err=True)
         click.echo("run `specbind generate` and commit the result", err=True)
         sys.exit(1)
 
@@ -195,14 +241,13 @@ def lint(spec_dir: Path) -> None:
 
     Every event type, field, entity, state, enum value and rule named must exist, every state be
     reachable, and every event type of the schema be handled or explicitly passed through."""
-    from .ir.naming import snake
-    from .pipeline import load_ir
+    from .products import load_ir
     from .rules.load import load_rules
 
     try:
         binding = load_binding(spec_dir)
         ir = load_ir(binding)
-        compiled = load_rules(binding, ir, snake)
+        compiled = load_rules(binding, ir)
     except SpecError as exc:
         _fail(exc)
         return

@@ -11,6 +11,7 @@ character. A construct with no faithful translation raises `Untranslatable`.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _WORD = "A-Za-z0-9_"
@@ -33,6 +34,7 @@ class Untranslatable(ValueError):
     """An ECMA-262 construct with no Python equivalent here."""
 
 
+@functools.lru_cache(maxsize=4096)
 def ecma_to_python(pattern: str) -> str:
     out: list[str] = []
     i, n = 0, len(pattern)

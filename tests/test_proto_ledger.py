@@ -18,7 +18,8 @@ import pytest
 from conftest import REPO, SPEC_AGUI, TOY_BINDING, make_spec, run_cli, run_package_tests, toy_schema
 from generator.binding import load_binding
 from generator.errors import SpecError
-from generator.pipeline import load_ir, render_spec
+from generator.pipeline import render_spec
+from generator.products import load_ir
 from generator.wire import ledger as L
 from generator.wire.plan import plan
 

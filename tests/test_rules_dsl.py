@@ -11,7 +11,7 @@ import pytest
 
 from generator.errors import SpecError
 from generator.ir.naming import snake
-from generator.pipeline import load_ir
+from generator.products import load_ir
 from generator.binding import load_binding
 from generator.rules.load import load_rules
 
@@ -33,7 +33,7 @@ def compile_text(tmp_path: Path, text: str, ir):  # type: ignore[no-untyped-def]
         toml = re.sub(r'^(fixtures|conformance|templates) = .*$', "", toml, flags=re.M)
         (spec / "binding.toml").write_text(toml)
     (spec / "lifecycle.rules").write_text(text, encoding="utf-8")
-    return load_rules(load_binding(spec), ir, snake)
+    return load_rules(load_binding(spec), ir)
 
 
 def error(tmp_path: Path, text: str, ir) -> SpecError:  # type: ignore[no-untyped-def]
@@ -171,6 +171,6 @@ def test_listing_mistakes_are_located(tmp_path: Path, change: tuple[str, str], n
     (spec / "lifecycle.rules").write_text(text, encoding="utf-8")
     binding = load_binding(spec)
     with pytest.raises(SpecError) as caught:
-        load_rules(binding, load_ir(binding), snake)
+        load_rules(binding, load_ir(binding))
     assert message in caught.value.message, caught.value
     assert caught.value.where.startswith(f"line {line_of(text, needle)} "), caught.value

@@ -175,7 +175,7 @@ def _matches(where: str, expected: str | tuple[str, ...]) -> bool:
 
 def test_the_toy_spec_itself_generates(toy_spec: Path) -> None:
     """The control for every case below: the unbroken spec is accepted."""
-    _, files = render_spec(toy_spec, [])
+    files = render_spec(toy_spec, []).files
     assert "toyproto/models.py" in files
 
 
@@ -214,7 +214,7 @@ def test_a_property_named_like_a_keyword_is_not_a_keyword(tmp_path: Path) -> Non
     """`properties` holds names, not keywords: a property called maxLength or foo is fine."""
     schema = toy_schema()
     schema["$defs"]["Ping"]["properties"].update(maxLength={"type": "integer"}, foo={"type": "string"})
-    _, files = render_spec(make_spec(tmp_path, schema=schema), [])
+    files = render_spec(make_spec(tmp_path, schema=schema), []).files
     assert b"max_length: int | UnsetType" in files["toyproto/models.py"]
 
 
@@ -388,7 +388,7 @@ def test_optional_self_reference_generates(tmp_path: Path) -> None:
         "type": "object",
         "properties": {"next": {"$ref": "#/$defs/Node"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
     }
-    _, files = render_spec(make_spec(tmp_path, schema=schema), [])
+    files = render_spec(make_spec(tmp_path, schema=schema), []).files
     assert b"class Node(Struct" in files["toyproto/models.py"]
 
 

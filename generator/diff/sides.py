@@ -10,7 +10,7 @@ from ..binding import CONFIG, display_dir, load_binding
 from ..errors import SpecError
 from ..ir.build import build_ir
 from ..ir.model import IR
-from ..pipeline import load_ir
+from ..products import load_ir
 from ..schema.loader import load_schema
 from ..wire import ledger as L
 
