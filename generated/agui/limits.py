@@ -14,9 +14,10 @@ can write and every peer can read:
   one) is refused on decode, as I-JSON requires: such a string is not Unicode text, could not be
   written back as UTF-8, and would break every printer downstream. Encoders refuse a hand-built
   string holding one.
-- **Nesting** deeper than ``MAX_DEPTH`` arrays and objects is refused (keyword ``depth``), so
-  nothing downstream (validation, the consumer's state, JSON Patch, the protobuf codec) can run
-  out of stack, and the limit does not depend on how deep the caller's own stack is.
+- **Nesting** deeper than ``MAX_DEPTH`` arrays and objects is refused (keyword ``depth``): one
+  fixed limit, where before each step had its own (whatever the stack allowed it), so that a value
+  one accepted could crash the next. Every recursive step downstream (validation, the consumer's
+  state, JSON Patch, the protobuf codec) then needs at most a few hundred frames.
 - **Numbers**: a number beyond the range of a double (``1e400``) is refused; an integer is kept
   exact, as a Python int, up to CPython's limit on integer digits (4300 by default,
   ``sys.set_int_max_str_digits``), and refused beyond it. Integer fields of the schema are bounded

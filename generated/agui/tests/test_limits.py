@@ -212,3 +212,16 @@ def test_a_client_version_that_is_not_one_is_a_value_error() -> None:
     for version in ("x.y", "1", 5):
         with pytest.raises(ValueError):
             Consumer(client_version=version)  # type: ignore[arg-type]
+
+
+def test_the_protobuf_encoder_refuses_what_its_decoder_would() -> None:
+    """A value nested past MAX_DEPTH encoded, and its bytes then did not decode."""
+    from agui import codec_proto, models
+    from agui.errors import EncodeError
+
+    for depth in (MAX_DEPTH, 500):
+        event = models.CustomEvent(name="x", value=deep_list(depth))
+        for encode in (codec_proto.encode, codec_json.encode):
+            with pytest.raises(EncodeError) as caught:
+                encode(event)
+            assert caught.value.errors[0].keyword == "depth"
