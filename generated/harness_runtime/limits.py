@@ -54,6 +54,7 @@ every recursive step downstream."""
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _INNER = re.compile(rb"\[\]|\{\}|\[\}|\{\]")
+_RUN = re.compile(rb"[\[{]{" + str(MAX_DEPTH + 1).encode() + rb"}")
 
 
 def too_deep(data: bytes) -> bool:
@@ -66,6 +67,10 @@ def too_deep(data: bytes) -> bool:
     for _ in range(MAX_DEPTH):
         if not brackets:
             return False
+        if _RUN.search(
+            brackets
+        ):  # MAX_DEPTH + 1 openers in a row: the usual deep document
+            return True
         brackets, n = _INNER.subn(b"", brackets)
         if not n:
             return False  # unbalanced: not JSON, which the parser reports
