@@ -5,7 +5,9 @@ RUNS=${RUNS:-1000000}
 LOG=${LOG:-fuzz/long-run.log}
 PY=${PY:-.venv/bin/python}
 : > "$LOG"
-for t in $($PY -c "import sys; sys.path.insert(0, 'fuzz'); from targets import TARGETS; print(' '.join(sorted(TARGETS)))"); do
+# cheapest first, so that a run cut short has finished the most entry points
+TARGETS=${TARGETS:-"agui_framing harness_framing jsonpatch sse agui_proto harness_proto agui_json harness_json agui_consumer agui_automaton harness_automaton"}
+for t in $TARGETS; do
   start=$(date +%s)
   nice -n 19 $PY fuzz/run.py "$t" --engine atheris --runs "$RUNS" > "fuzz/long-run-$t.out" 2>&1
   rc=$?

@@ -68,11 +68,14 @@ def run_atheris(name: str, runs: int, corpus: Path) -> int:
     return 0
 
 
-def main() -> int:
-    from targets import TARGETS
+NAMES = ["agui_automaton", "agui_consumer", "agui_framing", "agui_json", "agui_proto", "harness_automaton",
+         "harness_framing", "harness_json", "harness_proto", "jsonpatch", "sse"]  # targets.TARGETS, unimported:
+# atheris instruments only what is imported inside its instrument_imports block
 
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("target", choices=sorted(TARGETS) + ["all"])
+    parser.add_argument("target", choices=NAMES + ["all"])
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--engine", choices=["atheris", "mutate"], default=None)
     parser.add_argument("--seed", type=int, default=16)
@@ -86,7 +89,7 @@ def main() -> int:
             engine = "mutate"
         else:
             engine = "atheris"
-    names = sorted(TARGETS) if args.target == "all" else [args.target]
+    names = NAMES if args.target == "all" else [args.target]
     if engine == "atheris":
         if len(names) != 1:
             parser.error("atheris runs one target per process: name it")

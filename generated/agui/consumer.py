@@ -372,7 +372,7 @@ def prepare_input(
                 ]
                 dropped = sorted(
                     {
-                        str(p.get("type"))
+                        str(p.get("type")) if isinstance(p, dict) else type(p).__name__
                         for p in content
                         if not (isinstance(p, dict) and p.get("type") == "text")
                     }

@@ -37,6 +37,7 @@ from typing import Any
 
 __all__ = [
     "MAX_DEPTH",
+    "show_number",
     "too_deep",
     "value_depth",
     "lone_surrogate_escape",
@@ -138,3 +139,12 @@ def safe_text(text: str) -> str:
 def int_digits_limit() -> int:
     """The most digits an integer may have (0: no limit): CPython's, which msgspec follows too."""
     return sys.get_int_max_str_digits()
+
+
+def show_number(value: Any) -> str:
+    """A number for a message: as written, or (an integer too long to print) its size."""
+    if (
+        type(value) is int and value.bit_length() > 3000
+    ):  # ~900 digits: below any digits limit
+        return f"an integer of about {int(value.bit_length() / 3.3219)} digits"
+    return str(value)

@@ -17,6 +17,7 @@ from .errors import Issue
 from .limits import (
     MAX_DEPTH,
     int_digits_limit,
+    show_number,
     lone_surrogate,
     lone_surrogate_escape,
     safe_text,
@@ -233,6 +234,8 @@ def json_equal(a: Any, b: Any) -> bool:
 
 
 def _show(value: Any) -> str:
+    if type(value) is int:
+        return show_number(value)
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -516,7 +519,7 @@ class Validation:
                 ptr,
                 definition,
                 "minimum",
-                f"{value} is less than the minimum {lo}",
+                f"{show_number(value)} is less than the minimum {lo}",
                 _loc(node["loc"], "minimum"),
             )
         if hi is not None and value > hi:
@@ -524,7 +527,7 @@ class Validation:
                 ptr,
                 definition,
                 "maximum",
-                f"{value} is greater than the maximum {hi}",
+                f"{show_number(value)} is greater than the maximum {hi}",
                 _loc(node["loc"], "maximum"),
             )
         return value

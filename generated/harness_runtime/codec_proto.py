@@ -35,7 +35,7 @@ import msgspec
 
 from . import models
 from .errors import DecodeError, EncodeError, Issue
-from .limits import MAX_DEPTH, value_depth
+from .limits import MAX_DEPTH, show_number, value_depth
 from .validation import DROP, Validation
 
 __all__ = [
@@ -254,7 +254,7 @@ def _e_value(v: Any) -> bytes:
         if -MAX_SAFE_INTEGER <= v <= MAX_SAFE_INTEGER:
             return b"\x11" + _pack_double(v)
         raise _Unencodable(
-            f"integer {v} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it"
+            f"integer {show_number(v)} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it"
         )
     if t is float:
         if math.isfinite(v):
@@ -5612,7 +5612,7 @@ def _locate(value: Any, pointer: str = "") -> tuple[str, str] | None:
     if t is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
         return (
             pointer,
-            f"integer {value} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it",
+            f"integer {show_number(value)} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it",
         )
     if t is float and not math.isfinite(value):
         return pointer, f"{value} is not a JSON number"
