@@ -47,7 +47,33 @@ templates_option = click.option(
 )
 
 
-@click.group()
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in specbind, never an answer about the input
+
+
+class _Guarded(click.Group):
+    """The command group, run so that no input can end in a traceback: output that the terminal
+    cannot encode is escaped (text from a document may hold any character), a file that cannot
+    be read is a usage error (exit 2), and anything unexpected says it is a bug and exits 70."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        for stream in (sys.stdout, sys.stderr):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):  # the reader went away (`| head`): nothing to say
+                sys.stderr.close()
+                sys.exit(1)
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence, named as such
+            click.echo(f"specbind: internal error, please report it: {type(exc).__name__}: {exc}", err=True)
+            sys.exit(EXIT_INTERNAL)
+
+
+@click.group(cls=_Guarded)
 @click.version_option(__version__, prog_name="specbind")
 def main() -> None:
     """Compile protocol specs (JSON Schema + rules) into vendorable Python bindings."""
@@ -369,7 +395,7 @@ def replay(
     if report:
         kind, path = report
         text = sarif(shown, module.RULES, findings, lines) if kind == "sarif" else junit(shown, module.RULES, findings)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", errors="backslashreplace")
     violations = [_public(f) for f in findings if f["fatal"]]
     warnings = [_public(f) for f in findings if not f["fatal"]]
     extra: dict[str, Any] = {}
