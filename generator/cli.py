@@ -178,6 +178,48 @@ def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_
         sys.exit(1)
 
 
+@main.command("targets")
+@click.option("--spec", "spec", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Also list the targets these spec folders name ([targets.NAME] from = ...).")
+@target_option
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def targets_command(spec: tuple[Path, ...], target_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """List the targets specbind can generate for: the built-in ones, those the spec folders
+    name, and those given with --target."""
+    from .targets import builtins, load_folder
+
+    found: dict[str, Any] = dict(builtins())
+    try:
+        for spec_dir in spec:
+            binding = load_binding(spec_dir)
+            for name, (folder, _) in binding.target_folders.items():
+                found[name] = load_folder(folder, binding.display(folder))
+        for folder in target_dirs:
+            t = load_folder(folder)
+            found[t.name] = t
+    except SpecError as exc:
+        _fail(exc)
+        return
+    rows = [
+        {
+            "name": t.name,
+            "origin": t.origin,
+            "description": t.description,
+            "templates": str(t.templates),
+            "runtime": None if t.runtime is None else str(t.runtime),
+            "formatter": t.formatter_id or None,
+        }
+        for t in sorted(found.values(), key=lambda t: t.name)
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<12} {r['origin']}: {r['description']}")
+        click.echo(f"{'':<12} templates {r['templates']}" + (f"; runtime {r['runtime']}" if r["runtime"] else "")
+                   + (f"; formatted by {r['formatter']}" if r["formatter"] else ""))
+
+
 def load_package(spec_dir: Path, out: Path) -> ModuleType:
     """Import the generated package of a spec, refusing one that is stale."""
     binding = load_binding(spec_dir)

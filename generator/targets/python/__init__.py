@@ -36,6 +36,6 @@ TARGET = Target(
     templates=_TEMPLATES / "python",
     template_sets={"proto": _TEMPLATES / "proto"},
     formatter=format_python,
-    formatter_id=f"black {black.__version__} {_MODE}",
+    formatter_id=f"black {black.__version__} (line length 88, Python 3.11)",
     language="Python",
 )

@@ -14,6 +14,7 @@ from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
 from ...regex import ecma_to_python
+from ...rules.diagram import as_context, diagrams
 from ...validation_table import map_patterns
 from .. import Data, Plan
 from .symbols import Symbols, constant
@@ -72,6 +73,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
             "rules": [vars(r) | {"used": True} for r in rules.ast.rules.values()],
             "entities": [e.name for e in rules.ast.entities],
             "passed": rules.lint.passed,
+            "diagrams": [as_context(d) for d in diagrams(rules.tables)],
         },
     }
     data = [
