@@ -31,7 +31,7 @@ check: $(STAMP)
 # the generated code. pytest exit 5 (nothing collected) is a failure, never a pass.
 test: $(STAMP) $(NODE_PEERS)
 	$(BIN)/specbind check
-	$(BIN)/python -m mypy --strict generated
+	$(BIN)/python -m mypy --strict generated generator
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 

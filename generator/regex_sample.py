@@ -9,17 +9,15 @@ that check, not by the walk.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
 
-try:  # Python 3.11 moved the parser
-    from re import _constants as C  # type: ignore[attr-defined]
-    from re import _parser as P  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    import sre_constants as C  # type: ignore[no-redef]
-    import sre_parse as P  # type: ignore[no-redef]
+# the regex parser's modules (private, but stable since 3.11; `sre_parse` before)
+C: Any = importlib.import_module("re._constants")
+P: Any = importlib.import_module("re._parser")
 
 _POOL = "aA0 _-.x~/:Z@9"  # characters tried for a set or `.`, in order
 _CATEGORIES = {

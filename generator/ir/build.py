@@ -299,10 +299,10 @@ class _Builder:
             fmt = node.get("format") if isinstance(node.get("format"), str) else None
             return M.TString(at, pattern, examples, bounds["minLength"], bounds["maxLength"], fmt)
         if kind in ("integer", "number"):
-            bounds = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-            self.only(node, keys, {"type", *bounds}, at)
-            lo, hi, xlo, xhi = (node.get(k) for k in bounds)
-            for k, v in zip(bounds, (lo, hi, xlo, xhi)):
+            names = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+            self.only(node, keys, {"type", *names}, at)
+            lo, hi, xlo, xhi = (node.get(k) for k in names)
+            for k, v in zip(names, (lo, hi, xlo, xhi)):
                 if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
                     raise self.fail(at + "/" + k, f"{k} must be a number")
                 if kind == "integer" and isinstance(v, float) and k in ("minimum", "maximum"):
@@ -456,7 +456,9 @@ def _trivially_full(t: Any) -> bool:
 
 
 def _same_shape(a: M.TypeExpr, b: M.TypeExpr) -> bool:
-    strip = lambda t: {k: v for k, v in vars(t).items() if k != "loc"}  # noqa: E731
+    def strip(t: M.TypeExpr) -> dict[str, Any]:
+        return {k: v for k, v in vars(t).items() if k != "loc"}
+
     return type(a) is type(b) and strip(a) == strip(b)
 
 

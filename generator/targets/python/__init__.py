@@ -14,7 +14,7 @@ from .. import Plan, Target
 from . import context, wire
 
 _TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-_MODE = black.Mode(line_length=88, target_versions={black.TargetVersion.PY311})
+_MODE = black.Mode(line_length=88, target_versions={black.TargetVersion.PY311})  # type: ignore[attr-defined]
 
 
 def build(products: Products, options: dict[str, Any]) -> list[Plan]:
@@ -36,6 +36,6 @@ TARGET = Target(
     templates=_TEMPLATES / "python",
     template_sets={"proto": _TEMPLATES / "proto"},
     formatter=format_python,
-    formatter_id=f"black {black.__version__} (line length 88, Python 3.11)",
+    formatter_id=f"black {black.__version__} (line length 88, Python 3.11)",  # type: ignore[attr-defined]
     language="Python",
 )

@@ -17,7 +17,8 @@ from ...regex import ecma_to_python
 from ...rules.diagram import as_context, diagrams
 from ...validation_table import map_patterns
 from .. import Data, Plan
-from .symbols import Symbols, constant
+from .symbols import Symbols
+from ...ir.naming import constant
 
 RUNTIME_REQUIRES = ("msgspec>=0.19",)
 
@@ -226,7 +227,7 @@ class _Context:
     def definitions(self) -> list[dict[str, Any]]:
         """Per definition: the type the fast path decodes with, and the class the result must be.
         A union member is decoded through its union, so a missing discriminator is caught."""
-        unions = {}
+        unions: dict[str, str] = {}
         for d in self.ir.defs.values():
             if isinstance(d, M.UnionDef) and d.union.discriminator:
                 for _, member in d.union.tags:
