@@ -125,8 +125,26 @@ def render_plan(target: Target, plan: Plan, env: jinja2.Environment, out: Render
         else:
             source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
             out.done[dest] = source.encode("utf-8")
+    for name in plan.runtime:
+        copy_runtime(target, plan, name, out)
     for d in plan.data:
         out.done[f"{plan.package_dir}/{d.path}"] = d.content
+
+
+def copy_runtime(target: Target, plan: Plan, name: str, out: Rendered) -> None:
+    """The fixed modules of one runtime set, into the plan's package, each with the banner."""
+    if target.runtime is None or not (target.runtime / name).is_dir():
+        raise SpecError(target.origin, "", f"target {target.name!r} has no runtime set {name!r}")
+    base = target.runtime / name
+    for path in sorted(base.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(base).as_posix()
+        dest = f"{plan.package_dir}/{rel}"
+        text = path.read_text(encoding="utf-8")
+        if target.banner is not None:
+            text = target.banner(plan.context, dest) + text
+        out.pending[dest] = (text, str(path))
 
 
 def _template_line(exc: BaseException, filename: str) -> str:

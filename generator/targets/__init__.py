@@ -47,10 +47,14 @@ class Plan:
     context: dict[str, Any]
     data: tuple[Data, ...] = ()
     templates: str = ""  # default: the target's name
+    # sets of the target's runtime folder (`runtime/<set>/`) copied into package_dir, each file
+    # with the target's banner in front
+    runtime: tuple[str, ...] = ()
 
 
 Builder = Callable[["Products", dict[str, Any]], list[Plan]]
 Formatter = Callable[[str, str], str]  # (output path, text) -> formatted text
+Banner = Callable[[dict[str, Any], str], str]  # (plan context, output path) -> text put before a runtime file
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class Target:
     formatter: Formatter | None = None
     formatter_id: str = ""  # what makes formatted output differ (the formatter and its version)
     language: str = ""  # what its formatter parses, for messages ("renders invalid Python")
+    banner: Banner | None = None
     # other template sets it renders, by name -> folder (a built-in target's `templates/proto`)
     template_sets: dict[str, Path] = field(default_factory=dict)
     origin: str = "built-in"

@@ -85,7 +85,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     if rules is not None:
         data.append(Data("tests/conformance.json", _json(products.conformance)))
         data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
-    return Plan(package_dir=package, context=context, data=tuple(data), templates="python")
+    return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=("core",))
 
 
 def _optional_requires(binding: Binding, opts: dict[str, Any]) -> list[tuple[str, list[str]]]:

@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """What the codecs refuse that the JSON grammar alone would allow, and why.
 
 RFC 8259 lets an implementation limit nesting depth and the range of numbers (§9), and requires

@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """Server-Sent Events framing for an event-stream binding: each SSE event's data is exactly one
 document, and every other field is ignored.
 

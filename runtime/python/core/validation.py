@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """A small interpreter of ``schema_table``: it finds every problem in a parsed document and, when
 lenient, strips what a newer peer may have added (unknown properties of closed objects, union
 members with an unknown discriminator). It runs only when the fast typed decoder has refused a
