@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: generate test check bench lint-generated clean
+.PHONY: generate test check bench fuzz lint-generated clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,7 @@ check: $(STAMP)
 # the generated code. pytest exit 5 (nothing collected) is a failure, never a pass.
 test: $(STAMP) $(NODE_PEERS)
 	$(BIN)/specbind check
-	$(BIN)/python -m mypy --strict generated
+	$(BIN)/python -m mypy --strict generated generator
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
@@ -40,6 +40,14 @@ bench: $(STAMP) $(NODE_PEERS)
 	$(BIN)/python bench/bench_replay.py
 	$(BIN)/python bench/bench_sse.py
 	$(BIN)/python bench/bench_proto.py
+
+# The long fuzz run (fuzz/README.md): every entry point, coverage-guided with atheris where it
+# installs, one niced process at a time. RUNS=N to change the budget per entry point.
+fuzz: $(STAMP)
+	$(BIN)/python -m pip install --quiet atheris || echo "atheris does not install here: use fuzz/run.py --engine mutate"
+	$(BIN)/python fuzz/corpus.py fuzz/corpus
+	RUNS=$${RUNS:-1000000} PY=$(BIN)/python sh fuzz/long_run.sh
+	cat fuzz/long-run.log
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache

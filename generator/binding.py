@@ -3,6 +3,7 @@ schema, and the names and options each target needs. Protocol facts live here, n
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,9 @@ from typing import Any
 from .errors import SpecError
 
 CONFIG = "binding.toml"
+# Top-level tables besides the built-in targets': the protocol, its protobuf wire (a product
+# every target shares), and targets defined in folders (`[targets.NAME] from = "..."`).
+TABLES = ("protocol", "proto", "targets")
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,12 @@ class Binding:
     fixtures: Path | None
     rules: Path | None
     conformance: Path | None
-    targets: dict[str, dict[str, Any]]
+    targets: dict[str, dict[str, Any]]  # built-in targets' tables, and [proto]
     templates: tuple[Path, ...] = ()
+    # [targets.NAME] with `from`: a target defined in that folder, with its options
+    target_folders: dict[str, tuple[Path, dict[str, Any]]] = field(default_factory=dict)
+    # [targets.NAME] without `from`: options for a target given on the command line
+    target_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     conformance_gaps: tuple[dict[str, str], ...] = ()
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
 
@@ -83,14 +91,45 @@ def load_binding(spec_dir: Path) -> Binding:
         if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("reason"), str):
             raise SpecError(shown, f"[[fixture_divergence]] #{i + 1}", "needs `fixture` and `reason` strings")
         divergences.append(FixtureDivergence(entry["fixture"], entry["reason"]))
-    targets = {k: v for k, v in raw.items() if isinstance(v, dict) and k not in ("protocol",)}
-    if not targets:
+    from .targets import BUILTIN
+
+    for key, value in raw.items():
+        if key in TABLES or key in BUILTIN:
+            if not isinstance(value, dict):
+                raise SpecError(shown, key, "must be a table")
+            continue
+        if key in ("fixture_divergence", "conformance_gap"):
+            continue
+        near = difflib.get_close_matches(key, [*TABLES, *BUILTIN], n=1)
+        hint = f" (did you mean [{near[0]}]?)" if near else ""
+        raise SpecError(
+            shown, f"[{key}]", f"names no target and no table this file has{hint}: built-in targets: {', '.join(BUILTIN)}; "
+            "a target in a folder is [targets.NAME] with from = \"folder\""
+        )
+    targets = {k: v for k, v in raw.items() if k in BUILTIN or k == "proto"}
+    folders: dict[str, tuple[Path, dict[str, Any]]] = {}
+    options: dict[str, dict[str, Any]] = {}
+    for name, table in raw.get("targets", {}).items():
+        if not isinstance(table, dict):
+            raise SpecError(shown, f"[targets.{name}]", "must be a table")
+        rest = {k: v for k, v in table.items() if k != "from"}
+        if "from" not in table:
+            options[name] = rest
+            continue
+        folder = (spec_dir / str(table["from"])).resolve()
+        if not folder.is_dir():
+            raise SpecError(shown, f"[targets.{name}].from", f"{table['from']!r} is not a folder")
+        folders[name] = (folder, rest)
+    if not targets and not folders and not options:
         raise SpecError(shown, "", "names no target: add a [python] table (package = \"...\")")
     templates = []
-    if "templates" in proto:
-        folder = spec_dir / str(proto["templates"])
+    named = proto.get("templates", [])
+    for i, entry in enumerate([named] if isinstance(named, str) else named if isinstance(named, list) else [None]):
+        if not isinstance(entry, str):
+            raise SpecError(shown, "[protocol].templates", "a folder, or a list of folders, relative to the spec")
+        folder = spec_dir / entry
         if not folder.is_dir():
-            raise SpecError(shown, "[protocol].templates", f"{proto['templates']!r} is not a folder of the spec")
+            raise SpecError(shown, "[protocol].templates", f"{entry!r} is not a folder of the spec")
         templates.append(folder)
     gaps = []
     for i, entry in enumerate(raw.get("conformance_gap", [])):
@@ -111,5 +150,7 @@ def load_binding(spec_dir: Path) -> Binding:
         rules=spec_dir / proto["rules"] if isinstance(proto.get("rules"), str) else None,
         conformance=spec_dir / proto["conformance"] if isinstance(proto.get("conformance"), str) else None,
         targets=targets,
+        target_folders=folders,
+        target_options=options,
         fixture_divergences=tuple(divergences),
     )

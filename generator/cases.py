@@ -6,12 +6,14 @@ null is not allowed), each with the keyword and instance location the failure mu
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
+from . import regex_sample
 from .errors import SpecError, pointer_join
 from .ir import model as M
-from .ir.build import ecma_to_python
+from .regex import ecma_to_python
 
 UNKNOWN_PROPERTY = "specbindUnknownProperty"
 UNKNOWN_TAG = "specbind-unknown-member"
@@ -48,20 +50,9 @@ class Sampler:
         if isinstance(t, M.TNull):
             return None
         if isinstance(t, M.TString):
-            size = max(1, t.min_length or 0)
-            if not t.pattern:
-                return t.examples[0] if t.examples else "x" * size
-            found = matching(t.pattern, [*t.examples, "x" * size, "", "/x"])
-            if found is None:
-                raise SpecError(
-                    self.ir.source,
-                    t.loc + "/pattern",
-                    f"no sample string matches {t.pattern!r}: give the schema node an `examples` entry that does",
-                )
-            return found
+            return self.string(t)
         if isinstance(t, (M.TInteger, M.TNumber)):
-            v = 0 if t.minimum is None else max(0, t.minimum)
-            return v if t.maximum is None else min(v, t.maximum)
+            return number_in(t)
         if isinstance(t, M.TBoolean):
             return True
         if isinstance(t, M.TConst):
@@ -71,12 +62,32 @@ class Sampler:
         if isinstance(t, M.TAny):
             return {"k": [1, "v"]}
         if isinstance(t, M.TMap):
-            return {} if t.values is None else {"k": self.of(t.values)}
+            return {} if t.values is None else {self.key(t): self.of(t.values)}
         if isinstance(t, M.TArray):
             return [self.of(t.items) for _ in range(t.min_items or 0)]
         if isinstance(t, M.TUnion):
             return self.of(t.members[0])
         raise AssertionError(t)
+
+    def string(self, t: M.TString) -> str:
+        """A string the type accepts: the schema's examples first, then a value in its format,
+        then plain text, then one derived from the pattern itself."""
+        size = max(1, t.min_length or 0)
+        candidates = [*t.examples, *FORMAT_SAMPLES.get(t.format or "", ()), "x" * size, "", "/x"]
+        if t.pattern:
+            derived = regex_sample.sample(ecma_to_python(t.pattern))
+            candidates += [derived] if derived is not None else []
+        for c in candidates:
+            if string_fits(t, c):
+                return c
+        raise SpecError(
+            self.ir.source,
+            t.loc + ("/pattern" if t.pattern else ""),
+            "no sample string fits this string type: give the schema node an `examples` entry that does",
+        )
+
+    def key(self, t: M.TMap) -> str:
+        return "k" if t.keys is None or string_fits(t.keys, "k") else self.string(t.keys)
 
     def full(self, d: M.ObjectDef) -> dict[str, Any]:
         doc = {}
@@ -86,6 +97,49 @@ class Sampler:
                 v = [self.of(f.type.items)]
             doc[f.wire] = v
         return doc
+
+
+# Values in the common `format`s, tried first so samples read like real data (format is an
+# annotation: nothing asserts it).
+FORMAT_SAMPLES: dict[str, tuple[str, ...]] = {
+    "date-time": ("2026-01-01T00:00:00Z",),
+    "date": ("2026-01-01",),
+    "time": ("00:00:00Z",),
+    "email": ("a@example.com",),
+    "uri": ("https://example.com/x",),
+    "uri-reference": ("/x",),
+    "uuid": ("00000000-0000-4000-8000-000000000000",),
+    "hostname": ("example.com",),
+    "ipv4": ("192.0.2.1",),
+    "ipv6": ("2001:db8::1",),
+}
+
+
+def string_fits(t: M.TString, value: str) -> bool:
+    if t.min_length is not None and len(value) < t.min_length:
+        return False
+    if t.max_length is not None and len(value) > t.max_length:
+        return False
+    return t.pattern is None or re.search(ecma_to_python(t.pattern), value) is not None
+
+
+def number_in(t: M.TInteger | M.TNumber) -> int | float:
+    """The value nearest 0 the bounds admit (exclusive bounds included)."""
+    integer = isinstance(t, M.TInteger)
+    lo: float | None = t.minimum
+    hi: float | None = t.maximum
+    if t.exclusive_minimum is not None:
+        above = math.floor(t.exclusive_minimum) + 1 if integer else t.exclusive_minimum + 1
+        lo = above if lo is None else max(lo, above)
+    if t.exclusive_maximum is not None:
+        below = math.ceil(t.exclusive_maximum) - 1 if integer else t.exclusive_maximum - 1
+        hi = below if hi is None else min(hi, below)
+    v: float = 0 if lo is None else max(0, lo)
+    if hi is not None and v > hi:
+        v = hi if lo is None or not integer or hi >= lo else lo
+    if not integer and t.exclusive_minimum is not None and v <= t.exclusive_minimum:
+        v = (t.exclusive_minimum + (hi if hi is not None else t.exclusive_minimum + 2)) / 2
+    return int(v) if integer else v
 
 
 def matching(pattern: str, candidates: list[str]) -> str | None:
@@ -119,18 +173,24 @@ class Deriver:
         if isinstance(r, M.ObjectDef) or isinstance(r, M.TMap):
             out += [("not-an-object", 42, "type", ""), ("null", None, "type", "")]
             if isinstance(r, M.TMap) and r.values is not None:
-                out += [(f"value-{label}", {"k": v}, kw, "/k" + p) for label, v, kw, p in self.wrong(r.values)]
+                k = self.sample.key(r)
+                out += [(f"value-{label}", {k: v}, kw, "/" + k + p) for label, v, kw, p in self.wrong(r.values)]
+            if isinstance(r, M.TMap) and r.keys is not None:
+                bad = self.bad_string(r.keys)
+                if bad is not None:
+                    value = None if r.values is None else self.sample.of(r.values)
+                    out.append(("bad-property-name", {bad: value}, "propertyNames", ""))
         elif isinstance(r, (M.UnionDef, M.TUnion)):
             u = r.union if isinstance(r, M.UnionDef) else r
-            out += [("null", None, "oneOf", "")]
+            out += [("null", None, u.keyword, "")]
             if u.discriminator:
-                out += [("not-an-object", 42, "oneOf", "")]
-                out += [("unknown-member", {u.discriminator: UNKNOWN_TAG}, "oneOf", "")]
+                out += [("not-an-object", 42, u.keyword, "")]
+                out += [("unknown-member", {u.discriminator: UNKNOWN_TAG}, u.keyword, "")]
             else:
                 kinds = set().union(*(self._kinds(m) for m in u.members))
                 for label, value, kind in (("a-number", 1.5, "number"), ("a-boolean", True, "boolean"), ("an-object", {}, "object")):
                     if kind not in kinds:
-                        out.append((label, value, "oneOf", ""))
+                        out.append((label, value, u.keyword, ""))
                         break
         elif isinstance(r, M.EnumDef) or isinstance(r, M.TEnum):
             out += [("not-a-member", "specbind-not-a-member", "enum", ""), ("not-a-string", 1, "type", ""), ("null", None, "type", "")]
@@ -152,6 +212,10 @@ class Deriver:
                 out.append(("below-minimum", r.minimum - 1, "minimum", ""))
             if r.maximum is not None:
                 out.append(("above-maximum", r.maximum + 1, "maximum", ""))
+            if r.exclusive_minimum is not None:
+                out.append(("at-exclusive-minimum", r.exclusive_minimum, "exclusiveMinimum", ""))
+            if r.exclusive_maximum is not None:
+                out.append(("at-exclusive-maximum", r.exclusive_maximum, "exclusiveMaximum", ""))
         elif isinstance(r, M.TBoolean):
             out += [("a-number", 1, "type", ""), ("a-string", "true", "type", ""), ("null", None, "type", "")]
         elif isinstance(r, M.TConst):
@@ -168,6 +232,14 @@ class Deriver:
             for label, v, kw, p in self.wrong(r.items):
                 out.append((f"item-{label}", [v], kw, "/0" + p))
         return out
+
+    def bad_string(self, t: M.TString) -> str | None:
+        """A string the type refuses, when there is one."""
+        if t.min_length:
+            return "x" * (t.min_length - 1) if not t.pattern or not string_fits(t, "") else ""
+        if t.max_length is not None:
+            return "x" * (t.max_length + 1)
+        return not_matching(t.pattern) if t.pattern else None
 
     def _kinds(self, t: M.TypeExpr) -> set[str]:
         return M.json_types(t, self.ir.defs.__getitem__)

@@ -22,9 +22,11 @@ def diff(old: Path, new: Path, as_json: bool, markdown: bool, allow_breaking: bo
     Reports definitions, properties and enum values added, removed and renamed (with how sure a
     rename is), type, presence and constraint changes, and the wire ledgers slot by slot; each
     change names who it breaks: old readers of new data, new readers of old data, the JSON wire,
-    the protobuf wire. Exit 0 when nothing breaks, 1 when something does (unless
-    --allow-breaking) or an input is not a valid spec (the error names its file and pointer),
-    2 on usage errors."""
+    the protobuf wire. OLD and NEW are schema files (JSON Schema, or OpenAPI in YAML or JSON),
+    spec folders, or release folders as upstream publishes them (a schema.json and its
+    proto-freeze.txt). Exit 0 when nothing breaks, 1 when something does (unless
+    --allow-breaking), 2 when an input is refused (unreadable, not a schema, an unsupported
+    keyword: the error names its file and pointer) or on usage errors."""
     from .diff import diff as run_diff
     from .diff import render
 
@@ -34,7 +36,7 @@ def diff(old: Path, new: Path, as_json: bool, markdown: bool, allow_breaking: bo
         report = run_diff(old, new)
     except SpecError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        sys.exit(2)
     click.echo(render.as_json(report) if as_json else render.markdown(report) if markdown else render.text(report), nl=not markdown)
     sys.exit(1 if report.breaking and not allow_breaking else 0)
 

@@ -1,11 +1,7 @@
-"""The protobuf part of the command line: `specbind convert`, and `--allow-new-slots` on
-`generate` and `check` (the wire ledger grows only when asked to).
-
-Registered by `register(main)` at the end of generator/cli.py, so cli.py itself stays as it is."""
+"""The protobuf part of the command line: `specbind convert`."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import sys
 from pathlib import Path
@@ -16,53 +12,10 @@ import click
 
 from .errors import SpecError
 
-ALLOW_HELP = (
-    "Give wire slots the ledger lacks (a new field, arm or enum value) the next free number and "
-    "append them to the spec's ledger. Without it a new slot is an error."
-)
 
 
 def register(main: click.Group) -> None:
-    _ledger_aware(main.commands["generate"], writes=True)
-    _ledger_aware(main.commands["check"], writes=False)
     main.add_command(convert)
-
-
-def _ledger_aware(command: click.Command, writes: bool) -> None:
-    """Give generate/check the --allow-new-slots flag. generate writes a ledger that grew once
-    everything else succeeded; check fails when the ledger would change."""
-    if any(p.name == "allow_new_slots" for p in command.params):
-        return
-    command.params.append(click.Option(["--allow-new-slots"], is_flag=True, help=ALLOW_HELP))
-    original = command.callback
-    assert original is not None
-
-    @functools.wraps(original)
-    def callback(*args: Any, allow_new_slots: bool = False, **kwargs: Any) -> None:
-        from . import wire  # loaded when generate/check run, not for every command
-
-        code: Any = 0
-        with wire.options(allow_new_slots=allow_new_slots) as opts:
-            try:
-                original(*args, **kwargs)
-            except SystemExit as exc:
-                code = exc.code
-        grown = [p for p in opts.plans if p.ledger_changed]
-        for p in grown:
-            added = ", ".join(f"{k} = {n}" for k, n in p.new_slots)
-            if writes:
-                if code == 0:
-                    p.ledger_path.write_text(p.ledger.render(), encoding="utf-8")
-                    click.echo(f"{p.ledger_shown}: {len(p.new_slots)} new slot(s) appended: {added}")
-            else:
-                click.echo(f"{p.ledger_shown}: the wire ledger would change: {len(p.new_slots)} new slot(s): {added}")
-        if grown and not writes:
-            click.echo("run `specbind generate --allow-new-slots` and commit the ledger", err=True)
-            code = code or 1
-        if code:
-            sys.exit(code)
-
-    command.callback = callback
 
 
 def _package(spec_dir: Path, out: Path) -> tuple[ModuleType, ModuleType, ModuleType]:
@@ -107,7 +60,7 @@ def _refuse(shown: str, where: str, exc: Any) -> NoReturn:
     click.echo(f"error: {shown}{where}: not a valid {exc.definition}", err=True)
     for issue in exc.errors:
         click.echo(f"  {issue}", err=True)
-    sys.exit(1)
+    sys.exit(2)  # a refused input
 
 
 @click.command()

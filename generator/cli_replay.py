@@ -123,7 +123,7 @@ def replay(
         rules = package.automaton.RULES
         entries = [(shown, _sarif_findings(r)) for shown, r in results]
         text = sarif_files(rules, entries) if kind == "sarif" else junit_files(rules, entries)
-        target.write_text(text, encoding="utf-8")
+        target.write_text(text, encoding="utf-8", errors="backslashreplace")
     sys.exit(0 if all(r["outcome"] == "completed" for _, r in results) else 1)
 
 

@@ -13,6 +13,11 @@ class SpecError(Exception):
         super().__init__(f"{file}: {where or '/'}: {message}")
 
 
+class LedgerWouldGrow(SpecError):
+    """The schema needs wire slots its ledger lacks, and growing the ledger was not allowed:
+    drift for `check` (exit 1), a refusal for `generate` (exit 2)."""
+
+
 def pointer_escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 

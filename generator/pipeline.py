@@ -1,18 +1,22 @@
-"""load spec -> IR -> per-target context -> templates -> files, and the drift check over them."""
+"""spec folder -> shared products -> each target's plans -> templates -> files, and the drift check
+over them. Nothing here writes: `render_specs` returns the files and the ledger updates, and the
+command line writes both."""
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .binding import CONFIG, Binding, load_binding
 from .errors import SpecError
-from .ir.build import build_ir
-from .ir.model import IR
-from .render import environment, render_target
-from .schema.loader import load_schema
-from .targets import builders
+from .products import LedgerUpdate, compute, load_ir
+from .render import Progress, Rendered, environment, finish, render_plan, template_sets
+from .targets import Target, builtins, load_folder
+
+__all__ = ["SpecOutput", "discover_specs", "drift", "load_ir", "render_spec", "render_specs", "write", "targets_for"]
 
 
 def discover_specs(spec_root: Path) -> list[Path]:
@@ -22,29 +26,80 @@ def discover_specs(spec_root: Path) -> list[Path]:
     return found
 
 
-def load_ir(binding: Binding) -> IR:
-    overlays = [(o, binding.display(o)) for o in binding.overlays]
-    ir = build_ir(load_schema(binding.schema, binding.display(binding.schema), overlays))
-    root = binding.root
-    if root is not None and root not in ir.defs:
-        raise SpecError(binding.display(binding.spec_dir / CONFIG), "[protocol].root", f"no definition named {root!r}")
-    return ir
+@dataclass
+class SpecOutput:
+    binding: Binding
+    files: dict[str, bytes]
+    ledger_update: LedgerUpdate | None = None
+    targets: list[str] = field(default_factory=list)
 
 
-def render_spec(spec_dir: Path, template_dirs: list[Path]) -> tuple[Binding, dict[str, bytes]]:
-    """Every generated file for one spec folder, by path relative to the output root."""
+def targets_for(binding: Binding, extra: Sequence[Path] = ()) -> list[tuple[Target, dict[str, Any]]]:
+    """The targets a spec is generated for, each with its options from binding.toml: the
+    built-in targets whose table it has, the folders its `[targets.NAME]` tables name, and the
+    folders given on the command line."""
+    known = builtins()
+    chosen: dict[str, tuple[Target, dict[str, Any]]] = {}
+    for name, options in binding.targets.items():
+        if name in known:
+            chosen[name] = (known[name], options)
+    for name, (folder, options) in binding.target_folders.items():
+        target = load_folder(folder, binding.display(folder))
+        if target.name != name:
+            raise SpecError(binding.display(binding.spec_dir / CONFIG), f"[targets.{name}]", f"the folder defines target {target.name!r}")
+        chosen[name] = (target, options)
+    for folder in extra:
+        target = load_folder(folder)
+        options = binding.target_options.get(target.name, {})
+        chosen[target.name] = (target, options)
+    if not chosen:
+        raise SpecError(binding.display(binding.spec_dir / CONFIG), "", "names no target: add a [python] table (package = \"...\")")
+    return [chosen[n] for n in sorted(chosen)]
+
+
+def _render(spec_dir: Path, layers: Sequence[Path], allow_new_slots: bool, extra: Sequence[Path]) -> tuple[Binding, list[Rendered], LedgerUpdate | None, list[str]]:
     binding = load_binding(spec_dir)
-    ir = load_ir(binding)
-    # a user's folders first, then the spec's own templates (protocol-specific modules, declared
-    # as `templates = "..."` in binding.toml), then the built-in ones
-    env = environment([*template_dirs, *binding.templates])
-    files: dict[str, bytes] = {}
-    for target, build in sorted(builders().items()):
-        if target not in binding.targets:
-            continue
-        plan = build(binding, ir)
-        files.update(render_target(target, plan, env))
-    return binding, files
+    products = compute(binding, allow_new_slots=allow_new_slots)
+    chosen = targets_for(binding, extra)
+    # a user's folders first, then the spec's own templates, then each set's own folder
+    env = environment(template_sets(t for t, _ in chosen), [*layers, *binding.templates])
+    rendered = []
+    for target, options in chosen:
+        out = Rendered(target)
+        for plan in target.build(products, options):
+            render_plan(target, plan, env, out)
+        rendered.append(out)
+    return binding, rendered, products.ledger_update, [t.name for t, _ in chosen]
+
+
+def render_specs(
+    spec_dirs: Sequence[Path],
+    layers: Sequence[Path] = (),
+    allow_new_slots: bool = False,
+    targets: Sequence[Path] = (),
+    progress: Progress | None = None,
+) -> list[SpecOutput]:
+    """Every generated file of every spec, by path relative to the output root. Two specs that
+    would write the same package are an error, not last-one-wins."""
+    staged = [_render(d, layers, allow_new_slots, targets) for d in spec_dirs]
+    owners: dict[str, str] = {}
+    for binding, rendered, _, _ in staged:
+        for root in sorted({p.split("/", 1)[0] for r in rendered for p in [*r.pending, *r.done]}):
+            if root in owners and owners[root] != binding.display_dir:
+                raise SpecError(
+                    binding.display(binding.spec_dir / CONFIG), "", f"writes the package {root!r}, which {owners[root]} writes too"
+                )
+            owners[root] = binding.display_dir
+    files = finish([r for _, rendered, _, _ in staged for r in rendered], progress)
+    out = []
+    for binding, rendered, ledger, names in staged:
+        mine = {p for r in rendered for p in [*r.pending, *r.done]}
+        out.append(SpecOutput(binding, {p: files[p] for p in sorted(mine)}, ledger, names))
+    return out
+
+
+def render_spec(spec_dir: Path, layers: Sequence[Path] = (), allow_new_slots: bool = False, targets: Sequence[Path] = ()) -> SpecOutput:
+    return render_specs([spec_dir], layers, allow_new_slots, targets)[0]
 
 
 @dataclass

@@ -1,28 +1,54 @@
-"""Templates -> files. Jinja with StrictUndefined; a user's template folders layered over the
-built-in one (a file replaces its namesake); Python output formatted by black; a banner on every
-code file naming the source and its sha256."""
+"""Plans -> files. Jinja with StrictUndefined; each template set layered (a user's folders, then
+the spec's own templates, then the target's: a file replaces its namesake); output finished by
+the target's formatter, through a cache keyed by content, in parallel where there is work; a
+banner on every code file naming the source and its sha256."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import textwrap
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import black
 import jinja2
 
 from .errors import SpecError
-from .targets import Plan
+from .targets import Formatter, Plan, Target
 
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 RENDERED = ".j2"  # rendered, suffix dropped; `*.jinja` are macros only; anything else is copied
+Progress = Callable[[str], None]
 
 
-def environment(user_dirs: list[Path]) -> jinja2.Environment:
-    loaders = [jinja2.FileSystemLoader(str(d)) for d in user_dirs] + [jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES))]
+def template_sets(targets: Iterable[Target]) -> dict[str, Path]:
+    """Every template set the targets render, by the name templates address it with."""
+    sets: dict[str, Path] = {}
+    for t in targets:
+        sets[t.name] = t.templates
+        sets.update(t.template_sets)
+    return sets
+
+
+def environment(sets: dict[str, Path], layers: list[Path]) -> jinja2.Environment:
+    """`layers`: folders laid out like templates/ (`<set>/<file>`), searched first to last,
+    before each set's own folder."""
+    loaders: dict[str, jinja2.BaseLoader] = {
+        name: jinja2.ChoiceLoader([*(jinja2.FileSystemLoader(str(d / name)) for d in layers), jinja2.FileSystemLoader(str(folder))])
+        for name, folder in sets.items()
+    }
+    jinja_cache = cache_dir() / "jinja"
+    try:
+        jinja_cache.mkdir(parents=True, exist_ok=True)
+        bytecode: jinja2.BytecodeCache | None = jinja2.FileSystemBytecodeCache(str(jinja_cache))
+    except OSError:
+        bytecode = None  # an unwritable cache only costs time
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
+        loader=jinja2.PrefixLoader(loaders, delimiter="/"),
+        bytecode_cache=bytecode,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -64,35 +90,61 @@ def docstring(text: str | None, indent: int = 4, width: int = 88) -> str:
     return f'{pad}"""' + "\n".join((pad + ln) if ln else "" for ln in lines).lstrip() + f'\n{pad}"""'
 
 
-def render_target(target: str, plan: Plan, env: jinja2.Environment) -> dict[str, bytes]:
-    """Every output file of one target, by path relative to the output root."""
-    out: dict[str, bytes] = {}
-    prefix = target + "/"
+@dataclass
+class Rendered:
+    """Files rendered but not yet formatted: path -> (text, the template it came from)."""
+
+    target: Target
+    pending: dict[str, tuple[str, str]] = field(default_factory=dict)
+    done: dict[str, bytes] = field(default_factory=dict)
+
+
+def render_plan(target: Target, plan: Plan, env: jinja2.Environment, out: Rendered) -> None:
+    """Every output file of one plan, by path relative to the output root."""
+    prefix = (plan.templates or target.name) + "/"
     names = sorted(n for n in env.list_templates() if n.startswith(prefix))
     if not names:
-        raise SpecError(target, "", f"no templates for target {target!r}")
+        raise SpecError(prefix.rstrip("/"), "", f"no templates for {prefix.rstrip('/')!r}")
     for name in names:
         rel = name[len(prefix) :]
         if rel.endswith(".jinja") or "/__pycache__/" in "/" + rel:
             continue
         dest = f"{plan.package_dir}/{rel.removesuffix(RENDERED)}"
         if rel.endswith(RENDERED):
+            template = None
             try:
                 template = env.get_template(name)
                 text = template.render(**plan.context)
             except jinja2.TemplateSyntaxError as exc:
                 raise SpecError(exc.filename or name, f"line {exc.lineno}", exc.message or str(exc)) from None
             except jinja2.TemplateError as exc:
-                where = _template_line(exc, template.filename or name)
-                raise SpecError(template.filename or name, where, str(exc)) from None
+                shown = (template.filename if template else None) or name
+                raise SpecError(shown, _template_line(exc, shown), str(exc)) from None
             if text.strip():  # a template may render nothing: the target does not need that file
-                out[dest] = finish(dest, text, template.filename or name)
+                out.pending[dest] = (text, template.filename or name)
         else:
             source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
-            out[dest] = source.encode("utf-8")
+            out.done[dest] = source.encode("utf-8")
+    for name in plan.runtime:
+        copy_runtime(target, plan, name, out)
     for d in plan.data:
-        out[f"{plan.package_dir}/{d.path}"] = d.content
-    return out
+        out.done[f"{plan.package_dir}/{d.path}"] = d.content
+
+
+def copy_runtime(target: Target, plan: Plan, name: str, out: Rendered) -> None:
+    """The fixed modules of one runtime set, into the plan's package, each with the banner."""
+    if target.runtime is None or not (target.runtime / name).is_dir():
+        raise SpecError(target.origin, "", f"target {target.name!r} has no runtime set {name!r}")
+    base = target.runtime / name
+    for path in sorted(base.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(base).as_posix()
+        dest = f"{plan.package_dir}/{rel}"
+        text = path.read_text(encoding="utf-8")
+        if target.banner is not None:
+            text = target.banner(plan.context, dest) + text
+        out.pending[dest] = (text, str(path))
 
 
 def _template_line(exc: BaseException, filename: str) -> str:
@@ -106,13 +158,79 @@ def _template_line(exc: BaseException, filename: str) -> str:
     return f"line {line}" if line else "rendering"
 
 
-def finish(dest: str, text: str, template: str) -> bytes:
-    if dest.endswith(".py"):
+# -- formatting ---------------------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("SPECBIND_CACHE")
+    if root:
+        return Path(root)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "specbind"
+
+
+def _key(target: Target, path: str, text: str) -> str:
+    h = hashlib.sha256()
+    for part in (target.name, target.formatter_id, Path(path).suffix, text):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _format_one(formatter: Formatter, path: str, text: str) -> str | BaseException:
+    try:
+        return formatter(path, text)
+    except Exception as exc:  # black reports invalid code as several exception types
+        return exc
+
+
+def finish(rendered: list[Rendered], progress: Progress | None = None) -> dict[str, bytes]:
+    """Format every pending file (from the cache where the same text was formatted before, the
+    rest in parallel) and return all files."""
+    files: dict[str, bytes] = {}
+    jobs: list[tuple[Rendered, str, str, str, Path]] = []
+    cache = cache_dir() / "format"
+    for r in rendered:
+        files.update(r.done)
+        formatter = r.target.formatter
+        for dest, (text, template) in sorted(r.pending.items()):
+            if formatter is None:
+                files[dest] = text.encode("utf-8")
+                continue
+            hit = cache / _key(r.target, dest, text)[:2] / _key(r.target, dest, text)
+            try:
+                files[dest] = hit.read_bytes()
+            except OSError:
+                jobs.append((r, dest, text, template, hit))
+    if not jobs:
+        return files
+    if progress is not None:
+        progress(f"formatting {len(jobs)} file(s)")
+    results = _run([(r.target.formatter, dest, text) for r, dest, text, _, _ in jobs])  # type: ignore[misc]
+    for (r, dest, _, template, hit), result in zip(jobs, results):
+        if isinstance(result, BaseException):
+            raise SpecError(template, "", f"renders invalid {r.target.language or 'output'}: {str(result)[:300]}")
+        data = result.encode("utf-8")
+        files[dest] = data
         try:
-            text = black.format_str(text, mode=black.Mode(line_length=88, target_versions={black.TargetVersion.PY311}))
-        except Exception as exc:  # black reports invalid Python as several exception types
-            raise SpecError(template, "", f"renders invalid Python: {str(exc)[:300]}") from None
-    return text.encode("utf-8")
+            hit.parent.mkdir(parents=True, exist_ok=True)
+            tmp = hit.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            tmp.replace(hit)
+        except OSError:
+            pass  # an unwritable cache only costs time
+    return files
+
+
+def _run(jobs: list[tuple[Formatter, str, str]]) -> list[str | BaseException]:
+    """Formatters in worker processes when there is enough work and they can be sent there
+    (a formatter defined in a target folder loaded by path is run here)."""
+    workers = min(os.cpu_count() or 1, len(jobs))
+    portable = all(getattr(f, "__module__", "").startswith("generator.") for f, _, _ in jobs)
+    if workers < 2 or len(jobs) < 4 or not portable:
+        return [_format_one(f, p, t) for f, p, t in jobs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_format_one, *zip(*jobs), chunksize=max(1, len(jobs) // (workers * 4))))
 
 
 def banner(context: dict[str, Any]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -62,6 +63,15 @@ def sarif_files(rules: dict[str, dict[str, str]], files: list[tuple[str, list[di
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+# What XML 1.0 cannot hold at all (control characters, lone surrogates, U+FFFE/U+FFFF), even
+# escaped; a message quoting a document may contain any of them.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def junit(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str, Any]]) -> str:
     """One test case per rule: it fails when a MUST-level finding names it."""
     return junit_files(rules, [(source, findings)])
@@ -80,7 +90,8 @@ def junit_files(rules: dict[str, dict[str, str]], files: list[tuple[str, list[di
 def _suite(source: str, rules: dict[str, dict[str, str]], findings: list[dict[str, Any]]) -> list[str]:
     by_rule: dict[str, list[dict[str, Any]]] = {}
     for f in findings:
-        by_rule.setdefault(f["rule"], []).append(f)
+        by_rule.setdefault(f["rule"], []).append(dict(f, message=_xml_text(f["message"])))
+    source = _xml_text(source)
     failures = sum(1 for rid in rules if any(f["fatal"] for f in by_rule.get(rid, [])))
     out = [f"<testsuite name={quoteattr('specbind replay ' + source)} tests=\"{len(rules)}\" failures=\"{failures}\">"]
     for rid, spec in rules.items():

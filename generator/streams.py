@@ -22,7 +22,7 @@ def sse_documents(stream: BinaryIO, chunk_size: int = 1 << 16) -> Iterator[bytes
     comments and other fields ignored; a leading BOM dropped; input split anywhere, even inside
     a UTF-8 sequence. (The generated packages carry the same grammar as `<package>.sse`;
     tests/test_sse_reference.py holds the two to one reference.)"""
-    buffer = b""
+    pieces: list[bytes] = []  # the line being received
     data: list[bytes] = []
     pending_cr = False
     start: bytes | None = b""  # the first bytes, until we know whether they are a BOM
@@ -43,9 +43,14 @@ def sse_documents(stream: BinaryIO, chunk_size: int = 1 << 16) -> Iterator[bytes
         if pending_cr and chunk.startswith(b"\n"):
             chunk = chunk[1:]  # the LF of a CRLF split across reads
         pending_cr = chunk.endswith(b"\r")
-        buffer += chunk
+        if b"\n" not in chunk and b"\r" not in chunk:
+            pieces.append(chunk)  # a line still arriving: joined once it ends, so a long one stays linear
+            continue
+        pieces.append(chunk)
+        buffer = b"".join(pieces)
+        pieces.clear()
         lines = buffer.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
-        buffer = lines.pop()
+        pieces.append(lines.pop())
         for line in lines:
             event = _line(line, data)
             if event is not None:

@@ -179,5 +179,5 @@ def agui_files() -> dict[str, bytes]:
     """Everything spec/agui generates, rendered once per session from the repository root."""
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(REPO)
-        _, files = render_spec(Path("spec/agui"), [])
+        files = render_spec(Path("spec/agui"), []).files
     return files

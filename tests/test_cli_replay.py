@@ -320,14 +320,14 @@ def test_check_resume_usage_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "ISO 8601" in result.output
     (tmp_path / "bad.json").write_text('{"threadId": 1}')
     result = run_cli("check-resume", "--spec", SPEC_AGUI, "--input", tmp_path / "bad.json")
-    assert result.exit_code == 1 and "threadId" in result.output
+    assert result.exit_code == 2 and "threadId" in result.output
 
 
 
 
 def harness_events() -> list[dict[str, Any]]:
     examples = json.loads((HARNESS / "rule-examples.json").read_text())
-    return examples["HR-OUT-OF-STATE"]["satisfies"][0]["stream"]
+    return examples["HR-ACTION-REUSED"]["satisfies"][0]["stream"]
 
 
 def test_harness_replay_after_a_cursor(tmp_path: Path) -> None:

@@ -228,7 +228,7 @@ def test_nullability(tmp_path: Path) -> None:
         (("Circle", "radius", "minimum"), 1, "minimum 0 -> 1", ("new-readers",)),
         (("Circle", "radius", "minimum"), None, "minimum 0 -> none", ("old-readers",)),
         (("Circle", "radius", "maximum"), 100, "maximum none -> 100", ("new-readers",)),
-        (("Circle", "label", "pattern"), "^[a-z]+$", 'pattern null -> "^[a-z]+$"', ("new-readers",)),
+        (("Circle", "label", "pattern"), "^[a-z]+$", 'pattern none -> "^[a-z]+$"', ("new-readers",)),
         (("Circle", "label", "maxLength"), 10, "maxLength none -> 10", ("new-readers",)),
         (("Circle", "label", "minLength"), 1, "minLength none -> 1", ("new-readers",)),
     ],
@@ -375,11 +375,11 @@ def test_spec_errors_name_file_and_pointer(tmp_path: Path) -> None:
     bad = copy.deepcopy(BASE)
     bad["$defs"]["Circle"]["properties"]["radius"]["multipleOf"] = 2
     result = run_cli("diff", write(tmp_path / "old.json", BASE), write(tmp_path / "bad.json", bad))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "bad.json: /$defs/Circle/properties/radius/multipleOf: unsupported JSON Schema keyword 'multipleOf'" in result.output
     (tmp_path / "nobinding").mkdir()
     result = run_cli("diff", tmp_path / "nobinding", tmp_path / "old.json")
-    assert result.exit_code == 1 and "binding.toml" in result.output
+    assert result.exit_code == 2 and "binding.toml" in result.output
 
 
 # -- AG-UI draft -> 1.1 -------------------------------------------------------------------------

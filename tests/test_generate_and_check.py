@@ -29,7 +29,6 @@ from conftest import (
 )
 from generator.errors import SpecError
 from generator.pipeline import drift, render_spec, write
-from generator.render import BUILTIN_TEMPLATES
 
 AGUI_SHA256 = hashlib.sha256(SPEC_AGUI.joinpath("schema.json").read_bytes()).hexdigest()
 
@@ -55,7 +54,7 @@ def test_render_is_deterministic_across_processes_and_hash_seeds(agui_files: dic
     files byte for byte (compared by sha256), in the same order."""
     code = (
         "import hashlib, json\nfrom pathlib import Path\nfrom generator.pipeline import render_spec\n"
-        "_, files = render_spec(Path('spec/agui'), [])\n"
+        "files = render_spec(Path('spec/agui'), []).files\n"
         "print(json.dumps({k: hashlib.sha256(v).hexdigest() for k, v in files.items()}))\n"
     )
     env = {**os.environ, "PYTHONHASHSEED": "4242"}
@@ -109,7 +108,7 @@ def test_banner_follows_the_schema_bytes(tmp_path: Path) -> None:
     for s in (spec, other):
         digest = hashlib.sha256((s / "schema.json").read_bytes()).hexdigest()
         digests.append(digest)
-        _, files = render_spec(s, [])
+        files = render_spec(s, []).files
         for rel, content in files.items():
             if rel.endswith(".py"):
                 first = content.decode("utf-8").partition("\n")[0]
@@ -121,11 +120,11 @@ def test_banner_follows_the_schema_bytes(tmp_path: Path) -> None:
 def test_output_does_not_depend_on_the_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spec = make_spec(tmp_path)
     monkeypatch.chdir(tmp_path)
-    _, from_root = render_spec(Path("spec/toy"), [])
+    from_root = render_spec(Path("spec/toy"), []).files
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    _, from_elsewhere = render_spec(spec, [])
+    from_elsewhere = render_spec(spec, []).files
     assert from_elsewhere == from_root
 
 
@@ -136,7 +135,7 @@ def test_output_does_not_depend_on_the_working_directory(tmp_path: Path, monkeyp
 def toy_rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes]]:
     """One toy spec folder for the module and what it renders (rendered once: ~0.5 s each)."""
     spec = make_spec(tmp_path_factory.mktemp("toy"))
-    _, files = render_spec(spec, [])
+    files = render_spec(spec, []).files
     return spec, files
 
 
@@ -310,14 +309,14 @@ def _user_templates(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-BUILTIN_VERSION = (BUILTIN_TEMPLATES / "python" / "version.py.j2").read_text(encoding="utf-8")
+BUILTIN_VERSION = (REPO / "templates" / "python" / "version.py.j2").read_text(encoding="utf-8")
 EXTRA_LINE = 'VENDORED_BY = "acme"\n'
 
 
 def test_user_template_replaces_its_namesake_only(toy_rendered: tuple[Path, dict[str, bytes]], tmp_path: Path) -> None:
     spec, plain = toy_rendered
     tpl = _user_templates(tmp_path / "tpl", {"python/version.py.j2": BUILTIN_VERSION + EXTRA_LINE})
-    _, custom = render_spec(spec, [tpl])
+    custom = render_spec(spec, [tpl]).files
     assert set(custom) == set(plain)
     assert {rel for rel in plain if plain[rel] != custom[rel]} == {"toyproto/version.py"}
     assert custom["toyproto/version.py"] == plain["toyproto/version.py"] + EXTRA_LINE.encode()
@@ -341,7 +340,7 @@ def test_user_template_folder_adds_new_files(toy_spec: Path, tmp_path: Path) -> 
         tmp_path / "tpl",
         {"python/NOTICE.txt": "copied as is {{ package }}\n", "python/extra.py.j2": "NAME={{ package | pystr }}\n"},
     )
-    _, files = render_spec(toy_spec, [tpl])
+    files = render_spec(toy_spec, [tpl]).files
     assert files["toyproto/NOTICE.txt"] == b"copied as is {{ package }}\n"
     assert files["toyproto/extra.py"] == b'NAME = "toyproto"\n'  # rendered, then black-formatted
 
@@ -349,7 +348,7 @@ def test_user_template_folder_adds_new_files(toy_spec: Path, tmp_path: Path) -> 
 def test_first_templates_folder_wins(toy_spec: Path, tmp_path: Path) -> None:
     first = _user_templates(tmp_path / "one", {"python/version.py.j2": BUILTIN_VERSION + "WHO = 1\n"})
     second = _user_templates(tmp_path / "two", {"python/version.py.j2": BUILTIN_VERSION + "WHO = 2\n"})
-    _, files = render_spec(toy_spec, [first, second])
+    files = render_spec(toy_spec, [first, second]).files
     assert files["toyproto/version.py"].endswith(b"WHO = 1\n")
 
 
@@ -364,7 +363,7 @@ def test_user_template_with_an_undefined_name_fails(toy_spec: Path, tmp_path: Pa
 def test_user_template_rendering_invalid_python_fails(toy_spec: Path, tmp_path: Path) -> None:
     tpl = _user_templates(tmp_path / "tpl", {"python/version.py.j2": "def (:\n"})
     result = run_cli("generate", "--spec", toy_spec, "--out", tmp_path / "out", "--templates", tpl)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)
     assert "version.py.j2" in result.stderr and "renders invalid Python" in result.stderr
 
@@ -507,7 +506,7 @@ def _generated_package_works(tmp_path: Path, schema: dict[str, Any], code: str, 
     spec = make_spec(tmp_path, schema=schema)
     out = tmp_path / "out"
     result = run_cli("generate", "--spec", spec, "--out", out)
-    if result.exit_code == 1 and pointer is not None:
+    if result.exit_code == 2 and pointer is not None:
         assert result.stderr.startswith(f"error: {spec}/schema.json: {pointer}"), result.stderr
         return
     assert result.exit_code == 0, result.output

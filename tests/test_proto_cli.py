@@ -65,18 +65,18 @@ def test_as_names_another_definition(tmp_path: Path) -> None:
     assert result.exit_code == 0 and json.loads(result.stdout) == run_input
 
 
-def test_an_invalid_document_exits_1_with_its_pointer_and_writes_nothing(tmp_path: Path) -> None:
+def test_an_invalid_document_is_refused_with_exit_2_its_pointer_and_writes_nothing(tmp_path: Path) -> None:
     src = tmp_path / "bad.json"
     src.write_text('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":5}', encoding="utf-8")
     out = tmp_path / "bad.bin"
     result = _convert("--from", "json", "--to", "proto", src, out)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "/delta: expected string, got integer" in result.stderr and not out.exists()
 
 
-def test_malformed_bytes_exit_1_naming_field_keyword_and_offset(tmp_path: Path) -> None:
+def test_malformed_bytes_are_refused_with_exit_2_naming_field_keyword_and_offset(tmp_path: Path) -> None:
     result = _convert("--from", "proto", "--to", "json", "-", "-", input=bytes.fromhex(GOLDEN[0]["hex"])[:-2])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "[truncated, Event]" in result.stderr and "at byte" in result.stderr
 
 
@@ -84,14 +84,14 @@ def test_a_bad_line_of_a_stream_is_named(tmp_path: Path) -> None:
     jsonl = tmp_path / "in.jsonl"
     jsonl.write_text(json.dumps(EVENTS[0]) + "\n" + '{"type":"NOPE"}\n', encoding="utf-8")
     result = _convert("--from", "json", "--to", "proto", "--stream", jsonl, tmp_path / "o.bin")
-    assert result.exit_code == 1 and ": line 2: not a valid Event" in result.stderr
+    assert result.exit_code == 2 and ": line 2: not a valid Event" in result.stderr
     assert not (tmp_path / "o.bin").exists()
 
 
 def test_a_truncated_body_is_named_as_such(tmp_path: Path) -> None:
     body = b"".join(len(b).to_bytes(4, "big") + b for b in (bytes.fromhex(f["hex"]) for f in GOLDEN[:3]))
     result = _convert("--from", "proto", "--to", "json", "--stream", "-", "-", input=body[:-1])
-    assert result.exit_code == 1 and "ends inside frame 2" in result.stderr
+    assert result.exit_code == 2 and "ends inside frame 2" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,8 @@ import pytest
 from conftest import REPO, SPEC_AGUI, TOY_BINDING, make_spec, run_cli, run_package_tests, toy_schema
 from generator.binding import load_binding
 from generator.errors import SpecError
-from generator.pipeline import load_ir, render_spec
+from generator.pipeline import render_spec
+from generator.products import load_ir
 from generator.wire import ledger as L
 from generator.wire.plan import plan
 
@@ -100,7 +101,7 @@ def test_the_toy_package_passes_its_own_protobuf_tests(tmp_path: Path) -> None:
 def test_a_new_field_without_the_flag_is_an_error_naming_the_slot(tmp_path: Path) -> None:
     spec = proto_spec(tmp_path, schema=_with_ping({"memo": {"type": "string"}}))
     result = _generate(spec, tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "wire.txt: Ping.memo: 1 new wire slot needs a number (Ping.memo)" in result.stderr
     assert "specbind generate --allow-new-slots" in result.stderr
     assert (spec / "wire.txt").read_text(encoding="utf-8") == LEDGER
@@ -220,7 +221,7 @@ def test_a_broken_proto_table_is_an_error_naming_the_key(tmp_path: Path, table: 
     assert caught.value.where == where, caught.value
     assert says in caught.value.message
     result = _generate(spec, tmp_path / "out")
-    assert result.exit_code == 1 and result.stderr.startswith("error: ") and "Traceback" not in result.output
+    assert result.exit_code == 2 and result.stderr.startswith("error: ") and "Traceback" not in result.output
 
 
 def test_a_property_of_several_json_types_needs_a_split(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from generator.errors import SpecError
 from generator.ir.naming import snake
-from generator.pipeline import load_ir
+from generator.products import load_ir
 from generator.binding import load_binding
 from generator.rules.load import load_rules
 
@@ -33,7 +33,7 @@ def compile_text(tmp_path: Path, text: str, ir):  # type: ignore[no-untyped-def]
         toml = re.sub(r'^(fixtures|conformance|templates) = .*$', "", toml, flags=re.M)
         (spec / "binding.toml").write_text(toml)
     (spec / "lifecycle.rules").write_text(text, encoding="utf-8")
-    return load_rules(load_binding(spec), ir, snake)
+    return load_rules(load_binding(spec), ir)
 
 
 def error(tmp_path: Path, text: str, ir) -> SpecError:  # type: ignore[no-untyped-def]
@@ -77,11 +77,18 @@ def test_agui_rules_lint_clean(agui_ir, tmp_path: Path) -> None:  # type: ignore
         (("on RUN_STARTED in active fail", "on RUN_STARTED in busy fail"), "in busy fail", "unknown state 'busy'"),
         (("\n  RAW CUSTOM REASONING_ENCRYPTED_VALUE", "\n  RAW REASONING_ENCRYPTED_VALUE"), "events Event by type", "neither handled nor passed through: CUSTOM"),
         (("on TEXT_MESSAGE_END in open -> closed", "on TEXT_MESSAGE_CHUNK in open -> closed"), "on TEXT_MESSAGE_CHUNK in open", "expanded before any machine sees it"),
+        (("retired THINKING_END as", "retired TEXT_MESSAGE_END as"), "retired TEXT_MESSAGE_END as", "is an event type of the schema: it is not retired"),
+        (("set messageId new thinking\n", "set msgId new thinking\n"), "set msgId new thinking", "REASONING_START has no field 'msgId'"),
+        (('set role "reasoning"', 'set role "assistant"'), 'set role "assistant"', "cannot be 'assistant'"),
+        (("outlives-run closed", "outlives-run finished"), "entity tool key toolCallId", "outlives-run 'finished' is not a state of entity tool"),
+        (("on-retired EVENT-RETIRED\n", ""), "retired THINKING_START as", "retired shapes need `on-retired RULE`"),
     ],
     ids=[
         "wrong-discriminator", "unknown-event", "unknown-key-field", "duplicate-rule", "unknown-rule",
         "enum-value-that-does-not-exist", "unknown-field-in-expression", "bad-character", "unknown-level",
         "unknown-entity", "unknown-state", "unhandled-event-type", "chunk-in-entity",
+        "retired-type-is-current", "retired-sets-unknown-field", "retired-value-not-admitted", "outlives-unknown-state",
+        "retired-without-on-retired",
     ],
 )
 def test_mistakes_are_located(agui_ir, tmp_path: Path, change: tuple[str, str], needle: str, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -134,6 +141,36 @@ def test_cli_lint(tmp_path: Path) -> None:
     shutil.copytree(SPEC_AGUI, spec)
     (spec / "lifecycle.rules").write_text(RULES.replace("entity text key messageId", "entity text key msgId"))
     result = run_cli("lint", "--spec", spec)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert re.search(r"error: .*lifecycle\.rules: line \d+ column \d+: .*msgId", result.output), result.output
     assert "Traceback" not in result.output
+
+
+HARNESS = SPEC_AGUI.parent / "harness-runtime"
+HARNESS_RULES = (HARNESS / "lifecycle.rules").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "change,needle,message",
+    [
+        (("document ArtifactList artifacts id", "document Artifact artifacts id"), "listing artifacts", "Artifact has no field 'artifacts'"),
+        (("document ArtifactList artifacts id", "document ArtifactList artifacts key"), "listing artifacts", "Artifact has no field 'key'"),
+        (("created-by artifact.created data", "created-by action.required data"), "listing artifacts", "is not what ArtifactList.artifacts lists"),
+        (("  unmatched HR-ARTIFACT-LIST-UNMATCHED\n", ""), "listing artifacts", "needs `unmatched RULE`"),
+        (("  created-by artifact.created data\n", ""), "listing artifacts", "needs `created-by`"),
+    ],
+    ids=["document-without-the-list", "item-without-the-id", "created-by-another-type", "no-unmatched-rule", "no-created-by"],
+)
+def test_listing_mistakes_are_located(tmp_path: Path, change: tuple[str, str], needle: str, message: str) -> None:
+    old, new = change
+    assert old in HARNESS_RULES
+    spec = tmp_path / "harness"
+    shutil.copytree(HARNESS, spec, ignore=shutil.ignore_patterns("templates"))
+    (spec / "binding.toml").write_text(re.sub(r"^templates = .*$", "", (spec / "binding.toml").read_text(), flags=re.M))
+    text = HARNESS_RULES.replace(old, new, 1)
+    (spec / "lifecycle.rules").write_text(text, encoding="utf-8")
+    binding = load_binding(spec)
+    with pytest.raises(SpecError) as caught:
+        load_rules(binding, load_ir(binding))
+    assert message in caught.value.message, caught.value
+    assert caught.value.where.startswith(f"line {line_of(text, needle)} "), caught.value

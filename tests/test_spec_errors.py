@@ -175,7 +175,7 @@ def _matches(where: str, expected: str | tuple[str, ...]) -> bool:
 
 def test_the_toy_spec_itself_generates(toy_spec: Path) -> None:
     """The control for every case below: the unbroken spec is accepted."""
-    _, files = render_spec(toy_spec, [])
+    files = render_spec(toy_spec, []).files
     assert "toyproto/models.py" in files
 
 
@@ -196,7 +196,7 @@ def test_cli_generate_reports_schema_error_without_traceback(tmp_path: Path, cas
     spec = _write_schema(tmp_path, case)
     out = tmp_path / "out"
     result = run_cli("generate", "--spec", spec, "--out", out)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit), result.exception  # not an uncaught error
     assert "Traceback" not in result.output
     assert result.stdout == ""
@@ -214,7 +214,7 @@ def test_a_property_named_like_a_keyword_is_not_a_keyword(tmp_path: Path) -> Non
     """`properties` holds names, not keywords: a property called maxLength or foo is fine."""
     schema = toy_schema()
     schema["$defs"]["Ping"]["properties"].update(maxLength={"type": "integer"}, foo={"type": "string"})
-    _, files = render_spec(make_spec(tmp_path, schema=schema), [])
+    files = render_spec(make_spec(tmp_path, schema=schema), []).files
     assert b"max_length: int | UnsetType" in files["toyproto/models.py"]
 
 
@@ -314,7 +314,7 @@ def test_fixture_divergence_naming_no_fixture(tmp_path: Path) -> None:
 def test_cli_generate_reports_binding_error(tmp_path: Path) -> None:
     spec = make_spec(tmp_path, binding=None)
     result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)
     assert result.stderr == f"error: {spec}/binding.toml: /: missing: every spec folder needs a binding.toml\n"
 
@@ -322,7 +322,7 @@ def test_cli_generate_reports_binding_error(tmp_path: Path) -> None:
 def test_cli_check_reports_spec_error_too(tmp_path: Path) -> None:
     spec = make_spec(tmp_path, schema=_set("Ping", "note", "maxItems", 3)())
     result = run_cli("check", "--spec", spec, "--out", tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)
     assert result.stderr.startswith(f"error: {spec}/schema.json: /$defs/Ping/properties/note/maxItems: ")
 
@@ -332,7 +332,7 @@ def test_cli_generate_with_no_spec_folders(tmp_path: Path, monkeypatch: pytest.M
     (tmp_path / "spec").mkdir()
     monkeypatch.chdir(tmp_path)
     result = run_cli("generate")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith("error: spec: /: no spec folders")
 
 
@@ -343,13 +343,13 @@ def test_cli_generate_with_no_spec_folders(tmp_path: Path, monkeypatch: pytest.M
 
 
 def _generate_or_locate(tmp_path: Path, schema: Schema, pointer: str) -> None:
-    """Generation succeeds, or fails with `error: <schema.json>: <pointer>...` and exit 1."""
+    """Generation succeeds, or fails with `error: <schema.json>: <pointer>...` and exit 2."""
     spec = make_spec(tmp_path, schema=schema)
     result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
     if result.exit_code != 0:
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.stderr.startswith(f"error: {spec}/schema.json: {pointer}"), result.stderr
 
 
@@ -388,7 +388,7 @@ def test_optional_self_reference_generates(tmp_path: Path) -> None:
         "type": "object",
         "properties": {"next": {"$ref": "#/$defs/Node"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
     }
-    _, files = render_spec(make_spec(tmp_path, schema=schema), [])
+    files = render_spec(make_spec(tmp_path, schema=schema), []).files
     assert b"class Node(Struct" in files["toyproto/models.py"]
 
 

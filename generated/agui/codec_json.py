@@ -8,6 +8,12 @@ which reports every problem with its JSON Pointer, definition and keyword. Lenie
 the receiver rule for documents from a newer minor version: unknown properties of closed objects
 and union members with an unknown discriminator are stripped, each reported as a warning; a
 known field with a wrong value is still an error.
+
+Both accept only what every peer can read back (``limits`` says why): UTF-8 without a byte order
+mark, no lone surrogate escape, at most ``MAX_DEPTH`` levels of nesting, numbers within a double's
+range and integers within CPython's 4300 digits (exact, as Python ints; beyond 2^53 - 1 they are
+not portable, and the protobuf codec refuses them). Anything else is a located DecodeError, never
+another exception; encoders refuse the same things with EncodeError.
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ import msgspec
 
 from . import models
 from .errors import DecodeError, EncodeError, Issue
+from .limits import MAX_DEPTH, lone_surrogate_escape, safe_text, too_deep
 
 __all__ = [
     "ROOT",
+    "MAX_DEPTH",
     "Decoded",
     "Decoder",
     "decoder",
@@ -189,26 +197,36 @@ class Decoder:
 
     def decode(self, data: bytes | str) -> Any:
         """The typed value, or DecodeError carrying every problem in the document."""
+        if type(data) is not bytes:
+            data = _as_bytes(data, self.definition)
         try:
             value = self._fast.decode(data)
+            fast = not _suspect(data) and (
+                self._expect is None or type(value) is self._expect
+            )
+            if fast and type(value) in models.CARRIERS:
+                _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            fast = False
+        if not fast:
             return self._explain(data, lenient=False).value
-        if self._expect is not None and type(value) is not self._expect:
-            return self._explain(data, lenient=False).value
-        if type(value) in models.CARRIERS:
-            _attach(value, msgspec.json.decode(data))
         return value
 
     def decode_lenient(self, data: bytes | str) -> Decoded:
         """Like decode, but strips (and reports) what a newer peer may have added."""
+        if type(data) is not bytes:
+            data = _as_bytes(data, self.definition)
         try:
             value = self._fast.decode(data)
+            fast = not _suspect(data) and (
+                self._expect is None or type(value) is self._expect
+            )
+            if fast and type(value) in models.CARRIERS:
+                _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            fast = False
+        if not fast:
             return self._explain(data, lenient=True)
-        if self._expect is not None and type(value) is not self._expect:
-            return self._explain(data, lenient=True)
-        if type(value) in models.CARRIERS:
-            _attach(value, msgspec.json.decode(data))
         return _decoded(value)
 
     def accepts(self, data: bytes | str) -> bool:
@@ -226,7 +244,13 @@ class Decoder:
         try:
             document = parse_json(data)
         except JSONParseError as exc:
-            raise DecodeError(name, [Issue("", name, "json", str(exc))]) from None
+            raise DecodeError(
+                name,
+                [
+                    Issue(ptr, name, keyword, message)
+                    for ptr, keyword, message in exc.issues
+                ],
+            ) from None
         check = Validation(lenient)
         cleaned = check.run(document, name)
         if check.errors:
@@ -246,6 +270,34 @@ class Decoder:
             )
         _attach(value, cleaned)
         return Decoded(value, tuple(check.warnings))
+
+
+def _suspect(data: bytes) -> bool:
+    """Whether a document the fast decoder accepted may hold what this package refuses (msgspec
+    reads lone surrogate escapes and any depth): then the full path decides. Two C scans at most
+    on the usual document."""
+    return lone_surrogate_escape(data) or too_deep(data)
+
+
+def _as_bytes(data: Any, definition: str) -> bytes:
+    """Text as its UTF-8 bytes (bytearray, memoryview: as bytes); a str holding a lone
+    surrogate is not text and is refused here."""
+    if isinstance(data, str):
+        try:
+            return data.encode()
+        except UnicodeEncodeError as exc:
+            message = (
+                f"character {exc.start} is a lone surrogate, which is not Unicode text"
+            )
+            raise DecodeError(
+                definition, [Issue("", definition, "json", message)]
+            ) from None
+    try:
+        return bytes(data)
+    except TypeError:
+        raise TypeError(
+            f"decode takes bytes or str, not {type(data).__name__}"
+        ) from None
 
 
 _FIELDS: dict[type[Any], tuple[tuple[str, str], ...]] = {}
@@ -401,9 +453,24 @@ def encode(
             if definition is not None
             else _BY_CLASS.get(type(value), type(value).__name__)
         )
+        raise EncodeError(name, _unencodable(value, name, exc)) from None
+    if too_deep(data):
+        name = (
+            _name(definition)
+            if definition is not None
+            else _BY_CLASS.get(type(value), type(value).__name__)
+        )
         raise EncodeError(
-            name, [Issue("", name, "type", f"cannot encode: {exc}")]
-        ) from None
+            name,
+            [
+                Issue(
+                    "",
+                    name,
+                    "depth",
+                    f"nested deeper than {MAX_DEPTH} arrays and objects",
+                )
+            ],
+        )
     if not validate:
         return data
     if definition is None:
@@ -424,6 +491,29 @@ def encode(
     except DecodeError as exc:
         raise EncodeError(full.definition, list(exc.errors)) from None
     return data
+
+
+def _unencodable(value: Any, name: str, exc: BaseException) -> list[Issue]:
+    """Why a value did not encode, located where it can be: a lone surrogate (not Unicode
+    text), an integer beyond the digits limit, or something that is not JSON at all."""
+    if isinstance(exc, (UnicodeEncodeError, ValueError)):
+        from .validation import unreadable  # loaded when needed, as in _explain
+
+        try:
+            found = unreadable(msgspec.to_builtins(value))
+        except (TypeError, ValueError, RecursionError, msgspec.EncodeError):
+            found = []
+        if found:
+            return [
+                Issue(ptr, name, keyword, message) for ptr, keyword, message in found
+            ]
+    if isinstance(exc, RecursionError):
+        return [
+            Issue(
+                "", name, "depth", f"nested deeper than {MAX_DEPTH} arrays and objects"
+            )
+        ]
+    return [Issue("", name, "type", safe_text(f"cannot encode: {exc}"))]
 
 
 def to_builtins(value: Any) -> Any:

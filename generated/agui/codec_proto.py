@@ -35,6 +35,7 @@ import msgspec
 
 from . import models
 from .errors import DecodeError, EncodeError, Issue
+from .limits import MAX_DEPTH, show_number, value_depth
 from .validation import DROP, Validation
 
 __all__ = [
@@ -253,7 +254,7 @@ def _e_value(v: Any) -> bytes:
         if -MAX_SAFE_INTEGER <= v <= MAX_SAFE_INTEGER:
             return b"\x11" + _pack_double(v)
         raise _Unencodable(
-            f"integer {v} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it"
+            f"integer {show_number(v)} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it"
         )
     if t is float:
         if math.isfinite(v):
@@ -300,7 +301,8 @@ def _e_struct(v: dict[str, Any]) -> bytearray:
     return out
 
 
-def _d_value(data: bytes) -> Any:
+def _d_value(data: bytes, depth: int = 1) -> Any:
+    """A google.protobuf.Value; ``depth``: the nesting a struct or list here would have."""
     pos = 0
     end = len(data)
     tag = 0
@@ -361,9 +363,9 @@ def _d_value(data: bytes) -> Any:
                     )
                 try:
                     v = (
-                        _d_struct(data[pos:stop])
+                        _d_struct(data[pos:stop], depth)
                         if tag == 42
-                        else _d_list(data[pos:stop])
+                        else _d_list(data[pos:stop], depth)
                     )
                 except WireError as exc:
                     exc.offset += pos
@@ -400,7 +402,11 @@ def _d_value(data: bytes) -> Any:
     return v
 
 
-def _d_struct(data: bytes) -> dict[str, Any]:
+def _d_struct(data: bytes, depth: int = 1) -> dict[str, Any]:
+    if depth > MAX_DEPTH:
+        raise WireError(
+            "depth", f"values nest deeper than {MAX_DEPTH} structs and lists", 0
+        )
     out: dict[str, Any] = {}
     pos = 0
     end = len(data)
@@ -423,7 +429,7 @@ def _d_struct(data: bytes) -> dict[str, Any]:
             if stop > end:
                 raise _truncated("fields (1)", pos)
             try:
-                key, value = _d_entry(data[pos:stop], len(out))
+                key, value = _d_entry(data[pos:stop], len(out), depth + 1)
             except WireError as exc:
                 exc.offset += pos
                 raise
@@ -440,7 +446,7 @@ def _d_struct(data: bytes) -> dict[str, Any]:
     return out
 
 
-def _d_entry(data: bytes, index: int) -> tuple[str, Any]:
+def _d_entry(data: bytes, index: int, depth: int) -> tuple[str, Any]:
     pos = 0
     end = len(data)
     tag = 0
@@ -477,7 +483,7 @@ def _d_entry(data: bytes, index: int) -> tuple[str, Any]:
                             pos,
                         )
                     try:
-                        value = _d_value(data[pos:stop])
+                        value = _d_value(data[pos:stop], depth)
                     except WireError as exc:
                         raise exc.at(
                             key if key is not None else f"fields[{index}]", pos
@@ -496,7 +502,11 @@ def _d_entry(data: bytes, index: int) -> tuple[str, Any]:
     return key or "", value
 
 
-def _d_list(data: bytes) -> list[Any]:
+def _d_list(data: bytes, depth: int = 1) -> list[Any]:
+    if depth > MAX_DEPTH:
+        raise WireError(
+            "depth", f"values nest deeper than {MAX_DEPTH} structs and lists", 0
+        )
     out: list[Any] = []
     pos = 0
     end = len(data)
@@ -519,7 +529,7 @@ def _d_list(data: bytes) -> list[Any]:
             if stop > end:
                 raise _truncated("values (1)", pos)
             try:
-                out.append(_d_value(data[pos:stop]))
+                out.append(_d_value(data[pos:stop], depth + 1))
             except WireError as exc:
                 raise exc.at(str(len(out)), pos) from None
             pos = stop
@@ -12738,6 +12748,17 @@ def _bytes(data: bytes | bytearray | memoryview) -> bytes:
     return data if type(data) is bytes else bytes(data)
 
 
+def _deep_checked(document: Any, data: bytes | bytearray | memoryview) -> Any:
+    """The decoded document, or WireError when it nests deeper than MAX_DEPTH as JSON (as
+    codec_json refuses it, so that both codecs accept the same documents). Each level costs at
+    least a byte on the wire, so a short message needs no walk."""
+    if len(data) >= MAX_DEPTH and value_depth(document) > MAX_DEPTH:
+        raise WireError(
+            "depth", f"the document nests deeper than {MAX_DEPTH} arrays and objects", 0
+        )
+    return document
+
+
 def decode_document(
     data: bytes | bytearray | memoryview, definition: str = ROOT
 ) -> Any:
@@ -12745,7 +12766,7 @@ def decode_document(
     the JSON Schema (``decode`` does both)."""
     entry = _entry(definition)
     try:
-        return entry.decode(_bytes(data))
+        return _deep_checked(entry.decode(_bytes(data)), data)
     except WireError as exc:
         raise DecodeError(definition, [exc.issue(definition)]) from None
     except RecursionError:
@@ -12797,7 +12818,7 @@ def decode(data: bytes | bytearray | memoryview, definition: str = ROOT) -> Any:
     """Strictly decode one message as a definition: the typed value, or DecodeError."""
     entry = _entry(definition)
     try:
-        document = entry.decode(_bytes(data))
+        document = _deep_checked(entry.decode(_bytes(data)), data)
     except WireError as exc:
         raise DecodeError(definition, [exc.issue(definition)]) from None
     except RecursionError:
@@ -12821,7 +12842,7 @@ def decode_lenient(
     skipped: list[Issue] = []
     token = _LENIENT.set(skipped)
     try:
-        document = entry.decode(_bytes(data))
+        document = _deep_checked(entry.decode(_bytes(data)), data)
     except WireError as exc:
         raise DecodeError(definition, [exc.issue(definition)]) from None
     except RecursionError:
@@ -12843,7 +12864,7 @@ def _locate(value: Any, pointer: str = "") -> tuple[str, str] | None:
     if t is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
         return (
             pointer,
-            f"integer {value} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it",
+            f"integer {show_number(value)} is beyond 2^53 - 1: a google.protobuf.Value number is a double and would round it",
         )
     if t is float and not math.isfinite(value):
         return pointer, f"{value} is not a JSON number"
@@ -12868,6 +12889,18 @@ def _locate(value: Any, pointer: str = "") -> tuple[str, str] | None:
 
 
 def _wire(document: Any, definition: str, entry: _Entry) -> bytes:
+    if value_depth(document) > MAX_DEPTH:
+        raise EncodeError(
+            definition,
+            [
+                Issue(
+                    "",
+                    definition,
+                    "depth",
+                    f"nested deeper than {MAX_DEPTH} arrays and objects",
+                )
+            ],
+        )
     try:
         return bytes(entry.encode(document))
     except (
@@ -12920,7 +12953,12 @@ def encode(
             else _BY_CLASS.get(definition, getattr(definition, "__name__", "?"))
         )
     entry = _entry(name)
-    document = msgspec.to_builtins(value)
+    try:
+        document = msgspec.to_builtins(value)
+    except (TypeError, ValueError, RecursionError, msgspec.EncodeError) as exc:
+        raise EncodeError(
+            name, [Issue("", name, "type", f"cannot encode: {type(exc).__name__}")]
+        ) from None
     if validate:
         _check(document, name, entry)
     return _wire(document, name, entry)

@@ -26,8 +26,9 @@ from msgspec import UNSET
 
 from . import codec_json, models
 from .automaton import Automaton, Finding
-from .errors import DecodeError
+from .errors import DecodeError, Issue
 from .jsonpatch import PatchError, apply_patch
+from .limits import MAX_DEPTH, safe_text, value_depth
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -97,12 +98,16 @@ class Projection:
 
     def _reindex(self) -> None:
         self._by_id = {m.id: m for m in self.messages}
-        self._calls = {
-            call.id: call
-            for m in self.messages
-            if isinstance(m, models.AssistantMessage) and m.tool_calls is not UNSET
-            for call in m.tool_calls
-        }
+        # tool call id -> the call, and the id of the assistant message that holds it
+        self._calls = {}
+        self._parents: dict[str, str] = {}
+        for m in self.messages:
+            if isinstance(m, models.AssistantMessage) and m.tool_calls is not UNSET:
+                for call in m.tool_calls:
+                    self._calls[call.id] = call
+                    self._parents[call.id] = m.id
+        # calls whose reopening disagreed with them: their events are withheld until their end
+        self._withheld: set[str] = set()
 
     def _add(self, message: Any) -> Any:
         if message.id in self._by_id:
@@ -154,7 +159,21 @@ class Projection:
 
     def _on_tool_call_start(self, ev: Any) -> None:
         if ev.tool_call_id in self._calls:
-            _merge_metadata(self._calls[ev.tool_call_id], ev)
+            existing = self._calls[ev.tool_call_id]
+            parent = self._parents.get(ev.tool_call_id)
+            if existing.function.name != ev.tool_call_name or (
+                ev.parent_message_id is not UNSET and ev.parent_message_id != parent
+            ):
+                # tool-calls.mdx § TOOL_CALL_END: a reopening start MUST agree with the call it
+                # reopens. Merging would append one tool's arguments to another's call.
+                self._withheld.add(ev.tool_call_id)
+                self.warn(
+                    f"TOOL_CALL_START reopens tool call {ev.tool_call_id!r} as {ev.tool_call_name!r}"
+                    f"{'' if ev.parent_message_id is UNSET else f' under {ev.parent_message_id!r}'}, but it is "
+                    f"{existing.function.name!r} under {parent!r}: its events are withheld (TOOL-REOPEN-AGREE)"
+                )
+                return
+            _merge_metadata(existing, ev)
             return  # a reopened call: further arguments append
         call = models.ToolCall(
             id=ev.tool_call_id,
@@ -175,14 +194,20 @@ class Projection:
             [] if parent.tool_calls is UNSET else parent.tool_calls
         ) + [call]
         self._calls[call.id] = call
+        self._parents[call.id] = parent.id
 
     def _on_tool_call_args(self, ev: Any) -> None:
+        if ev.tool_call_id in self._withheld:
+            return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
             call.function.arguments += ev.delta
             _merge_metadata(call, ev)
 
     def _on_tool_call_end(self, ev: Any) -> None:
+        if ev.tool_call_id in self._withheld:
+            self._withheld.discard(ev.tool_call_id)
+            return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
             _merge_metadata(call, ev)
@@ -340,20 +365,30 @@ def prepare_input(
     reported, not dropped silently); a peer older than the version field gets no protocolVersion.
     The result is validated: a RunAgentInput the schema refuses raises DecodeError."""
     notes: list[str] = []
-    doc = copy.deepcopy(document)
     peer = (
         version_tuple(peer_version) if peer_version else version_tuple(PROTOCOL_VERSION)
     )
     if peer is None:
         raise ValueError(f"not a protocol version: {peer_version!r}")
+    doc = _json_copy(document)
+    raw_messages = doc.get("messages", [])
+    if not isinstance(raw_messages, list):
+        raise _refused(
+            "/messages", "type", f"expected array, got {type(raw_messages).__name__}"
+        )
     messages = []
-    for message in doc.get("messages", []):
+    for message in raw_messages:
         if isinstance(message, dict) and message.get("role") == "activity":
             continue
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list):
             content = [_upgrade_part(p, notes) for p in content]
-            if peer <= _FLAT_CONTENT:
+            # a text part whose text is not a string stays, for validation to refuse
+            if peer <= _FLAT_CONTENT and all(
+                isinstance(p.get("text"), str)
+                for p in content
+                if isinstance(p, dict) and p.get("type") == "text"
+            ):
                 texts = [
                     p["text"]
                     for p in content
@@ -361,7 +396,7 @@ def prepare_input(
                 ]
                 dropped = sorted(
                     {
-                        str(p.get("type"))
+                        str(p.get("type")) if isinstance(p, dict) else type(p).__name__
                         for p in content
                         if not (isinstance(p, dict) and p.get("type") == "text")
                     }
@@ -391,13 +426,41 @@ def prepare_input(
     return codec_json.decode(json.dumps(doc), "RunAgentInput"), notes
 
 
+def _refused(pointer: str, keyword: str, message: str) -> DecodeError:
+    return DecodeError(
+        "RunAgentInput", [Issue(pointer, "RunAgentInput", keyword, message)]
+    )
+
+
+def _json_copy(document: Any) -> dict[str, Any]:
+    """A private copy of a request given as JSON values, or DecodeError: it must be an object,
+    nested at most MAX_DEPTH deep (checked before anything recurses into it), and hold only JSON
+    values (no NaN, no lone surrogate, no integer beyond the digits limit: codec_json decides).
+    """
+    if not isinstance(document, dict):
+        raise _refused("", "type", f"expected object, got {type(document).__name__}")
+    if value_depth(document) > MAX_DEPTH:
+        raise _refused(
+            "", "depth", f"nested deeper than {MAX_DEPTH} arrays and objects"
+        )
+    try:
+        copied: dict[str, Any] = json.loads(json.dumps(document, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise _refused("", "json", safe_text(f"not a JSON document: {exc}")) from None
+    return copied
+
+
 class Consumer:
     """One stream, consumed as a client would: decode, expand, validate, project.
 
     `client_version` pins the era of the application the events are delivered to (a 0.0.57
     client gets no subagent lifecycle); `input` is the RunAgentInput the stream answers, as
     JSON (it is prepared for the peer with `prepare_input`); `keep_delivered` False keeps memory
-    flat on long streams."""
+    flat on long streams.
+
+    The constructor refuses a version it cannot read with ValueError and an input the schema
+    refuses (not an object, not JSON, invalid) with DecodeError (a ValueError too); after that
+    nothing raises: every document fed is decoded, judged and projected, or reported."""
 
     def __init__(
         self,
@@ -421,6 +484,10 @@ class Consumer:
         seed_state: Any = None
         notes: list[str] = []
         if input is not None:
+            if not isinstance(input, dict):
+                raise _refused(
+                    "", "type", f"expected object, got {type(input).__name__}"
+                )
             base = {"threadId": "thread", "runId": "run", "messages": [], **input}
             self.request, notes = prepare_input(base, client_version)
             seed_messages = list(self.request.messages)

@@ -3,7 +3,13 @@
 """JSON Patch (RFC 6902) over plain JSON values, applied atomically: either every operation
 applies, or the document is left as it was and PatchError says which operation failed and why.
 Operations are the typed patch operations of ``models``; members they do not declare are ignored,
-as RFC 6902 requires."""
+as RFC 6902 requires.
+
+A patch may not make the document nest deeper than ``limits.MAX_DEPTH``, so that a stream of
+deltas cannot build a state the codecs would refuse or the consumer could not copy; and since
+``copy`` is the one operation that can double a document, copies may not grow it past
+``MAX_NODES`` values (a few dozen copies could otherwise fill any memory). Both are PatchErrors.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +18,15 @@ from typing import Any
 
 from msgspec import UNSET
 
+from .limits import MAX_DEPTH, value_depth
 from .validation import json_equal
 
-__all__ = ["PatchError", "apply_patch"]
+__all__ = ["PatchError", "apply_patch", "MAX_NODES"]
+
+MAX_NODES = 100_000
+"""The most values (scalars, arrays and objects) ``copy`` operations may grow a document to. A
+patch costs a copy of the document (it applies atomically), so this also bounds the time one
+delta can take once copies have grown the state."""
 
 
 class PatchError(ValueError):
@@ -108,12 +120,37 @@ def _remove(doc: Any, pointer: str) -> Any:
     return doc
 
 
+def _nodes(value: Any) -> int:
+    count = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if type(node) is dict:
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(node)
+    return count
+
+
+def _fits(pointer: str, value: Any) -> None:
+    """A value placed at ``pointer`` must leave the document within MAX_DEPTH."""
+    depth = pointer.count("/") + value_depth(value, MAX_DEPTH)
+    if depth > MAX_DEPTH:
+        raise ValueError(
+            f"the document would nest deeper than {MAX_DEPTH} arrays and objects"
+        )
+
+
 def apply_patch(document: Any, operations: list[Any]) -> Any:
     """The patched document (a new value); the input is never modified."""
     doc = copy.deepcopy(document)
+    size = -1  # counted on the first copy operation only
     for i, op in enumerate(operations):
         name = str(op.op)
         try:
+            if name in ("add", "replace"):
+                _fits(op.path, op.value)
             if name == "add":
                 doc = _add(doc, op.path, copy.deepcopy(op.value))
             elif name == "remove":
@@ -133,7 +170,16 @@ def apply_patch(document: Any, operations: list[Any]) -> Any:
                     and op.path != source
                 ):
                     raise ValueError("cannot move a value into its own child")
-                value = copy.deepcopy(_get(doc, source))
+                value = _get(doc, source)
+                _fits(op.path, value)
+                if name == "copy":
+                    size = _nodes(doc) if size < 0 else size
+                    size += _nodes(value)
+                    if size > MAX_NODES:
+                        raise ValueError(
+                            f"copies would grow the document past {MAX_NODES} values"
+                        )
+                value = copy.deepcopy(value)
                 if name == "move":
                     doc = _remove(doc, source)
                 doc = _add(doc, op.path, value)

@@ -15,6 +15,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
     "Event": {
         "kind": "tagged",
         "loc": "/$defs/Event",
+        "keyword": "oneOf",
         "field": "type",
         "tags": {
             "TEXT_MESSAGE_START": "TextMessageStartEvent",
@@ -609,6 +610,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "type": {
                     "kind": "union",
                     "loc": "/$defs/ToolCallResultEvent/properties/content",
+                    "keyword": "oneOf",
                     "members": [
                         [
                             ["string"],
@@ -1807,6 +1809,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
     "RunFinishedOutcome": {
         "kind": "tagged",
         "loc": "/$defs/RunFinishedOutcome",
+        "keyword": "oneOf",
         "field": "type",
         "tags": {
             "success": "RunFinishedSuccessOutcome",
@@ -1883,6 +1886,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
     "SubagentFinishedOutcome": {
         "kind": "tagged",
         "loc": "/$defs/SubagentFinishedOutcome",
+        "keyword": "oneOf",
         "field": "type",
         "tags": {
             "success": "SubagentFinishedSuccessOutcome",
@@ -2086,6 +2090,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
     "Message": {
         "kind": "tagged",
         "loc": "/$defs/Message",
+        "keyword": "oneOf",
         "field": "role",
         "tags": {
             "developer": "DeveloperMessage",
@@ -2308,6 +2313,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "type": {
                     "kind": "union",
                     "loc": "/$defs/UserMessage/properties/content",
+                    "keyword": "oneOf",
                     "members": [
                         [
                             ["string"],
@@ -2379,6 +2385,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "type": {
                     "kind": "union",
                     "loc": "/$defs/ToolMessage/properties/content",
+                    "keyword": "oneOf",
                     "members": [
                         [
                             ["string"],
@@ -2587,6 +2594,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
     "ContentPart": {
         "kind": "tagged",
         "loc": "/$defs/ContentPart",
+        "keyword": "oneOf",
         "field": "type",
         "tags": {
             "text": "TextPart",
@@ -2754,6 +2762,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
     "PartSource": {
         "kind": "tagged",
         "loc": "/$defs/PartSource",
+        "keyword": "oneOf",
         "field": "type",
         "tags": {"data": "DataSource", "url": "UrlSource", "file": "FileSource"},
     },
@@ -3477,6 +3486,7 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
     "JsonPatchOperation": {
         "kind": "tagged",
         "loc": "/$defs/JsonPatchOperation",
+        "keyword": "oneOf",
         "field": "op",
         "tags": {
             "add": "AddOperation",
@@ -3637,5 +3647,6 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
         "kind": "string",
         "loc": "/$defs/JsonPointer",
         "pattern": "^(/([^/~]|~[01])*)*\\Z",
+        "source": "^(/([^/~]|~[01])*)*$",
     },
 }

@@ -98,6 +98,10 @@ class Decoder:
 
     def feed(self, chunk: bytes) -> list[bytes]:
         """The data of every event ``chunk`` completes, in order."""
+        if (
+            not chunk
+        ):  # nothing arrived: a CR pending from the last chunk still awaits its LF
+            return []
         if self._start is not None:
             chunk = self._start + chunk
             if len(chunk) < 3 and _BOM.startswith(chunk):

@@ -14,12 +14,22 @@ import re
 from typing import Any
 
 from .errors import Issue
+from .limits import (
+    MAX_DEPTH,
+    int_digits_limit,
+    show_number,
+    lone_surrogate,
+    lone_surrogate_escape,
+    safe_text,
+    too_deep,
+)
 from .schema_table import DEFINITIONS
 
 __all__ = [
     "DROP",
     "Validation",
     "parse_json",
+    "unreadable",
     "JSONParseError",
     "json_equal",
     "json_type",
@@ -32,34 +42,163 @@ _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
 class JSONParseError(ValueError):
-    """Bytes or text that are not one JSON document."""
+    """Bytes or text that are not one JSON document this package reads (see ``limits``):
+    ``issues`` locates each problem (a JSON Pointer where the document parsed, else the line and
+    column or byte in the message), with its keyword: ``json``, or ``depth`` for nesting.
+    """
+
+    def __init__(
+        self, message: str, issues: list[tuple[str, str, str]] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.issues: list[tuple[str, str, str]] = issues or [("", "json", message)]
+
+
+class _Refused:
+    """A number the parser read but the document may not hold, kept in place so that it can be
+    reported at its JSON Pointer."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
 
 
 def _reject_constant(name: str) -> Any:
     raise JSONParseError(f"{name} is not JSON")
 
 
-def _parse_float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise JSONParseError(f"number {text[:40]} is out of the range of a double")
-    return value
+class _Hooks:
+    """json.loads number hooks that keep, in place, what the document may not hold."""
+
+    __slots__ = ("refused", "limit")
+
+    def __init__(self) -> None:
+        self.refused = 0
+        self.limit = int_digits_limit()
+
+    def parse_float(self, text: str) -> Any:
+        value = float(text)
+        if math.isinf(value):
+            self.refused += 1
+            return _Refused(
+                f"number {text[:40]}{'...' if len(text) > 40 else ''} is out of the range of a double"
+            )
+        return value
+
+    def parse_int(self, text: str) -> Any:
+        digits = len(text) - (text[0] == "-")
+        if self.limit and digits > self.limit:
+            self.refused += 1
+            return _Refused(
+                f"integer of {digits} digits: beyond the limit of {self.limit} digits an integer may have"
+            )
+        return int(text)
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def parse_json(data: bytes | str) -> Any:
-    """The document as Python values, or JSONParseError with where and why."""
+    """The document as Python values, or JSONParseError with where and why: not UTF-8 (or with a
+    byte order mark), not JSON, nested deeper than MAX_DEPTH, a number out of range, a lone
+    surrogate (``limits`` says why each is refused)."""
+    if isinstance(data, str):
+        at = lone_surrogate(data)
+        if at is not None:
+            raise JSONParseError(
+                f"character {at} is a lone surrogate, which is not Unicode text"
+            )
+        raw = data.encode()
+    else:
+        raw = bytes(data)
+    if raw[:3] == _BOM:
+        raise JSONParseError(
+            "a byte order mark opens the document: JSON text is UTF-8 without one (RFC 8259 section 8.1)"
+        )
     try:
-        return json.loads(
-            data, parse_constant=_reject_constant, parse_float=_parse_float
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JSONParseError(
+            f"not UTF-8 at byte {exc.start}: {exc.reason} (JSON text is UTF-8, RFC 8259 section 8.1)"
+        ) from None
+    if too_deep(raw):
+        message = f"nested deeper than {MAX_DEPTH} arrays and objects"
+        raise JSONParseError(message, [("", "depth", message)])
+    hooks = _Hooks()
+    try:
+        document = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=hooks.parse_float,
+            parse_int=hooks.parse_int,
         )
     except json.JSONDecodeError as exc:
         raise JSONParseError(
             f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
-    except UnicodeDecodeError as exc:
-        raise JSONParseError(f"invalid UTF-8 at byte {exc.start}") from None
-    except RecursionError:
-        raise JSONParseError("JSON nested too deeply") from None
+    except (
+        RecursionError
+    ):  # not reached past too_deep; kept so that no stack depth escapes
+        raise JSONParseError(
+            "JSON nested too deeply", [("", "depth", "JSON nested too deeply")]
+        ) from None
+    # valid UTF-8 holds no surrogate: a lone one can only come from an escape
+    if hooks.refused or lone_surrogate_escape(raw):
+        issues = unreadable(document)
+        if issues:
+            raise JSONParseError(issues[0][2], issues)
+    return document
+
+
+def unreadable(document: Any) -> list[tuple[str, str, str]]:
+    """(pointer, keyword, message) of every lone surrogate and refused number in a parsed
+    document, in pointer order."""
+    found: list[tuple[str, str, str]] = []
+    limit = int_digits_limit()
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack:
+        node, ptr = stack.pop()
+        t = type(node)
+        if t is str:
+            at = lone_surrogate(node)
+            if at is not None:
+                found.append(
+                    (
+                        ptr,
+                        "json",
+                        f"a lone surrogate \\u{ord(node[at]):04x} at character {at}: not Unicode text (RFC 7493)",
+                    )
+                )
+        elif t is _Refused:
+            found.append((ptr, "json", node.message))
+        elif (
+            t is int and limit and node.bit_length() > limit * 3.3219
+        ):  # log2(10): digits > limit
+            found.append(
+                (
+                    ptr,
+                    "json",
+                    f"an integer of about {int(node.bit_length() / 3.3219)} digits: beyond the limit of {limit}",
+                )
+            )
+        elif t is dict:
+            for key, value in node.items():
+                sub = f"{ptr}/{_escape(safe_text(key))}"
+                at = lone_surrogate(key)
+                if at is not None:
+                    found.append(
+                        (
+                            sub,
+                            "json",
+                            f"a lone surrogate \\u{ord(key[at]):04x} in a member name: not Unicode text (RFC 7493)",
+                        )
+                    )
+                stack.append((value, sub))
+        elif t is list:
+            stack.extend((v, f"{ptr}/{i}") for i, v in enumerate(node))
+    found.sort(key=lambda f: f[0])
+    return found
 
 
 def json_type(value: Any) -> str:
@@ -95,6 +234,8 @@ def json_equal(a: Any, b: Any) -> bool:
 
 
 def _show(value: Any) -> str:
+    if type(value) is int:
+        return show_number(value)
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -226,13 +367,14 @@ class Validation:
     ) -> Any:
         tags: dict[str, str] = node["tags"]
         field = node["field"]
+        keyword = node["keyword"]
         choices = ", ".join(sorted(tags))
-        where = _loc(node["loc"], "oneOf")
+        where = _loc(node["loc"], keyword)
         if type(value) is not dict:
             self.error(
                 ptr,
                 definition,
-                "oneOf",
+                keyword,
                 f"expected an object with a {field!r} of {choices}; got {json_type(value)}",
                 where,
             )
@@ -241,7 +383,7 @@ class Validation:
             self.error(
                 ptr,
                 definition,
-                "oneOf",
+                keyword,
                 f"missing discriminator {field!r} (one of {choices})",
                 where,
             )
@@ -253,7 +395,7 @@ class Validation:
                 self.warn(
                     ptr,
                     definition,
-                    "oneOf",
+                    keyword,
                     f"unknown {field} {tag!r} stripped (known: {choices})",
                     where,
                 )
@@ -261,7 +403,7 @@ class Validation:
             self.error(
                 ptr,
                 definition,
-                "oneOf",
+                keyword,
                 f"{field} {_show(tag)} is not one of {choices}",
                 where,
             )
@@ -278,12 +420,13 @@ class Validation:
         expected = " or ".join(
             sorted({k for kinds, _ in node["members"] for k in kinds})
         )
+        keyword = node["keyword"]
         self.error(
             ptr,
             definition,
-            "oneOf",
+            keyword,
             f"expected {expected}, got {got}",
-            _loc(node["loc"], "oneOf"),
+            _loc(node["loc"], keyword),
         )
         return value
 
@@ -344,11 +487,12 @@ class Validation:
             if rx is None:
                 rx = _PATTERNS[pattern] = re.compile(pattern)
             if rx.search(value) is None:
+                shown = node.get("source", pattern)
                 self.error(
                     ptr,
                     definition,
                     "pattern",
-                    f"{_show(value)} does not match {pattern}",
+                    f"{_show(value)} does not match {shown}",
                     _loc(node["loc"], "pattern"),
                 )
         return value
@@ -378,7 +522,7 @@ class Validation:
                 ptr,
                 definition,
                 "minimum",
-                f"{value} is less than the minimum {lo}",
+                f"{show_number(value)} is less than the minimum {lo}",
                 _loc(node["loc"], "minimum"),
             )
         if hi is not None and value > hi:
@@ -386,8 +530,27 @@ class Validation:
                 ptr,
                 definition,
                 "maximum",
-                f"{value} is greater than the maximum {hi}",
+                f"{show_number(value)} is greater than the maximum {hi}",
                 _loc(node["loc"], "maximum"),
+            )
+        xlo, xhi = node.get("exclusive_minimum"), node.get("exclusive_maximum")
+        if xlo is not None and value <= xlo:
+            where = _loc(node["loc"], "exclusiveMinimum")
+            self.error(
+                ptr,
+                definition,
+                "exclusiveMinimum",
+                f"{show_number(value)} is not greater than {xlo}",
+                where,
+            )
+        if xhi is not None and value >= xhi:
+            where = _loc(node["loc"], "exclusiveMaximum")
+            self.error(
+                ptr,
+                definition,
+                "exclusiveMaximum",
+                f"{show_number(value)} is not less than {xhi}",
+                where,
             )
         return value
 
@@ -418,6 +581,10 @@ class Validation:
         if type(value) is not dict:
             self._type_error(value, "object", node, ptr, definition)
             return value
+        keys = node.get("keys")
+        if keys is not None:
+            for key in value:
+                self._name(key, keys, ptr, definition)
         values = node["values"]
         if values is None:
             return value
@@ -431,6 +598,19 @@ class Validation:
                 else:
                     out[key] = checked
         return out
+
+    def _name(self, key: str, node: dict[str, Any], ptr: str, definition: str) -> None:
+        """A member name against `propertyNames`, reported at the object (the name is not a
+        location of its own), under that keyword, with the failing constraint's location.
+        """
+        before = len(self.errors)
+        self._string(key, node, ptr, definition)
+        for i in range(before, len(self.errors)):
+            issue = self.errors[i]
+            message = f"property name {_show(key)}: {issue.message}"
+            self.errors[i] = Issue(
+                ptr, definition, "propertyNames", message, issue.schema_location
+            )
 
     def _array(
         self, value: Any, node: dict[str, Any], ptr: str, definition: str

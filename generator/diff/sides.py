@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..binding import display_dir, load_binding
+from ..binding import CONFIG, display_dir, load_binding
+from ..errors import SpecError
 from ..ir.build import build_ir
 from ..ir.model import IR
-from ..pipeline import load_ir
+from ..products import load_ir
 from ..schema.loader import load_schema
 from ..wire import ledger as L
 
@@ -27,7 +28,15 @@ class Side:
         return f"{self.ir.source}#{pointer}"
 
 
+# What an upstream release folder holds when it is not a spec folder (no binding.toml): its
+# schema under one of these names, and its wire ledger under one of those.
+UPSTREAM_SCHEMAS = ("schema.json", "openapi.yaml", "openapi.yml", "openapi.json")
+UPSTREAM_LEDGERS = ("proto-freeze.txt", "proto-ledger.txt")
+
+
 def load_side(path: Path) -> Side:
+    if path.is_dir() and not (path / CONFIG).exists():
+        return _upstream(path)
     if path.is_dir():
         binding = load_binding(path)
         ir = load_ir(binding)
@@ -46,6 +55,21 @@ def load_side(path: Path) -> Side:
         return side
     shown = display_dir(path)
     return Side(shown, build_ir(load_schema(path, shown)))
+
+
+def _upstream(path: Path) -> Side:
+    """A folder as upstream publishes a release: a schema and, beside it, a wire ledger."""
+    shown = display_dir(path)
+    schema = next((path / n for n in UPSTREAM_SCHEMAS if (path / n).is_file()), None)
+    if schema is None:
+        raise SpecError(
+            shown, "", f"neither a spec folder ({CONFIG}) nor a release folder (one of {', '.join(UPSTREAM_SCHEMAS)})"
+        )
+    side = Side(shown, build_ir(load_schema(schema, f"{shown}/{schema.name}")))
+    ledger = next((path / n for n in UPSTREAM_LEDGERS if (path / n).is_file()), None)
+    if ledger is not None:
+        side.ledger = L.read(ledger, f"{shown}/{ledger.name}")
+    return side
 
 
 def _live_keys(wp: object) -> set[str]:

@@ -9,6 +9,7 @@ the old one was renamed to the new one: what changed inside a definition is repo
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from ..ir import model as M
@@ -50,9 +51,12 @@ def describe(t: M.TypeExpr | None) -> str:
         return "string" + (f" ({', '.join(extra)})" if extra else "")
     if isinstance(t, (M.TInteger, M.TNumber)):
         kind = "integer" if isinstance(t, M.TInteger) else "number"
-        if t.minimum is None and t.maximum is None:
+        lo, hi, xlo, xhi = _bounds(t)
+        if lo is None and hi is None and xlo is None and xhi is None:
             return kind
-        return f"{kind} [{'' if t.minimum is None else t.minimum}..{'' if t.maximum is None else t.maximum}]"
+        left = f"({xlo}" if xlo is not None else f"[{'' if lo is None else lo}"
+        right = f"{xhi})" if xhi is not None else f"{'' if hi is None else hi}]"
+        return f"{kind} {left}..{right}"
     if isinstance(t, M.TBoolean):
         return "boolean"
     if isinstance(t, M.TNull):
@@ -64,7 +68,8 @@ def describe(t: M.TypeExpr | None) -> str:
     if isinstance(t, M.TAny):
         return "any JSON but null" if t.nonnull else "any JSON"
     if isinstance(t, M.TMap):
-        return "map of " + ("any JSON" if t.values is None else describe(t.values))
+        names = "" if t.keys is None else f" named by {describe(t.keys)}"
+        return "map of " + ("any JSON" if t.values is None else describe(t.values)) + names
     if isinstance(t, M.TArray):
         return f"array of {describe(t.items)}" + (f" (minItems {t.min_items})" if t.min_items is not None else "")
     if isinstance(t, M.TUnion):
@@ -98,10 +103,15 @@ class Renames(dict[str, str]):
 
 
 def _unalias(t: M.TypeExpr, defs: dict[str, M.Definition] | None) -> M.TypeExpr:
+    """What a reference stands for, where that is a type on its own: an alias's type, or an
+    enum definition's values (a named enum and an inline one with the same values are the
+    same type)."""
     seen: set[str] = set()
     while defs is not None and isinstance(t, M.TRef) and t.name not in seen:
         seen.add(t.name)
         d = defs.get(t.name)
+        if isinstance(d, M.EnumDef):
+            return M.TEnum(d.loc, d.values)
         if not isinstance(d, M.AliasDef):
             break
         t = d.type
@@ -153,12 +163,15 @@ def _compare(o: M.TypeExpr, n: M.TypeExpr, renames: dict[str, str], at: str) -> 
     elif isinstance(o, M.TString) and isinstance(n, M.TString):
         if o.pattern != n.pattern:
             rel = NARROWER if o.pattern is None else WIDER if n.pattern is None else OTHER
-            out.append(("constraint", f"{at}pattern {_v(o.pattern)} -> {_v(n.pattern)}", rel))
+            out.append(("constraint", f"{at}pattern {_bound_text(o.pattern)} -> {_bound_text(n.pattern)}", rel))
         out += _bound("minLength", o.min_length, n.min_length, True, at)
         out += _bound("maxLength", o.max_length, n.max_length, False, at)
     elif isinstance(o, (M.TInteger, M.TNumber)) and isinstance(n, (M.TInteger, M.TNumber)):
-        out += _bound("minimum", o.minimum, n.minimum, True, at)
-        out += _bound("maximum", o.maximum, n.maximum, False, at)
+        (olo, ohi, oxlo, oxhi), (nlo, nhi, nxlo, nxhi) = _bounds(o), _bounds(n)
+        out += _bound("minimum", olo, nlo, True, at)
+        out += _bound("maximum", ohi, nhi, False, at)
+        out += _bound("exclusiveMinimum", oxlo, nxlo, True, at)
+        out += _bound("exclusiveMaximum", oxhi, nxhi, False, at)
     elif isinstance(o, M.TConst) and isinstance(n, M.TConst):
         if o.value != n.value or type(o.value) is not type(n.value):
             out.append(("constraint", f"{at}const {_v(o.value)} -> {_v(n.value)}", OTHER))
@@ -170,6 +183,9 @@ def _compare(o: M.TypeExpr, n: M.TypeExpr, renames: dict[str, str], at: str) -> 
         if removed:
             out.append(("constraint", f"{at}enum no longer admits {', '.join(map(_v, removed))}", NARROWER))
     elif isinstance(o, M.TMap) and isinstance(n, M.TMap):
+        if o.keys != n.keys:
+            anything = M.TString(o.loc)
+            out += _nested(o.keys or anything, n.keys or anything, renames, at + "property names: ")
         if o.values is None and n.values is not None:
             out.append(("type", f"{at}map values: any JSON -> {describe(n.values)}", NARROWER))
         elif o.values is not None and n.values is None:
@@ -247,9 +263,27 @@ def _contains(wide: M.TypeExpr, narrow: M.TypeExpr, renames: dict[str, str]) -> 
 
 
 def _within(wide: M.TNumber, narrow: M.TInteger) -> bool:
-    lo_ok = wide.minimum is None or (narrow.minimum is not None and narrow.minimum >= wide.minimum)
-    hi_ok = wide.maximum is None or (narrow.maximum is not None and narrow.maximum <= wide.maximum)
+    wlo, whi, wxlo, wxhi = _bounds(wide)
+    nlo, nhi, _, _ = _bounds(narrow)
+    lo_ok = (wlo is None or (nlo is not None and nlo >= wlo)) and (wxlo is None or (nlo is not None and nlo > wxlo))
+    hi_ok = (whi is None or (nhi is not None and nhi <= whi)) and (wxhi is None or (nhi is not None and nhi < wxhi))
     return lo_ok and hi_ok
+
+
+def _bounds(t: M.TInteger | M.TNumber) -> tuple[Any, Any, Any, Any]:
+    """(minimum, maximum, exclusiveMinimum, exclusiveMaximum) as they constrain the values: for
+    an integer, an exclusive bound is the inclusive one next to it (`exclusiveMinimum: 0` and
+    `minimum: 1` are the same type), so the two spellings compare equal."""
+    if isinstance(t, M.TNumber):
+        return t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum
+    lo, hi = t.minimum, t.maximum
+    if t.exclusive_minimum is not None:
+        above = math.floor(t.exclusive_minimum) + 1
+        lo = above if lo is None else max(lo, above)
+    if t.exclusive_maximum is not None:
+        below = math.ceil(t.exclusive_maximum) - 1
+        hi = below if hi is None else min(hi, below)
+    return lo, hi, None, None
 
 
 def _subsumes(o: M.TypeExpr, n: M.TypeExpr, renames: dict[str, str]) -> str:

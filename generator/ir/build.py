@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from ..errors import SpecError, pointer_join
+from ..regex import Untranslatable, ecma_to_python
 from ..schema import vocabulary as V
 from ..schema.loader import SchemaDoc
 from . import model as M
@@ -93,10 +94,10 @@ class _Builder:
         doc = node.get("description")
         keys = set(node) - V.ANNOTATIONS
         d: M.Definition
-        if "oneOf" in keys:
-            extra = keys - {"oneOf", "type"}
-            if extra:
-                raise self.fail(at, f"a union definition cannot also carry {sorted(extra)}")
+        if keys & {"oneOf", "anyOf"}:
+            extra = keys - {"oneOf", "anyOf", "type"}
+            if extra or {"oneOf", "anyOf"} <= keys:
+                raise self.fail(at, f"a union definition cannot also carry {sorted(extra or {'anyOf'})}")
             union = self.expr(node, at)
             # a union of every JSON value is no union at all: an alias of any
             d = M.UnionDef(name, at, doc, union) if isinstance(union, M.TUnion) else M.AliasDef(name, at, doc, union)
@@ -261,10 +262,12 @@ class _Builder:
             if len(set(values)) != len(values):
                 raise self.fail(at + "/enum", "enum values repeat")
             return M.TEnum(at, tuple(values))
-        if "oneOf" in keys:
-            self.only(node, keys, {"oneOf", "type"}, at)
-            members = tuple(self.expr(sub, pointer_join(at, "oneOf", i)) for i, sub in enumerate(node["oneOf"]))
-            return self.union(members, at)
+        for combinator in ("oneOf", "anyOf"):
+            if combinator in keys:
+                self.only(node, keys, {combinator, "type"}, at)
+                subs = node[combinator]
+                members = tuple(self.expr(sub, pointer_join(at, combinator, i)) for i, sub in enumerate(subs))
+                return self.union(members, at, combinator)
         if "not" in keys:
             self.only(node, keys, {"not"}, at)
             if node["not"] != {"type": "null"}:
@@ -289,20 +292,22 @@ class _Builder:
             pattern = node.get("pattern")
             if pattern is not None:
                 try:
-                    re.compile(_ecma_to_python(pattern))
-                except (re.error, TypeError) as exc:
+                    re.compile(ecma_to_python(pattern))
+                except (re.error, TypeError, Untranslatable) as exc:
                     raise self.fail(at + "/pattern", f"pattern does not compile: {exc}") from None
             examples = tuple(e for e in node.get("examples", []) if isinstance(e, str))
-            return M.TString(at, pattern, examples, bounds["minLength"], bounds["maxLength"])
+            fmt = node.get("format") if isinstance(node.get("format"), str) else None
+            return M.TString(at, pattern, examples, bounds["minLength"], bounds["maxLength"], fmt)
         if kind in ("integer", "number"):
-            self.only(node, keys, {"type", "minimum", "maximum"}, at)
-            lo, hi = node.get("minimum"), node.get("maximum")
-            for k, v in (("minimum", lo), ("maximum", hi)):
+            names = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+            self.only(node, keys, {"type", *names}, at)
+            lo, hi, xlo, xhi = (node.get(k) for k in names)
+            for k, v in zip(names, (lo, hi, xlo, xhi)):
                 if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
                     raise self.fail(at + "/" + k, f"{k} must be a number")
-                if kind == "integer" and isinstance(v, float):
+                if kind == "integer" and isinstance(v, float) and k in ("minimum", "maximum"):
                     raise self.fail(at + "/" + k, f"{k} of an integer must be an integer")
-            return M.TInteger(at, lo, hi) if kind == "integer" else M.TNumber(at, lo, hi)
+            return (M.TInteger if kind == "integer" else M.TNumber)(at, lo, hi, xlo, xhi)
         if kind == "boolean":
             self.only(node, keys, {"type"}, at)
             return M.TBoolean(at)
@@ -316,12 +321,28 @@ class _Builder:
         if kind == "object":
             if keys & {"properties", "required", "allOf"}:
                 return M.TRef(self.inline_object(node, at), at)
-            self.only(node, keys, {"type", "additionalProperties"}, at)
+            self.only(node, keys, {"type", "additionalProperties", "propertyNames"}, at)
             add = node.get("additionalProperties", True)
             if add is False:
                 raise self.fail(at + "/additionalProperties", "an object that admits no property at all is not supported")
-            return M.TMap(at, None if add is True else self.expr(add, at + "/additionalProperties"))
+            values = None if add is True else self.expr(add, at + "/additionalProperties")
+            return M.TMap(at, values, self.property_names(node, at))
         raise self.fail(at + "/type", f"unsupported type {json.dumps(kind)}")
+
+    def property_names(self, node: dict[str, Any], at: str) -> M.TString | None:
+        """The `propertyNames` of a map as a string type; None when it admits every name (a
+        member name is always a string, so `{type: string}` says nothing)."""
+        if "propertyNames" not in node or node["propertyNames"] is True:
+            return None
+        sub = node["propertyNames"]
+        sub_at = at + "/propertyNames"
+        if not isinstance(sub, dict) or (set(sub) - V.ANNOTATIONS) - {"type", "minLength", "maxLength", "pattern"}:
+            raise self.fail(sub_at, "propertyNames is supported as a string schema (type, minLength, maxLength, pattern)")
+        if sub.get("type", "string") != "string":
+            raise self.fail(sub_at + "/type", "a property name is a string: propertyNames of another type admits no member")
+        t = self.expr({**sub, "type": "string"}, sub_at)
+        assert isinstance(t, M.TString)
+        return None if _trivially_full(t) else t
 
     def inline_object(self, node: dict[str, Any], at: str) -> str:
         """An object declared in place becomes a definition of its own, named after its owner
@@ -329,7 +350,7 @@ class _Builder:
         owner = self.building[-1] if self.building else "Inline"
         base = self.doc.def_pointer(owner)
         rest = at[len(base):].split("/") if at.startswith(base) else at.split("/")
-        words = [t for t in rest if t and t not in ("properties", "items", "additionalProperties", "oneOf", "allOf") and not t.isdigit()]
+        words = [t for t in rest if t and t not in ("properties", "items", "additionalProperties", "oneOf", "anyOf", "allOf") and not t.isdigit()]
         name = owner + "".join(w[:1].upper() + w[1:] for w in (snake(x).replace("_", " ").title().replace(" ", "") for x in words))
         if name in self.doc.defs or name in self.defs:
             raise self.fail(at, f"the inline object would be named {name!r}, which is taken: make it a named definition")
@@ -385,14 +406,16 @@ class _Builder:
             return True
         return False
 
-    def union(self, members: tuple[M.TypeExpr, ...], at: str) -> M.TypeExpr:  # type: ignore[override]
+    def union(self, members: tuple[M.TypeExpr, ...], at: str, combinator: str = "oneOf") -> M.TypeExpr:
+        """oneOf or anyOf: the two mean the same when no value can match two members, which is
+        what a discriminator or disjoint JSON types guarantee; either is required here."""
         if all(isinstance(m, M.TRef) and isinstance(self.definition(m.name), M.ObjectDef) for m in members):
             objs = [self.definition(m.name) for m in members if isinstance(m, M.TRef)]
             found = self.discriminator(objs)  # type: ignore[arg-type]
             if found:
                 prop, tags = found
-                return M.TUnion(at, members, prop, tags)
-        candidate = M.TUnion(at, members)
+                return M.TUnion(at, members, prop, tags, combinator)
+        candidate = M.TUnion(at, members, keyword=combinator)
         if self.universal(candidate):
             return M.TAny(at)  # e.g. a recursive JsonValue: exactly "any JSON value"
         kinds = [self.json_types(m) for m in members]
@@ -401,10 +424,10 @@ class _Builder:
                 if kinds[i] & kinds[j]:
                     raise self.fail(
                         at,
-                        "union has no discriminator strategy: no property is a required, distinct const "
+                        f"{combinator} has no discriminator strategy: no property is a required, distinct const "
                         f"in every member, and members {i} and {j} overlap on JSON type {sorted(kinds[i] & kinds[j])}",
                     )
-        return M.TUnion(at, members)
+        return candidate
 
     def discriminator(self, objs: list[M.ObjectDef]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
         for f in objs[0].fields:
@@ -428,25 +451,16 @@ def _trivially_full(t: Any) -> bool:
     if isinstance(t, M.TString):
         return t.pattern is None and not t.min_length and t.max_length is None
     if isinstance(t, M.TInteger):
-        return t.minimum is None and t.maximum is None
+        return t.minimum is t.maximum is t.exclusive_minimum is t.exclusive_maximum is None
     return False
 
 
 def _same_shape(a: M.TypeExpr, b: M.TypeExpr) -> bool:
-    strip = lambda t: {k: v for k, v in vars(t).items() if k != "loc"}  # noqa: E731
+    def strip(t: M.TypeExpr) -> dict[str, Any]:
+        return {k: v for k, v in vars(t).items() if k != "loc"}
+
     return type(a) is type(b) and strip(a) == strip(b)
 
 
-def _ecma_to_python(pattern: str) -> str:
-    """ECMA-262 `$` never matches before a trailing newline; Python's does. Anchor with \\Z."""
-    if pattern.endswith("$") and not pattern.endswith("\\$"):
-        return pattern[:-1] + r"\Z"
-    return pattern
-
-
-def ecma_to_python(pattern: str) -> str:
-    return _ecma_to_python(pattern)
-
-
 def _ecma_search(pattern: str, value: str) -> bool:
-    return re.search(_ecma_to_python(pattern), value) is not None
+    return re.search(ecma_to_python(pattern), value) is not None

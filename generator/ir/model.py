@@ -26,6 +26,7 @@ class TString:
     examples: tuple[str, ...] = ()  # the schema's `examples`, used where a sample is needed
     min_length: int | None = None
     max_length: int | None = None
+    format: str | None = None  # an annotation only: what a sample value looks like
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class TInteger:
     loc: str
     minimum: int | None = None
     maximum: int | None = None
+    exclusive_minimum: int | float | None = None
+    exclusive_maximum: int | float | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class TNumber:
     loc: str
     minimum: float | int | None = None
     maximum: float | int | None = None
+    exclusive_minimum: float | int | None = None
+    exclusive_maximum: float | int | None = None
 
 
 @dataclass(frozen=True)
@@ -74,10 +79,12 @@ class TAny:
 
 @dataclass(frozen=True)
 class TMap:
-    """An object whose keys are data, not fields; `values` None means any JSON value."""
+    """An object whose keys are data, not fields; `values` None means any JSON value, `keys`
+    (from `propertyNames`) constrains the member names, None meaning any string."""
 
     loc: str
     values: "TypeExpr | None" = None
+    keys: "TString | None" = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,7 @@ class TUnion:
     members: tuple["TypeExpr", ...]
     discriminator: str | None = None
     tags: tuple[tuple[str, str], ...] = ()
+    keyword: str = "oneOf"  # or anyOf: the same meaning here, since no value matches two members
 
 
 TypeExpr = Union[TRef, TString, TInteger, TNumber, TBoolean, TConst, TEnum, TAny, TMap, TArray, TUnion, TNull]

@@ -35,6 +35,7 @@ class _Compiler:
             "event_types": self.types,
             "events_definition": rf.events_union,
             "discriminator": self.name(rf.discriminator),
+            "discriminator_wire": rf.discriminator,
             "owner": self.name(rf.owner) if rf.owner else None,
             "rules": {
                 r.id: {"level": r.level, "page": r.page, "section": r.section, "message": r.message}
@@ -43,9 +44,15 @@ class _Compiler:
             "fatal_levels": list(R.FATAL_LEVELS),
             "decode_error_rule": rf.decode_error_rule[0] if rf.decode_error_rule else None,
             "stripped_rule": rf.stripped_rule[0] if rf.stripped_rule else None,
+            "retired_rule": rf.retired_rule[0] if rf.retired_rule else None,
             "machine": self.machine(rf.machine),
             "entities": {
-                e.name: {"key": [list(self.path(k)) for k in e.key], "key_wire": e.key, "states": e.states}
+                e.name: {
+                    "key": [list(self.path(k)) for k in e.key],
+                    "key_wire": e.key,
+                    "states": e.states,
+                    "outlives_run": e.outlives_run,
+                }
                 for e in rf.entities
             },
             "entity_steps": self.entity_steps(),
@@ -55,6 +62,7 @@ class _Compiler:
                 "field": list(self.path(rf.sequence.field)),
                 "key": list(self.path(rf.sequence.key)),
                 "field_wire": rf.sequence.field,
+                "key_wire": rf.sequence.key,
                 "start": rf.sequence.start,
                 "gap": rf.sequence.gap,
                 "conflict": rf.sequence.conflict,
@@ -62,6 +70,15 @@ class _Compiler:
             "chunks": self.chunks(),
             "checks": self.checks(),
             "answers": {a.name: self.answers(a) for a in rf.answers},
+            "listings": {x.name: self.listing(x) for x in rf.listings},
+            "retired": {
+                r.event: {
+                    "as": r.replacement,
+                    "set": [[name, how, value] for name, how, value, _ in r.sets],
+                    "drop": r.drops,
+                }
+                for r in rf.retired
+            },
             "passed": list(self.info.passed),
         }
 
@@ -206,4 +223,14 @@ class _Compiler:
             "expires": self.name(a.expires) if a.expires else None,
             "expires_unless": self.expr(a.expires_unless) if a.expires_unless is not None else None,
             "rules": a.rules,
+        }
+
+    def listing(self, x: R.Listing) -> dict[str, Any]:
+        return {
+            "definition": x.definition,
+            "list": list(self.path(x.list_field)),
+            "id": list(self.path(x.item_id)),
+            "event": x.event,
+            "item": list(self.path(x.item_path)),
+            "rules": x.rules,
         }

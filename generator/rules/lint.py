@@ -60,7 +60,10 @@ class _Linter:
             self.out.passed.append(name)
         for a in self.rf.answers:
             self.answers(a)
-        for pair in (self.rf.decode_error_rule, self.rf.stripped_rule):
+        for x in self.rf.listings:
+            self.listing(x)
+        self.retired()
+        for pair in (self.rf.decode_error_rule, self.rf.stripped_rule, self.rf.retired_rule):
             if pair:
                 self.rule(pair[0], pair[1])
         missing = [t for t in self.out.event_types if t not in self.out.handled and t not in self.out.passed]
@@ -257,6 +260,8 @@ class _Linter:
                     edges.setdefault(s, set()).add(t.target)
             self.transition_body(t, types, entity=e)
         self.reachable("absent", e.states, edges, e.at, f"entity {e.name}")
+        if e.outlives_run is not None and e.outlives_run not in e.states:
+            raise self.fail(e.at, f"outlives-run {e.outlives_run!r} is not a state of entity {e.name}")
 
     # -- chunks -------------------------------------------------------------------------------
 
@@ -401,3 +406,36 @@ class _Linter:
         self.path(entries.items, a.input_id, a.at)
         if a.expires_unless is not None:
             self.expr(a.expires_unless, entries.items)
+
+    # -- listings and retired shapes ------------------------------------------------------------
+
+    def listing(self, x: R.Listing) -> None:
+        for rid in x.rules.values():
+            self.rule(rid, x.at)
+        d = self.ir.defs.get(x.definition)
+        if not isinstance(d, M.ObjectDef):
+            raise self.fail(x.at, f"{x.definition!r} is not an object definition")
+        items = self.resolve(self.path(d, x.list_field, x.at))
+        if not isinstance(items, M.TArray):
+            raise self.fail(x.at, f"{x.definition}.{x.list_field} is not an array")
+        self.path(items.items, x.item_id, x.at)
+        ev = self.event(x.event, x.at)
+        created = self.path(ev, x.item_path, x.at)
+        self.path(created, x.item_id, x.at)
+        if self.resolve(created) != self.resolve(items.items):
+            raise self.fail(x.at, f"{x.event}.{x.item_path} is not what {x.definition}.{x.list_field} lists")
+
+    def retired(self) -> None:
+        if self.rf.retired and self.rf.retired_rule is None:
+            raise self.fail(self.rf.retired[0].at, "retired shapes need `on-retired RULE`: a translation is reported")
+        for r in self.rf.retired:
+            if r.event in self.out.event_types:
+                raise self.fail(r.at, f"{r.event} is an event type of the schema: it is not retired")
+            target = self.event(r.replacement, r.at)
+            for name, how, value, tok in r.sets:
+                f = self.field(r.replacement, name, tok)
+                if how == "value" and not self.admits(f.type, value):
+                    raise self.fail(tok, f"{r.replacement}.{name} cannot be {value!r}")
+            for name in r.drops:
+                if target.field(name) is not None:
+                    raise self.fail(r.at, f"{name!r} is a field of {r.replacement}: it travels, it is not dropped")

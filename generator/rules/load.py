@@ -20,16 +20,29 @@ class CompiledRules:
     sha256: str
     ast: RulesFile
     lint: Lint
-    tables: dict[str, Any]
+    tables: dict[str, Any]  # field paths in wire names
+
+    def tables_for(self, name: Namer) -> dict[str, Any]:
+        """The tables with field paths spelled by a target's namer."""
+        return _compile(self.ast, self.lint, name)
 
 
-def load_rules(binding: Binding, ir: IR, name: Namer) -> CompiledRules | None:
+def _identity(wire: str) -> str:
+    return wire
+
+
+def _compile(ast: RulesFile, info: Lint, name: Namer) -> dict[str, Any]:
+    tables = compile_rules(ast, info, name)
+    tables["event_classes"] = {t: d.name for t, d in info.event_types.items()}
+    return tables
+
+
+def load_rules(binding: Binding, ir: IR) -> CompiledRules | None:
+    """The spec's rules file parsed, checked against the IR and compiled (None: it has none)."""
     if binding.rules is None:
         return None
     shown = binding.display(binding.rules)
     ast = parse_rules(binding.rules, shown)
     info = lint(ast, ir)
-    tables = compile_rules(ast, info, name)
-    tables["event_classes"] = {t: d.name for t, d in info.event_types.items()}
     digest = hashlib.sha256(binding.rules.read_bytes()).hexdigest()
-    return CompiledRules(shown, digest, ast, info, tables)
+    return CompiledRules(shown, digest, ast, info, _compile(ast, info, _identity))

@@ -79,6 +79,8 @@ class Entity:
     remember: dict[str, Any]  # field -> default when absent (None: no default)
     transitions: list[Transition]
     at: Token
+    # the state an item continues in after its run ends; None: it is forgotten with the run
+    outlives_run: str | None = None
 
     @property
     def states(self) -> list[str]:
@@ -140,6 +142,32 @@ class Answers:
 
 
 @dataclass
+class Listing:
+    """A document listing items the stream created (one event each): every listed item must
+    match its creation event, none may be left out, and the list follows creation order."""
+
+    name: str
+    definition: str  # the listing document's definition
+    list_field: str
+    item_id: str  # within a listed item
+    event: str  # the event type that creates an item
+    item_path: str  # where the item sits in that event
+    rules: dict[str, str]  # unmatched, missing, differs, order
+    at: Token
+
+
+@dataclass
+class Retired:
+    """A shape the protocol retired, translated into its replacement before enforcement."""
+
+    event: str
+    replacement: str
+    sets: list[tuple[str, str, Any, Token]]  # (field, how: new|current|close|value, slot or value, at)
+    drops: list[str]
+    at: Token
+
+
+@dataclass
 class RulesFile:
     file: str
     events_union: str = ""
@@ -154,6 +182,9 @@ class RulesFile:
     checks: list[Check] = field(default_factory=list)
     passes: list[tuple[str, Token]] = field(default_factory=list)
     answers: list[Answers] = field(default_factory=list)
+    listings: list[Listing] = field(default_factory=list)
+    retired: list[Retired] = field(default_factory=list)
     decode_error_rule: tuple[str, Token] | None = None
     stripped_rule: tuple[str, Token] | None = None
+    retired_rule: tuple[str, Token] | None = None
     header: Token | None = None

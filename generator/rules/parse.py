@@ -9,7 +9,7 @@ from ..errors import SpecError
 from . import model as R
 from .syntax import Statement, Token, statements
 
-BLOCKS = ("machine", "entity", "chunks", "chunk", "answers", "sequence")
+BLOCKS = ("machine", "entity", "chunks", "chunk", "answers", "sequence", "listing", "retired")
 CMP = ("==", "!=", "<=", ">=", "<", ">")
 
 
@@ -181,6 +181,12 @@ class Parser:
         self.out.stripped_rule = (t.text, t)
         c.end()
 
+    def stmt_on_retired(self, c: Cursor) -> None:
+        c.next("on-retired")
+        t = c.word("a rule ID")
+        self.out.retired_rule = (t.text, t)
+        c.end()
+
     def stmt_check(self, c: Cursor) -> None:
         at = c.keyword("check")
         rule = c.word("a rule ID").text
@@ -321,6 +327,7 @@ class Parser:
             raise c.fail(None, "an entity needs a key field")
         remember: dict[str, Any] = {}
         transitions = []
+        outlives = None
         for stmt in body:
             m = Cursor(stmt, self.file)
             if stmt.head.text == "remember":
@@ -328,9 +335,13 @@ class Parser:
                 remember.update(m.fields_with_defaults())
             elif stmt.head.text == "on":
                 transitions.append(self.transition(m))
+            elif stmt.head.text == "outlives-run":
+                m.next("outlives-run")
+                outlives = m.word("the state an item continues in after its run").text
+                m.end()
             else:
-                raise m.fail(stmt.head, f"unknown entity statement {stmt.head.text!r}: remember, on")
-        self.out.entities.append(R.Entity(name.text, key, remember, transitions, name))
+                raise m.fail(stmt.head, f"unknown entity statement {stmt.head.text!r}: remember, on, outlives-run")
+        self.out.entities.append(R.Entity(name.text, key, remember, transitions, name, outlives))
 
     def block_chunks(self, head: Statement, body: list[Statement]) -> None:
         c = Cursor(head, self.file)
@@ -452,6 +463,64 @@ class Parser:
         self.out.answers.append(
             R.Answers(name, q[0], q[1], q[2], got["open_when"], i[0], i[1], i[2], got.get("expires"), got.get("unless"), rules, at)
         )
+
+
+    def block_listing(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("listing")
+        name = c.word("a name").text
+        c.end()
+        if any(x.name == name for x in self.out.listings):
+            raise c.fail(at, f"duplicate listing {name!r}")
+        got: dict[str, tuple[str, str, str]] = {}
+        rules: dict[str, str] = {}
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = m.next("a statement").text
+            if kw == "document":
+                got[kw] = (m.word("a definition").text, m.word("the list field").text, m.word("the item's id field").text)
+            elif kw == "created-by":
+                got[kw] = (m.word("an event type").text, m.word("the item's path in it").text, "")
+            elif kw in ("unmatched", "missing", "differs", "order"):
+                rules[kw] = m.word("a rule ID").text
+            else:
+                raise m.fail(stmt.head, f"unknown listing statement {kw!r}: document, created-by, unmatched, missing, differs, order")
+            m.end()
+        for need in ("document", "created-by"):
+            if need not in got:
+                raise c.fail(at, f"listing {name} needs `{need}`")
+        if "unmatched" not in rules:
+            raise c.fail(at, f"listing {name} needs `unmatched RULE`")
+        (definition, list_field, item_id), (event, path, _) = got["document"], got["created-by"]
+        self.out.listings.append(R.Listing(name, definition, list_field, item_id, event, path, rules, at))
+
+    def block_retired(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("retired")
+        event = c.word("the retired event type").text
+        c.keyword("as")
+        replacement = c.word("the event type that replaces it").text
+        c.end()
+        if any(r.event == event for r in self.out.retired):
+            raise c.fail(at, f"{event} is already translated")
+        sets: list[tuple[str, str, Any, Token]] = []
+        drops: list[str] = []
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = m.next("set or drop")
+            if kw.text == "set":
+                name = m.word("a field of the replacement").text
+                if m.peek_is("new", "current", "close"):
+                    how = m.next("new, current or close").text
+                    sets.append((name, how, m.word("the slot that holds the id").text, kw))
+                else:
+                    sets.append((name, "value", m.value(), kw))
+            elif kw.text == "drop":
+                drops += [t.text for t in m.words_until()]
+            else:
+                raise m.fail(kw, f"unknown retired statement {kw.text!r}: set, drop")
+            m.end()
+        self.out.retired.append(R.Retired(event, replacement, sets, drops, at))
 
 
 class Expr:

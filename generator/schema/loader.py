@@ -92,14 +92,17 @@ class SchemaDoc:
 
 
 def read_document(path: Path, display: str) -> tuple[Any, bytes]:
-    """JSON, or YAML for .yaml/.yml files (OpenAPI documents usually are)."""
+    """JSON, or YAML for .yaml/.yml files (OpenAPI documents usually are), read with the YAML
+    1.2 core schema (see yaml12)."""
     if path.suffix not in (".yaml", ".yml"):
         return read_json(path, display)
     import yaml
 
+    from . import yaml12
+
     data = _read_bytes(path, display)
     try:
-        return yaml.safe_load(data), data
+        return yaml12.load(data), data
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark else ""

@@ -31,12 +31,15 @@ ANNOTATIONS = frozenset(
 # Keywords whose value is a map of name -> subschema.
 SCHEMA_MAPS = frozenset({"$defs", "properties"})
 # Keywords whose value is one subschema.
-SCHEMA_SINGLE = frozenset({"not", "items", "additionalProperties", "unevaluatedProperties"})
+SCHEMA_SINGLE = frozenset({"not", "items", "additionalProperties", "unevaluatedProperties", "propertyNames"})
 # Keywords whose value is a list of subschemas.
-SCHEMA_LISTS = frozenset({"allOf", "oneOf"})
+SCHEMA_LISTS = frozenset({"allOf", "oneOf", "anyOf"})
 # Assertions on the instance itself.
 ASSERTIONS = frozenset(
-    {"$ref", "type", "const", "enum", "required", "minimum", "maximum", "minItems", "pattern", "minLength", "maxLength"}
+    {
+        "$ref", "type", "const", "enum", "required", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "minItems", "pattern", "minLength", "maxLength",
+    }
 )
 
 KNOWN = ANNOTATIONS | SCHEMA_MAPS | SCHEMA_SINGLE | SCHEMA_LISTS | ASSERTIONS

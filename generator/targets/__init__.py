@@ -1,12 +1,31 @@
-"""Targets: each builds the template context for one folder under templates/."""
+"""Targets: the output languages and formats specbind generates for, registered, not wired in.
+
+A target is a `Target`: a context builder (shared products + the spec's options for the target
+-> one `Plan` per template set it renders), its template folder, an optional folder of fixed
+runtime modules copied into every package, an optional formatter, and its symbol decisions
+(names, reserved words, types), which live in its context module. Built-in targets are the
+packages under this folder named in BUILTIN; any other is a folder holding `target.py` (which
+defines `TARGET`) and `templates/`, named by a spec's binding.toml (`[targets.NAME] from =
+"folder"`) or on the command line (`--target FOLDER`). docs/targets.md walks through one.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..binding import Binding
-from ..ir.model import IR
+from ..errors import SpecError
+
+if TYPE_CHECKING:
+    from ..products import Products
+
+BUILTIN = ("python",)
+TARGET_MODULE = "target.py"
 
 
 @dataclass(frozen=True)
@@ -19,18 +38,78 @@ class Data:
 
 @dataclass(frozen=True)
 class Plan:
-    """What a target contributes: where its package goes, the context every template in its
-    folder is rendered with, and any data files."""
+    """One template set a target renders: the folder of templates (`templates`, a name the
+    template loader knows: the target's own, or another set of its), where its files go
+    (`package_dir`, relative to the output root), the context every template there is rendered
+    with, and data files written as given."""
 
     package_dir: str
     context: dict[str, Any]
     data: tuple[Data, ...] = ()
+    templates: str = ""  # default: the target's name
+    # sets of the target's runtime folder (`runtime/<set>/`) copied into package_dir, each file
+    # with the target's banner in front
+    runtime: tuple[str, ...] = ()
 
 
-TargetBuilder = Callable[[Binding, IR], Plan]
+Builder = Callable[["Products", dict[str, Any]], list[Plan]]
+Formatter = Callable[[str, str], str]  # (output path, text) -> formatted text
+Banner = Callable[[dict[str, Any], str], str]  # (plan context, output path) -> text put before a runtime file
 
 
-def builders() -> dict[str, TargetBuilder]:
-    from . import proto, python
+@dataclass(frozen=True)
+class Target:
+    name: str
+    description: str
+    build: Builder
+    templates: Path  # the folder of its templates (what `templates/<name>/` is for built-ins)
+    runtime: Path | None = None  # fixed modules copied into every package, banner prepended
+    formatter: Formatter | None = None
+    formatter_id: str = ""  # what makes formatted output differ (the formatter and its version)
+    language: str = ""  # what its formatter parses, for messages ("renders invalid Python")
+    banner: Banner | None = None
+    # other template sets it renders, by name -> folder (a built-in target's `templates/proto`)
+    template_sets: dict[str, Path] = field(default_factory=dict)
+    origin: str = "built-in"
 
-    return {"python": python.build, "proto": proto.build}
+
+def builtin(name: str) -> Target:
+    module = importlib.import_module(f"{__name__}.{name}")
+    target: Target = module.TARGET
+    return target
+
+
+def builtins() -> dict[str, Target]:
+    return {name: builtin(name) for name in BUILTIN}
+
+
+def load_folder(folder: Path, shown: str | None = None) -> Target:
+    """A target defined outside the generator: `folder/target.py` defines TARGET."""
+    shown = shown or str(folder)
+    path = folder / TARGET_MODULE
+    if not path.is_file():
+        raise SpecError(shown, "", f"not a target folder: it has no {TARGET_MODULE} (a module defining TARGET)")
+    name = f"specbind_target_{abs(hash(str(path.resolve())))}"
+    if name in sys.modules:
+        module = sys.modules[name]
+    else:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except SpecError:
+            raise
+        except Exception as exc:  # a user's module: whatever it raises, say where
+            del sys.modules[name]
+            raise SpecError(f"{shown}/{TARGET_MODULE}", "", f"cannot be loaded: {type(exc).__name__}: {exc}") from None
+    target = getattr(module, "TARGET", None)
+    if not isinstance(target, Target):
+        raise SpecError(f"{shown}/{TARGET_MODULE}", "", "defines no TARGET (a generator.targets.Target)")
+    if not target.templates.is_dir():
+        raise SpecError(f"{shown}/{TARGET_MODULE}", "", f"TARGET.templates {target.templates} is not a folder")
+    return Target(**{**vars(target), "origin": shown})
+
+
+__all__ = ["BUILTIN", "Builder", "Data", "Formatter", "Plan", "Target", "builtin", "builtins", "load_folder"]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..binding import CONFIG, Binding
-from ..errors import SpecError
+from ..errors import LedgerWouldGrow, SpecError
 from ..ir import model as M
 from ..ir.naming import constant, snake
 from . import ledger as L
@@ -583,7 +583,7 @@ class _Planner:
         missing = [key for key, _, _, _ in wanted if key not in self.ledger.entries]
         if missing and not self.allow_new:
             shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
-            raise SpecError(
+            raise LedgerWouldGrow(
                 self.ledger_shown,
                 missing[0],
                 f"{len(missing)} new wire slot{'s' if len(missing) != 1 else ''} need{'' if len(missing) != 1 else 's'} a number ({shown}): "

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agui import codec_json
-from agui.automaton import RULES, Automaton, Finding, check_answers
+from agui.automaton import RULES, Automaton, Finding, check_answers, check_listing
 from agui.automaton_table import TABLES
 
 from .support import load
@@ -289,10 +289,28 @@ def _answers(example: dict[str, Any]) -> list[Finding]:
     return check_answers(name, question, answer, now)
 
 
+def _listing(example: dict[str, Any], findings: list[Finding]) -> list[Finding]:
+    """A listing example: the stream, then the document listing what it created."""
+    name = example.get("listing") or next(iter(TABLES["listings"]))
+    spec = TABLES["listings"][name]
+    events = [
+        codec_json.decode(json.dumps(doc), TABLES["events_definition"])
+        for doc in example["stream"]
+    ]
+    document = codec_json.decode(json.dumps(example["document"]), spec["definition"])
+    return findings + check_listing(name, events, document)
+
+
 def _findings(example: dict[str, Any]) -> list[Finding]:
-    if "stream" in example:
-        return run_stream(example["stream"])[1]
-    return _answers(example)
+    if "stream" not in example:
+        found = _answers(example)
+    elif "document" in example:
+        found = _listing(example, run_stream(example["stream"])[1])
+    else:
+        found = run_stream(example["stream"])[1]
+    if "exactly" in example:  # one cause, one finding: nothing else may be reported
+        assert [f.rule for f in found] == example["exactly"], [str(f) for f in found]
+    return found
 
 
 VIOLATIONS = [

@@ -5,10 +5,17 @@ exception and never acceptance."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+import msgspec
 import pytest
 
 from agui import codec_json
-from agui.errors import DecodeError
+from agui.errors import DecodeError, EncodeError
+from agui.limits import MAX_DEPTH
+
+from .support import load
 
 BAD = {
     "empty": b"",
@@ -48,3 +55,180 @@ def test_unknown_definition_is_refused() -> None:
 def test_text_input_is_accepted_like_bytes() -> None:
     with pytest.raises(DecodeError):
         codec_json.decode("[]")
+
+
+# -- what the package refuses that the JSON grammar allows (see the ``limits`` module) ---------
+
+VALID = next(
+    c["document"]
+    for c in load("cases.json")["cases"]
+    if c["definition"] == codec_json.ROOT and c["valid"]
+)
+
+
+def _string_pointers(node: Any, ptr: str = "") -> list[str]:
+    """The pointers of every string value in a document, in document order."""
+    if isinstance(node, str):
+        return [ptr]
+    items = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node) if isinstance(node, list) else ()
+    )
+    return [p for key, value in items for p in _string_pointers(value, f"{ptr}/{key}")]
+
+
+def _string_pointer(document: Any) -> str | None:
+    """The last string of the document that the schema types as a free string: a number there
+    is refused and any text accepted (a string inside an any-JSON value would accept the arrays
+    these tests put there, one with a pattern would refuse their text; the first string is
+    often a discriminator, which a test here must leave alone)."""
+    accepts = codec_json.decoder().accepts
+    for pointer in reversed(_string_pointers(document)):
+        if not accepts(_with(document, pointer, "5")) and accepts(
+            _with(document, pointer, json.dumps("[{\U0001f600 x"))
+        ):
+            return pointer
+    return None
+
+
+def _with(document: Any, pointer: str, text: str) -> bytes:
+    """The document as JSON bytes, the value at ``pointer`` replaced by raw JSON ``text``."""
+    return _text_with(document, pointer, text).encode()
+
+
+def _text_with(document: Any, pointer: str, text: str) -> str:
+    """The document as JSON text, the value at ``pointer`` replaced by raw JSON ``text``."""
+    marker = "\x00marker\x00"
+    doc = json.loads(json.dumps(document))
+    *parents, last = pointer.split("/")[1:]
+    node = doc
+    for token in parents:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    node[int(last) if isinstance(node, list) else last] = marker
+    return json.dumps(doc).replace(json.dumps(marker), text)
+
+
+STRING_AT = _string_pointer(VALID)
+
+
+def _refused(data: bytes | str, keyword: str = "json") -> list[Any]:
+    issues: list[Any] = []
+    for decode in (codec_json.decode, codec_json.decode_lenient):
+        with pytest.raises(DecodeError) as caught:
+            decode(data)
+        assert [e.keyword for e in caught.value.errors] == [
+            keyword
+        ], caught.value.errors
+        issues += caught.value.errors
+    return issues
+
+
+def test_an_integer_beyond_the_digit_limit_is_a_located_decode_error() -> None:
+    """CPython refuses to read an integer of more than 4300 digits (ValueError): it was raised
+    out of the decoders; it is a DecodeError at the number's pointer."""
+    assert STRING_AT is not None
+    issue, _ = _refused(_with(VALID, STRING_AT, "1" * 5000))
+    assert issue.pointer == STRING_AT and "5000 digits" in issue.message
+
+
+def test_a_number_beyond_a_double_is_a_located_decode_error() -> None:
+    assert STRING_AT is not None
+    for text in ("1e400", "-1e400", "1" * 400 + ".5"):
+        issue, _ = _refused(_with(VALID, STRING_AT, text))
+        assert issue.pointer == STRING_AT and "range of a double" in issue.message
+
+
+@pytest.mark.parametrize(
+    "escape", ["\\ud800", "\\udfff", "x\\ud83d", "\\ude00x", "\\ud83d\\ud83d"]
+)
+def test_a_lone_surrogate_escape_is_a_located_decode_error(escape: str) -> None:
+    """I-JSON (RFC 7493): strings are Unicode text. A lone surrogate decoded, then could not be
+    encoded or printed; it is refused where it stands."""
+    assert STRING_AT is not None
+    issue, _ = _refused(_with(VALID, STRING_AT, f'"{escape}"'))
+    assert issue.pointer == STRING_AT and "lone surrogate" in issue.message
+    assert issue.message.encode("ascii")  # the message names it by its escape
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_text() -> None:
+    assert STRING_AT is not None
+    for text in ('"\\ud83d\\ude00"', '"\\\\ud800"', '"\\\\\\ud83d\\ude00"'):
+        data = _with(VALID, STRING_AT, text)
+        assert codec_json.decode(data) == codec_json.decode_lenient(data).value
+
+
+def test_a_lone_surrogate_in_a_member_name_is_refused() -> None:
+    data = json.dumps({"\ud800": 1, **VALID}).encode()
+    for decode in (codec_json.decode, codec_json.decode_lenient):
+        with pytest.raises(DecodeError) as caught:
+            decode(data)
+        assert any("lone surrogate" in e.message for e in caught.value.errors)
+
+
+def test_text_holding_a_lone_surrogate_is_refused() -> None:
+    text = json.dumps(VALID, ensure_ascii=False)
+    assert STRING_AT is not None
+    issue, _ = _refused(_text_with(VALID, STRING_AT, '"\ud800"'))
+    assert "lone surrogate" in issue.message
+    assert codec_json.decode(text) == codec_json.decode(text.encode())
+
+
+@pytest.mark.parametrize(
+    "encoding,prefix",
+    [("utf-16", b""), ("utf-16-le", b""), ("utf-32", b""), ("utf-8", b"\xef\xbb\xbf")],
+)
+def test_json_text_is_utf8_without_a_byte_order_mark(
+    encoding: str, prefix: bytes
+) -> None:
+    """RFC 8259 section 8.1: UTF-8 only. A UTF-8 BOM (which senders MUST NOT add) is refused
+    too: the fast decoder refused it while the full one skipped it."""
+    data = prefix + json.dumps(VALID).encode(encoding)
+    issue, _ = _refused(data)
+    assert issue.pointer == ""
+
+
+def test_utf8_encoded_surrogates_are_not_utf8() -> None:
+    assert STRING_AT is not None
+    data = _with(VALID, STRING_AT, '"x"').replace(b'"x"', b'"\xed\xa0\x80"')
+    issue, _ = _refused(data)
+    assert "UTF-8" in issue.message
+
+
+def test_nesting_deeper_than_the_limit_is_refused_with_keyword_depth() -> None:
+    assert STRING_AT is not None
+    ok = _with(VALID, STRING_AT, "[" * (MAX_DEPTH - 8) + "]" * (MAX_DEPTH - 8))
+    with pytest.raises(DecodeError) as caught:
+        codec_json.decode(ok)
+    assert all(e.keyword != "depth" for e in caught.value.errors)
+    for depth in (MAX_DEPTH + 1, 5_000, 100_000):
+        issue, _ = _refused(_with(VALID, STRING_AT, "[" * depth + "]" * depth), "depth")
+        assert str(MAX_DEPTH) in issue.message
+        issue, _ = _refused(
+            _with(VALID, STRING_AT, '{"a":' * depth + "1" + "}" * depth), "depth"
+        )
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    assert STRING_AT is not None
+    data = _with(VALID, STRING_AT, json.dumps("[{" * 1000))
+    assert codec_json.decode(data) == codec_json.decode_lenient(data).value
+
+
+def test_encode_refuses_a_hand_built_lone_surrogate_where_it_stands() -> None:
+    """The decoder never hands one out; a value built by hand is refused by the encoder with
+    the package's error, at the string's pointer, and the message prints as ASCII."""
+    assert STRING_AT is not None
+    value = codec_json.decode(_with(VALID, STRING_AT, '"\\ud83d\\ude00"'))
+    built = codec_json.to_builtins(value)
+    node = built
+    *parents, last = STRING_AT.split("/")[1:]
+    for token in parents:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    node[int(last) if isinstance(node, list) else last] = "a\ud800"
+    bad = msgspec.convert(built, type(value), strict=False)
+    with pytest.raises(EncodeError) as caught:
+        codec_json.encode(bad)
+    (issue,) = caught.value.errors
+    assert issue.pointer == STRING_AT and issue.keyword == "json"
+    str(caught.value).encode("ascii")

@@ -83,6 +83,7 @@ GRAMMAR = [
     ),
     ("extra blank lines", b"\n\n\r\ndata: a\n\n\n\n", [b"a"], False),
     ("no blank line at the end: discarded", b"data: a\n\ndata: b\n", [b"a"], True),
+    ("crlf, no blank line at the end", b"data: a\r\n\r\ndata:\r\n", [b"a"], True),
     ("a partial line at the end", b"data: a\n\ndat", [b"a"], True),
     ("a comment left open at the end", b"data: a\n\n: bye", [b"a"], False),
     ("a colon in the value", b'data: {"a":"b:c"}\n\n', [b'{"a":"b:c"}'], False),
@@ -113,6 +114,8 @@ def test_grammar_split_at_every_byte(
     BOM split, a UTF-8 sequence split inside, all give the same events."""
     for i in range(len(stream) + 1):
         assert decode_all(stream, [i]) == (expected, cut), i
+        # an empty chunk (a read that returned nothing) changes nothing, even between CR and LF
+        assert decode_all(stream, [i, i]) == (expected, cut), i
     assert decode_all(stream, list(range(1, len(stream)))) == (expected, cut)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ..binding import Binding
-from ..errors import SpecError
-from ..schema.loader import read_json
+from .binding import Binding
+from .errors import SpecError
+from .schema.loader import read_json
 
 
 def load_fixtures(binding: Binding, definitions: Collection[str]) -> dict[str, Any]:

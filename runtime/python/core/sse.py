@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """Server-Sent Events framing for an event-stream binding: each SSE event's data is exactly one
 document, and every other field is ignored.
 
@@ -88,6 +86,8 @@ class Decoder:
 
     def feed(self, chunk: bytes) -> list[bytes]:
         """The data of every event ``chunk`` completes, in order."""
+        if not chunk:  # nothing arrived: a CR pending from the last chunk still awaits its LF
+            return []
         if self._start is not None:
             chunk = self._start + chunk
             if len(chunk) < 3 and _BOM.startswith(chunk):

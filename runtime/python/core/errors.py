@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """What the codecs report: every problem in a document, each located exactly."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Context for templates/proto/: the `.proto` file, the Python protobuf codec and its HTTP framing,
-and their generated tests, all written into the Python package of the spec.
+"""The Python target's context for templates/proto/: the `.proto` file, the pure-Python protobuf
+codec and its HTTP framing, and their generated tests, all written into the spec's package.
 
-The wire plan (generator/wire) decides every message, field, number and route; this builder
-only shapes it for the templates (Python names, tag bytes, doc comments) and hands the template
-the spec's golden frames."""
+The wire plan (a shared product, generator/wire) decides every message, field, number and
+route; this builder only shapes it for the templates (Python names, tag bytes, doc comments)
+and hands the templates the spec's golden frames."""
 
 from __future__ import annotations
 
@@ -12,23 +12,22 @@ import json
 import textwrap
 from typing import Any
 
-from ..binding import Binding
-from ..errors import SpecError
-from ..ir import model as M
-from ..schema.loader import read_json
-from ..wire import current, record
-from .python import python_package
-from ..wire.plan import SCALARS, WField, WirePlan, WMessage, plan
-from . import Data, Plan
-from .python import identifier
+from ...binding import Binding
+from ...errors import SpecError
+from ...ir import model as M
+from ...products import Products
+from ...schema.loader import read_json
+from ...wire.plan import SCALARS, WField, WirePlan, WMessage
+from .. import Data, Plan
+from .context import python_package
+from .symbols import identifier
 
 MEDIA_TYPE_DEFAULT = "application/x-protobuf"
 
 
-def build(binding: Binding, ir: M.IR) -> Plan:
-    opts = current()
-    wire = plan(binding, ir, allow_new=opts.allow_new_slots)
-    record(wire)
+def build(products: Products) -> Plan:
+    binding, ir, wire = products.binding, products.ir, products.wire
+    assert wire is not None
     cfg = binding.target("proto")
     package = python_package(binding)
     ledger_bytes = wire.ledger.render().encode("utf-8")
@@ -57,7 +56,7 @@ def build(binding: Binding, ir: M.IR) -> Plan:
         Data("tests/proto_golden.json", (json.dumps({"frames": golden}, indent=1, ensure_ascii=False) + "\n").encode("utf-8")),
         Data("tests/proto_ledger.txt", ledger_bytes),
     ]
-    return Plan(package_dir=package, context=context, data=tuple(data))
+    return Plan(package_dir=package, context=context, data=tuple(data), templates="proto")
 
 
 def _golden(binding: Binding, cfg: dict[str, Any]) -> list[Any]:

@@ -1,0 +1,248 @@
+"""The Python target's context for templates/python/: msgspec Structs for objects, enums, type
+aliases for unions, the validation table the strict/lenient slow path interprets, the rule
+tables, and the test corpus as data files. Python decisions (names, annotations, what msgspec
+can express) are made here and in `symbols`; the templates own layout."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ... import __version__
+from ...binding import Binding
+from ...errors import SpecError
+from ...ir import model as M
+from ...products import Products
+from ...regex import ecma_to_python
+from ...rules.diagram import as_context, diagrams
+from ...validation_table import map_patterns
+from .. import Data, Plan
+from .symbols import Symbols
+from ...ir.naming import constant
+
+RUNTIME_REQUIRES = ("msgspec>=0.19",)
+
+
+def python_package(binding: Binding) -> str:
+    """The package the bindings are generated as (`[python].package`)."""
+    package = binding.target("python").get("package")
+    if not isinstance(package, str) or not package.isidentifier():
+        raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[python].package", "must be a Python identifier")
+    return package
+
+
+def build(products: Products, opts: dict[str, Any]) -> Plan:
+    binding, ir = products.binding, products.ir
+    package = python_package(binding)
+    sym = Symbols(ir)
+    ctx = _Context(binding, ir, sym)
+    schema_bytes = binding.schema.read_bytes()
+    fixtures = products.fixtures
+    cases = products.cases
+    rules = products.rules
+    tables = None if rules is None else rules.tables_for(sym.field_name)
+    context = {
+        "package": package,
+        "protocol": binding.name,
+        "protocol_version": binding.version,
+        "source": binding.stable(binding.schema),
+        "sha256": ir.sha256,
+        "generator_version": __version__,
+        "title": ir.title,
+        "description": ir.description,
+        "root": binding.root or ir.root,
+        "runtime_requires": RUNTIME_REQUIRES,
+        "optional_requires": _optional_requires(binding, opts),
+        "enums": ctx.enums(),
+        "plain_aliases": ctx.aliases(late=False),
+        "classes": ctx.classes(),
+        "late_aliases": ctx.aliases(late=True),
+        "carriers": ctx.carriers(),
+        "definitions": ctx.definitions(),
+        "table": repr(map_patterns(products.validation, ecma_to_python)),
+        "fixture_count": len(fixtures["fixtures"]),
+        "conformance_count": 0 if rules is None else len(products.conformance["streams"]),
+        "conformance_gaps": list(binding.conformance_gaps),
+        "case_count": len(cases),
+        "rules": None
+        if rules is None or tables is None
+        else {
+            "source": binding.stable(binding.rules) if binding.rules else rules.source,
+            "sha256": rules.sha256,
+            "table": repr(tables),
+            "has_cases": any("cases" in row for rows in tables["machine"]["table"].values() for row in rows.values()),
+            "rules": [vars(r) | {"used": True} for r in rules.ast.rules.values()],
+            "entities": [e.name for e in rules.ast.entities],
+            "passed": rules.lint.passed,
+            "diagrams": [as_context(d) for d in diagrams(rules.tables)],
+        },
+    }
+    data = [
+        Data("schema.json", schema_bytes if ir.reference is None else _json(ir.reference)),
+        Data("tests/fixtures.json", _json(fixtures)),
+        Data("tests/cases.json", _json({"cases": cases})),
+    ]
+    if rules is not None:
+        data.append(Data("tests/conformance.json", _json(products.conformance)))
+        data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
+    return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=("core",))
+
+
+def _optional_requires(binding: Binding, opts: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """`[python].optional_requires`: module -> requirements that module alone imports."""
+    raw = opts.get("optional_requires", {})
+    where = binding.display(binding.spec_dir / "binding.toml")
+    if not isinstance(raw, dict):
+        raise SpecError(where, "[python].optional_requires", "must be a table of module = [requirements]")
+    for module, reqs in raw.items():
+        if not isinstance(reqs, list) or not all(isinstance(r, str) for r in reqs):
+            raise SpecError(where, f"[python].optional_requires.{module}", "must be a list of requirement strings")
+    return [(module, list(raw[module])) for module in sorted(raw)]
+
+
+def _json(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=1, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+
+
+class _Context:
+    """The model declarations: enums, aliases in dependency order, Struct classes."""
+
+    def __init__(self, binding: Binding, ir: M.IR, sym: Symbols) -> None:
+        self.binding = binding
+        self.ir = ir
+        self.sym = sym
+        self.py = sym.py
+        self.field_name = sym.field_name
+        self.ann = sym.ann
+        self.refs = sym.refs
+
+    def fail(self, at: str, message: str) -> SpecError:
+        return SpecError(self.ir.source, at, message)
+
+    # -- definitions ------------------------------------------------------------------------
+
+    def enums(self) -> list[dict[str, Any]]:
+        out = []
+        for d in self.ir.defs.values():
+            if isinstance(d, M.EnumDef):
+                members = [(constant(v), v) for v in d.values]
+                if len({m for m, _ in members}) != len(members):
+                    raise self.fail(d.loc, "enum values collide as Python constant names")
+                out.append({"name": self.py[d.name], "doc": d.doc, "members": members})
+        return out
+
+    def aliases(self, late: bool) -> list[dict[str, Any]]:
+        items = []
+        for d in self.ir.defs.values():
+            if isinstance(d, (M.AliasDef, M.UnionDef)):
+                t = d.union if isinstance(d, M.UnionDef) else d.type
+                deps = self.refs(t)
+                if bool(deps) == late:
+                    items.append((d, t, deps))
+        if not late:
+            return [{"name": self.py[d.name], "doc": d.doc, "annotation": self.ann(t)} for d, t, _ in items]
+        # an alias is evaluated at import: it must come after every alias it names
+        names = {d.name for d, _, _ in items}
+        done: list[str] = []
+        out = []
+        pending = list(items)
+        while pending:
+            for i, (d, t, deps) in enumerate(pending):
+                if not (deps & names) - set(done):
+                    out.append({"name": self.py[d.name], "doc": d.doc, "annotation": self.ann(t)})
+                    done.append(d.name)
+                    pending.pop(i)
+                    break
+            else:
+                raise self.fail(pending[0][0].loc, "type aliases refer to each other in a cycle")
+        return out
+
+    def classes(self) -> list[dict[str, Any]]:
+        out = []
+        for d in self.ir.defs.values():
+            if not isinstance(d, M.ObjectDef):
+                continue
+            if len({t[0] for t in d.tags}) > 1 or len(set(d.tags)) > 1:
+                raise self.fail(d.loc, f"member of unions discriminated differently {d.tags}: msgspec allows one tag per struct")
+            tag = d.tags[0] if d.tags else None
+            fields = []
+            for f in d.fields:
+                if tag and f.wire == tag[0]:
+                    continue
+                name = self.field_name(f.wire)
+                ann = self.ann(f.type)
+                fields.append(
+                    {
+                        "name": name,
+                        "wire": f.wire,
+                        "renamed": name != f.wire,
+                        "annotation": ann if f.required else f"{ann} | UnsetType",
+                        "required": f.required,
+                        "doc": f.doc,
+                        "default": None if f.default is M.NO_DEFAULT else json.dumps(f.default),
+                    }
+                )
+            out.append(
+                {
+                    "name": self.py[d.name],
+                    "doc": d.doc,
+                    "closed": d.closed,
+                    "fragment": d.fragment,
+                    "tag_field": tag[0] if tag else None,
+                    "tag": tag[1] if tag else None,
+                    "tag_attr": self.field_name(tag[0]) if tag else None,
+                    "fields": fields,
+                }
+            )
+        return out
+
+    def carriers(self) -> list[str]:
+        """Object definitions from which an open object is reachable (itself included)."""
+        reach: dict[str, bool] = {}
+
+        def reaches(t: M.TypeExpr | M.Definition, seen: frozenset[str]) -> bool:
+            if isinstance(t, M.TRef):
+                if t.name in seen:
+                    return False
+                return reaches(self.ir.defs[t.name], seen | {t.name})
+            if isinstance(t, M.ObjectDef):
+                return not t.closed or any(reaches(f.type, seen) for f in t.fields)
+            if isinstance(t, M.UnionDef):
+                return reaches(t.union, seen)
+            if isinstance(t, M.AliasDef):
+                return reaches(t.type, seen)
+            if isinstance(t, M.TUnion):
+                return any(reaches(m, seen) for m in t.members)
+            if isinstance(t, M.TArray):
+                return reaches(t.items, seen)
+            if isinstance(t, M.TMap) and t.values is not None:
+                return reaches(t.values, seen)
+            return False
+
+        for name, d in self.ir.defs.items():
+            if isinstance(d, M.ObjectDef):
+                reach[name] = reaches(d, frozenset({name}))
+        return sorted(self.py[n] for n, r in reach.items() if r)
+
+    def definitions(self) -> list[dict[str, Any]]:
+        """Per definition: the type the fast path decodes with, and the class the result must be.
+        A union member is decoded through its union, so a missing discriminator is caught."""
+        unions: dict[str, str] = {}
+        for d in self.ir.defs.values():
+            if isinstance(d, M.UnionDef) and d.union.discriminator:
+                for _, member in d.union.tags:
+                    unions.setdefault(member, d.name)
+        out = []
+        for name, d in self.ir.defs.items():
+            kind = type(d).__name__.removesuffix("Def").lower()
+            via = unions.get(name)
+            out.append(
+                {
+                    "name": name,
+                    "py": self.py[name],
+                    "kind": kind,
+                    "decode_as": self.py[via or name],
+                    "expect": self.py[name] if via else None,
+                }
+            )
+        return out

@@ -1,0 +1,104 @@
+"""The Python target's symbol provider: what a schema name becomes in Python (definitions,
+attributes, enum constants), the words it must not shadow, and the annotation of every IR type
+(msgspec types with their constraints). Decided here once; the templates only print them."""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+
+from ...errors import SpecError
+from ...ir import model as M
+from ...ir.naming import constant, snake
+from ...regex import ecma_to_python
+
+# Names models.py binds at module level, and builtins its annotations use: a definition or a
+# field spelled like one would shadow it (msgspec resolves annotations in the class namespace).
+RESERVED = frozenset(
+    {"enum", "annotations", "Annotated", "Any", "ClassVar", "Literal", "TypeAlias", "UNSET", "Meta",
+     "Struct", "UnsetType", "field", "JSONValue", "NonNullJSON", "DEFINITIONS",
+     "str", "int", "float", "bool", "list", "dict", "None", "True", "False"}
+)
+
+
+def identifier(name: str) -> str:
+    """A Python identifier for a schema name: invalid characters become `_`, a leading digit
+    gets a `_` in front, and keywords and reserved names get a trailing `_`."""
+    s = re.sub(r"[^0-9A-Za-z_]", "_", name) or "_"
+    if s[0].isdigit():
+        s = "_" + s
+    return s + "_" if keyword.iskeyword(s) or s in RESERVED else s
+
+
+def py_literal(value: str | int | bool) -> str:
+    return repr(value) if isinstance(value, (bool, int)) else json.dumps(value, ensure_ascii=False)
+
+
+class Symbols:
+    """Python names for one IR: a class name per definition, an attribute per wire name (never
+    shadowing a class), and the annotation of any type."""
+
+    def __init__(self, ir: M.IR) -> None:
+        self.ir = ir
+        self.py: dict[str, str] = {}
+        seen: dict[str, str] = {}
+        for name, d in ir.defs.items():
+            py = identifier(name)
+            if py in seen:
+                raise SpecError(ir.source, d.loc, f"definitions {seen[py]!r} and {name!r} both become the Python name {py!r}")
+            seen[py] = name
+            self.py[name] = py
+        self._classes = frozenset(self.py.values())
+
+    def field_name(self, wire: str) -> str:
+        """The attribute a wire name becomes; it never shadows a definition's Python name."""
+        name = identifier(snake(wire))
+        return name + "_" if name in self._classes else name
+
+    def enum_member(self, value: str) -> str:
+        return constant(value)
+
+    def ann(self, t: M.TypeExpr) -> str:
+        if isinstance(t, M.TRef):
+            return self.py[t.name]
+        if isinstance(t, M.TString):
+            meta = [f"pattern={ecma_to_python(t.pattern)!r}"] if t.pattern is not None else []
+            meta += [f"min_length={t.min_length}"] if t.min_length else []
+            meta += [f"max_length={t.max_length}"] if t.max_length is not None else []
+            return f"Annotated[str, Meta({', '.join(meta)})]" if meta else "str"
+        if isinstance(t, M.TNull):
+            return "None"
+        if isinstance(t, (M.TInteger, M.TNumber)):
+            base = "int" if isinstance(t, M.TInteger) else "float"
+            bounds = (("ge", t.minimum), ("le", t.maximum), ("gt", t.exclusive_minimum), ("lt", t.exclusive_maximum))
+            meta = [f"{k}={v!r}" for k, v in bounds if v is not None]
+            return f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base
+        if isinstance(t, M.TBoolean):
+            return "bool"
+        if isinstance(t, M.TConst):
+            return f"Literal[{py_literal(t.value)}]"
+        if isinstance(t, M.TEnum):
+            return f"Literal[{', '.join(py_literal(v) for v in t.values)}]"
+        if isinstance(t, M.TAny):
+            return "NonNullJSON" if t.nonnull else "JSONValue"
+        if isinstance(t, M.TMap):
+            keys = "str" if t.keys is None else self.ann(t.keys)
+            return f"dict[{keys}, {'JSONValue' if t.values is None else self.ann(t.values)}]"
+        if isinstance(t, M.TArray):
+            inner = f"list[{self.ann(t.items)}]"
+            return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
+        if isinstance(t, M.TUnion):
+            return " | ".join(self.ann(m) for m in t.members)
+        raise AssertionError(t)
+
+    def refs(self, t: M.TypeExpr) -> set[str]:
+        if isinstance(t, M.TRef):
+            return {t.name}
+        if isinstance(t, M.TArray):
+            return self.refs(t.items)
+        if isinstance(t, M.TMap) and t.values is not None:
+            return self.refs(t.values)
+        if isinstance(t, M.TUnion):
+            return set().union(*(self.refs(m) for m in t.members))
+        return set()

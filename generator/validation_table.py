@@ -1,0 +1,108 @@
+"""The IR as the table a generic validator interprets: one node per definition, each a dict with
+a `kind` and what that kind checks, every node carrying `loc` (its schema pointer) so errors name
+the keyword that failed. Patterns are ECMA-262, as the schema wrote them: a target translates
+them to its own regex dialect. The format is documented in docs/targets.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .ir import model as M
+
+
+def validation_table(ir: M.IR) -> dict[str, Any]:
+    return _Table(ir).build()
+
+
+class _Table:
+    def __init__(self, ir: M.IR) -> None:
+        self.ir = ir
+
+    def build(self) -> dict[str, Any]:
+        return {name: self.definition(d) for name, d in self.ir.defs.items()}
+
+    def definition(self, d: M.Definition) -> dict[str, Any]:
+        if isinstance(d, M.ObjectDef):
+            return {
+                "kind": "object",
+                "loc": d.loc,
+                "closed": d.closed_loc,
+                "fields": {
+                    f.wire: {"type": self.node(f.type), "required": f.required_loc if f.required else None}
+                    for f in d.fields
+                },
+            }
+        if isinstance(d, M.UnionDef):
+            return self.node(d.union)
+        if isinstance(d, M.EnumDef):
+            return {"kind": "enum", "loc": d.loc, "values": list(d.values)}
+        return self.node(d.type)
+
+    def node(self, t: M.TypeExpr) -> dict[str, Any]:
+        if isinstance(t, M.TRef):
+            return {"kind": "ref", "name": t.name}
+        if isinstance(t, M.TString):
+            n: dict[str, Any] = {"kind": "string", "loc": t.loc}
+            if t.pattern is not None:
+                n["pattern"] = t.pattern
+            if t.min_length:
+                n["min_length"] = t.min_length
+            if t.max_length is not None:
+                n["max_length"] = t.max_length
+            return n
+        if isinstance(t, M.TNull):
+            return {"kind": "null", "loc": t.loc}
+        if isinstance(t, (M.TInteger, M.TNumber)):
+            n = {"kind": "integer" if isinstance(t, M.TInteger) else "number", "loc": t.loc}
+            for key, bound in (
+                ("minimum", t.minimum),
+                ("maximum", t.maximum),
+                ("exclusive_minimum", t.exclusive_minimum),
+                ("exclusive_maximum", t.exclusive_maximum),
+            ):
+                if bound is not None:
+                    n[key] = bound
+            return n
+        if isinstance(t, M.TBoolean):
+            return {"kind": "boolean", "loc": t.loc}
+        if isinstance(t, M.TConst):
+            return {"kind": "const", "loc": t.loc, "value": t.value}
+        if isinstance(t, M.TEnum):
+            return {"kind": "enum", "loc": t.loc, "values": list(t.values)}
+        if isinstance(t, M.TAny):
+            return {"kind": "any", "loc": t.loc, "nonnull": t.nonnull}
+        if isinstance(t, M.TMap):
+            n = {"kind": "map", "loc": t.loc, "values": None if t.values is None else self.node(t.values)}
+            if t.keys is not None:
+                n["keys"] = self.node(t.keys)
+            return n
+        if isinstance(t, M.TArray):
+            return {"kind": "array", "loc": t.loc, "items": self.node(t.items), "min_items": t.min_items}
+        if isinstance(t, M.TUnion):
+            if t.discriminator:
+                return {"kind": "tagged", "loc": t.loc, "keyword": t.keyword, "field": t.discriminator, "tags": dict(t.tags)}
+            return {
+                "kind": "union",
+                "loc": t.loc,
+                "keyword": t.keyword,
+                "members": [[sorted(M.json_types(m, self.ir.defs.__getitem__)), self.node(m)] for m in t.members],
+            }
+        raise AssertionError(t)
+
+
+def map_patterns(node: Any, translate: Any) -> Any:
+    """A copy of a table (or node) with every string pattern translated by `translate`; the
+    schema's own spelling is kept as `source` where it differs, for messages to quote."""
+    if isinstance(node, dict):
+        out: dict[str, Any] = {}
+        for k, v in node.items():
+            if k == "pattern" and node.get("kind") == "string":
+                out["pattern"] = translate(v)
+                if out["pattern"] != v:
+                    out["source"] = v
+            else:
+                out[k] = map_patterns(v, translate)
+        return out
+    if isinstance(node, list):
+        return [map_patterns(v, translate) for v in node]
+    return node

@@ -1,0 +1,132 @@
+"""What the codecs refuse that the JSON grammar alone would allow, and why.
+
+RFC 8259 lets an implementation limit nesting depth and the range of numbers (§9), and requires
+JSON exchanged between systems to be UTF-8 (§8.1); I-JSON (RFC 7493) adds that strings hold
+Unicode text only. This package follows both, so that whatever a decoder accepts every encoder
+can write and every peer can read:
+
+- **UTF-8 only.** Bytes must be UTF-8 (UTF-16 or UTF-32 text, encoded surrogates, overlong forms
+  are refused); a leading byte order mark is refused too (RFC 8259 forbids senders to add one and
+  lets parsers choose; the SSE decoder drops one at the head of a stream, as SSE says).
+- **No lone surrogates.** A ``\\ud800`` escape not paired with a low surrogate (or a lone low
+  one) is refused on decode, as I-JSON requires: such a string is not Unicode text, could not be
+  written back as UTF-8, and would break every printer downstream. Encoders refuse a hand-built
+  string holding one.
+- **Nesting** deeper than ``MAX_DEPTH`` arrays and objects is refused (keyword ``depth``): one
+  fixed limit, where before each step had its own (whatever the stack allowed it), so that a value
+  one accepted could crash the next. Every recursive step downstream (validation, the consumer's
+  state, JSON Patch, the protobuf codec) then needs at most a few hundred frames.
+- **Numbers**: a number beyond the range of a double (``1e400``) is refused; an integer is kept
+  exact, as a Python int, up to CPython's limit on integer digits (4300 by default,
+  ``sys.set_int_max_str_digits``), and refused beyond it. Integer fields of the schema are bounded
+  to the safe range (2^53 - 1) by the schema itself; integers in any-JSON values beyond it are
+  kept exact by the JSON codec but are not portable (I-JSON §2.2: peers reading them as doubles
+  round them), and the protobuf codec, whose numbers are doubles, refuses them on encode.
+  ``-0`` is the integer 0; ``-0.0`` and ``1e-400`` (0.0) are numbers.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "show_number", "too_deep", "value_depth", "lone_surrogate_escape", "lone_surrogate", "safe_text", "int_digits_limit"]
+
+MAX_DEPTH = 128
+"""The deepest nesting of arrays and objects a document may have (the top-level value counts
+as 1). serde_json's default; far beyond any real event, and within the interpreter's stack for
+every recursive step downstream."""
+
+# A JSON string, unrolled so the regex engine does not backtrack per character.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_INNER = re.compile(rb"\[\]|\{\}|\[\}|\{\]")
+_RUN = re.compile(rb"[\[{]{" + str(MAX_DEPTH + 1).encode() + rb"}")
+
+
+def too_deep(data: bytes) -> bool:
+    """Whether a JSON text nests deeper than MAX_DEPTH. Cheap when it cannot (short texts, few
+    brackets); otherwise linear in C: strings removed, then brackets only, innermost pairs peeled
+    once per level."""
+    if len(data) <= 2 * MAX_DEPTH or data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
+        return False
+    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return False
+        if _RUN.search(brackets):  # MAX_DEPTH + 1 openers in a row: the usual deep document
+            return True
+        brackets, n = _INNER.subn(b"", brackets)
+        if not n:
+            return False  # unbalanced: not JSON, which the parser reports
+    return bool(brackets)
+
+
+def value_depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """The nesting depth of a Python JSON value (dicts and lists), counted without recursion and
+    stopping once it passes ``limit``."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if type(node) is dict:
+            children: Any = node.values()
+        elif type(node) is list:
+            children = node
+        else:
+            continue
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                return deepest
+        stack.extend((c, depth + 1) for c in children if type(c) is dict or type(c) is list)
+    return deepest
+
+
+# A surrogate escape not part of a high-low pair. The escape must start a real escape: preceded
+# by an even number of backslashes (an odd one makes its backslash a literal).
+_LONE_ESCAPE = re.compile(
+    rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(\\u[dD][89a-fA-F][0-9a-fA-F]{2}))"
+)
+
+
+def lone_surrogate_escape(data: bytes) -> bool:
+    """Whether a JSON text (one the parser accepts) holds a lone surrogate escape. False
+    positives are possible only on text that is not JSON; there are no false negatives."""
+    if b"\\u" not in data:
+        return False
+    return any(m.group(1) for m in _LONE_ESCAPE.finditer(data))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The index of the first lone surrogate in a str, or None. (A Python str never holds a
+    valid pair as two code points once decoded, so any surrogate is lone.)"""
+    if text.isascii():
+        return None
+    found = _SURROGATE.search(text)
+    return None if found is None else found.start()
+
+
+def safe_text(text: str) -> str:
+    """Text that can be printed and written as UTF-8: each lone surrogate becomes its escape."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def int_digits_limit() -> int:
+    """The most digits an integer may have (0: no limit): CPython's, which msgspec follows too."""
+    return sys.get_int_max_str_digits()
+
+
+def show_number(value: Any) -> str:
+    """A number for a message: as written, or (an integer too long to print) its size."""
+    if type(value) is int and value.bit_length() > 3000:  # ~900 digits: below any digits limit
+        return f"an integer of about {int(value.bit_length() / 3.3219)} digits"
+    return str(value)

@@ -1,0 +1,95 @@
+"""The command line on input that broke it (issue 16): a number or a string the decoders refuse,
+text the terminal cannot encode, control characters in a report. Every command answers with a
+message and its documented exit code, never a traceback. The CLI runs in a real subprocess here,
+since what is at stake is the process's own stdout encoding."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import PYTHON, REPO, SPEC_AGUI
+
+RUN = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+END = {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+
+
+def cli(*args: Any, encoding: str = "ascii") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONIOENCODING=encoding)
+    return subprocess.run(
+        [PYTHON, "-c", "from generator.cli import main; main()", *map(str, args)],
+        cwd=REPO, env=env, capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=120,
+    )
+
+
+def lines(tmp_path: Path, *documents: bytes) -> Path:
+    path = tmp_path / "stream.jsonl"
+    path.write_bytes(b"\n".join([json.dumps(RUN).encode(), *documents, json.dumps(END).encode()]) + b"\n")
+    return path
+
+
+HOSTILE = {
+    "huge-integer": b'{"type":"CUSTOM","name":"x","value":' + b"9" * 5000 + b"}",
+    "lone-surrogate": b'{"type":"TEXT_MESSAGE_START","messageId":"m\\ud800"}',
+    "beyond-a-double": b'{"type":"CUSTOM","name":"x","value":1e400}',
+    "utf-16": json.dumps({"type": "CUSTOM", "name": "x", "value": 1}).encode("utf-16"),
+}
+
+
+@pytest.mark.parametrize("document", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_replay_json_reports_a_refused_document_as_a_decode_violation(tmp_path: Path, document: bytes) -> None:
+    """`replay --json` printed a traceback and exited 1 on these; the document is an
+    EVENT-DECODE violation (exit 1) in a report that parses."""
+    result = cli("replay", "--spec", SPEC_AGUI, "--json", lines(tmp_path, document))
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert [v["rule"] for v in report["violations"]] == ["EVENT-DECODE"]
+    assert report["outcome"] == "failed"
+
+
+@pytest.mark.parametrize("document", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_validate_names_the_problem(tmp_path: Path, document: bytes) -> None:
+    path = tmp_path / "doc.json"
+    path.write_bytes(document)
+    for extra in ([], ["--json"], ["--lenient"]):
+        result = cli("validate", "--spec", SPEC_AGUI, *extra, path)
+        assert "Traceback" not in result.stderr and result.returncode == 1, result.stderr
+
+
+def test_text_the_terminal_cannot_encode_is_escaped_not_fatal(tmp_path: Path) -> None:
+    """A finding quoting a document's text printed to an ASCII (or any non-UTF-8) stdout raised
+    UnicodeEncodeError."""
+    unknown = json.dumps({"type": "TÿPE_ÉVÈNT"}, ensure_ascii=False).encode()
+    stray = json.dumps({"type": "TEXT_MESSAGE_CONTENT", "messageId": "mé😀", "delta": "x"}, ensure_ascii=False).encode()
+    path = lines(tmp_path, unknown, stray)
+    for encoding in ("ascii", "latin-1"):
+        result = cli("replay", "--spec", SPEC_AGUI, path, encoding=encoding)
+        assert "Traceback" not in result.stderr, result.stderr
+        assert result.returncode == 1
+        # click itself writes UTF-8 to an ASCII stream; any other encoding gets escapes
+        assert encoding == "ascii" or "\\U0001f600" in result.stdout
+    doc = tmp_path / "doc.json"
+    doc.write_bytes(b'{"type":"TEXT_MESSAGE_START","messageId":"m","role":"\xc3\xa9"}')
+    result = cli("validate", "--spec", SPEC_AGUI, doc, encoding="latin-1")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+
+
+def test_junit_report_stays_xml_whatever_the_messages_quote(tmp_path: Path) -> None:
+    stray = json.dumps({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m\u0001\u001f", "delta": "x"}).encode()
+    report = tmp_path / "report.xml"
+    result = cli("replay", "--spec", SPEC_AGUI, "--report", "junit", report, lines(tmp_path, stray))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    tree = ET.fromstring(report.read_text(encoding="utf-8"))
+    assert "\\u0001" in ET.tostring(tree, encoding="unicode")
+
+
+def test_an_unreadable_input_is_a_usage_error(tmp_path: Path) -> None:
+    result = cli("convert", "--spec", SPEC_AGUI, "--from", "json", "--to", "proto", tmp_path / "absent.json", "-")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
