@@ -116,12 +116,25 @@ class Codec:
         """Strictly decode one message as a definition (default: the root): the typed value,
         or DecodeError."""
         name = self.root if definition is None else definition
-        entry = self._entry(name)
+        entry = self.entries.get(name) or self._entry(name)
         document = self._document(entry, data, name)
-        value = _fast(document, entry)
-        if value is None:
-            return _typed(document, name, entry, False).value
-        return value
+        # the usual case, inline (`_fast`): a document msgspec converts as it is
+        classes = entry.classes
+        if classes is None:
+            cls = entry.convert
+        elif type(document) is dict:
+            cls = classes.get(document.get(entry.discriminator))
+        else:
+            cls = None
+        if cls is not None:
+            try:
+                value = msgspec.convert(document, cls, strict=True)
+            except (msgspec.ValidationError, RecursionError):
+                pass
+            else:
+                if entry.expect is None or type(value) is entry.expect:
+                    return value
+        return _typed(document, name, entry, False).value
 
     def decode_lenient(self, data: Data, definition: str | None = None) -> Decoded:
         """Decode as a receiver from an older build does: fields and oneof arms this schema
@@ -227,20 +240,11 @@ def _typed(document: Any, definition: str, entry: Entry, lenient: bool) -> Decod
 
 
 def _wire(document: Any, definition: str, entry: Entry) -> bytes:
-    if value_depth(document) > MAX_DEPTH:
-        raise EncodeError(
-            definition,
-            [
-                Issue(
-                    "",
-                    definition,
-                    "depth",
-                    f"nested deeper than {MAX_DEPTH} arrays and objects",
-                )
-            ],
-        )
+    """The bytes of a document, or EncodeError: a document nesting deeper than MAX_DEPTH as
+    JSON is refused (as codec_json refuses to write it). Each level of a document costs at
+    least a byte of its encoding, so short output needs no walk."""
     try:
-        return bytes(entry.encode(document))
+        data = bytes(entry.encode(document))
     except (
         Unencodable,
         UnicodeEncodeError,
@@ -250,6 +254,8 @@ def _wire(document: Any, definition: str, entry: Entry) -> bytes:
         ValueError,
         RecursionError,
     ) as exc:
+        if value_depth(document) > MAX_DEPTH:
+            raise _nests_too_deep(definition) from None
         found = locate(document)
         if found is not None:
             pointer, message = found
@@ -258,6 +264,23 @@ def _wire(document: Any, definition: str, entry: Entry) -> bytes:
         raise EncodeError(
             definition, [Issue(pointer, definition, "wire", message)]
         ) from None
+    if len(data) >= MAX_DEPTH and value_depth(document) > MAX_DEPTH:
+        raise _nests_too_deep(definition)
+    return data
+
+
+def _nests_too_deep(definition: str) -> EncodeError:
+    return EncodeError(
+        definition,
+        [
+            Issue(
+                "",
+                definition,
+                "depth",
+                f"nested deeper than {MAX_DEPTH} arrays and objects",
+            )
+        ],
+    )
 
 
 def _check(document: Any, definition: str, entry: Entry) -> Any:

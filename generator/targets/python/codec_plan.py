@@ -295,8 +295,17 @@ class MessageCode:
     no_arm: str = ""
     bad_arm: str = ""
     discriminator: str = ""
-    # a merged union's required arrays per member: (table name, [(tag, keys)])
-    member_defaults: tuple[str, list[tuple[str, list[str]]]] | None = None
+    # a merged union's required arrays per member
+    member_defaults: MemberDefaults | None = None
+
+
+@dataclass(frozen=True)
+class MemberDefaults:
+    """The table of a merged union's required arrays: per member tag, the keys decoding fills
+    with [] when the wire is silent."""
+
+    table: str
+    members: list[tuple[str, list[str]]]  # (tag literal, key literals)
 
 
 @dataclass(frozen=True)
@@ -315,7 +324,7 @@ class EntryCode:
     decoder: str
     encoder: str
     convert: str  # the models class (or union alias) its document is converted to
-    expect: str | None  # the class the result must be (a member of the union it travels as)
+    expect: str  # the class the result must be (a member of the union it travels as), or None
     discriminator: str | None
     classes_table: str | None
     classes: dict[str, str] | None  # discriminator value -> models class
@@ -483,7 +492,7 @@ def _object(code: MessageCode, m: WMessage, wire: WirePlan) -> None:
     if m.strategy == "merge" and m.defaults:
         assert m.discriminator is not None
         table = f"_DF_{fn(m.name)}"
-        code.member_defaults = (table, [(pystr(tag), [pystr(k) for k in sorted(keys)]) for tag, keys in m.defaults.items()])
+        code.member_defaults = MemberDefaults(table, [(pystr(tag), [pystr(k) for k in sorted(keys)]) for tag, keys in m.defaults.items()])
         code.finish.append(MemberEmptyLists(table, pystr(m.discriminator)))
     if m.constant is not None:
         assert m.discriminator is not None
@@ -537,15 +546,15 @@ def entries(wire: WirePlan, ir: M.IR) -> list[EntryCode]:
         carrier = wire.messages[wire.definitions[union]]
         classes = None
         if carrier.definition == union and carrier.strategy in ("oneof", "merge"):
-            classes = {pystr(tag): identifier(member) for tag, member in carrier.members.items()}
+            classes = {pystr(tag): f"models.{identifier(member)}" for tag, member in carrier.members.items()}
         out.append(
             EntryCode(
                 name=pystr(name),
                 message=pystr(message_name),
                 decoder=decoder(message_name),
                 encoder=encoder(message_name),
-                convert=identifier(union),
-                expect=identifier(name) if via else None,
+                convert=f"models.{identifier(union)}",
+                expect=f"models.{identifier(name)}" if via else "None",
                 discriminator=pystr(str(carrier.discriminator)) if classes else None,
                 classes_table=f"_CLASSES_{identifier(name)}" if classes else None,
                 classes=classes,
