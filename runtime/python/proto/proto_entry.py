@@ -195,7 +195,11 @@ class Codec:
         name = self.root if definition is None else definition
         entry = self._entry(name)
         if validate:
-            document = msgspec.to_builtins(_check(document, name, entry))
+            value = _check(document, name, entry)
+            try:
+                document = msgspec.to_builtins(value)
+            except RecursionError:  # a JSON value deeper than the stack: past MAX_DEPTH
+                raise _nests_too_deep(name) from None
         return _wire(document, name, entry)
 
 
