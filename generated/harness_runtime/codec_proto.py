@@ -14,7 +14,7 @@ Decoding is strict about the bytes as well as the value: a truncated or overlong
 length running past the end, field number 0, a group, a known field on the wrong wire type, a
 singular field or oneof arm given twice, an enum number the schema does not have, invalid UTF-8,
 a Value setting no kind or NaN, and (strict only) a field this schema does not know are each a
-DecodeError whose issue names the protobuf field path (``/run_finished/interrupts/0/id``), the
+DecodeError whose issue names the protobuf field path (``/run_queued/data``), the
 keyword and the byte offset. The decoded document is then held to the JSON Schema exactly as
 ``codec_json`` holds JSON (an error then carries the JSON Pointer of the decoded document).
 
@@ -4899,8 +4899,8 @@ _ENTRIES: dict[str, _Entry] = {
 }
 
 DEFINITIONS: dict[str, str] = {name: entry.message for name, entry in _ENTRIES.items()}
-"""Every definition this codec carries on its own, and the message it travels as (a union's
-member travels as its union: an event inside the envelope)."""
+"""Every definition this codec carries on its own, and the message it travels as (a member of
+a oneof or merged union travels as its union)."""
 
 _CODEC = _Codec(ROOT, _ENTRIES, models.DEFINITIONS)
 

@@ -53,6 +53,7 @@ def build(products: Products) -> Plan:
         "codec_messages": [codec_plan.message(m, wire) for m in wire.messages.values()],
         "entries": codec_plan.entries(wire, ir),
         "probes": _probes(wire),
+        "error_path": _error_path(wire),
         "golden_count": len(golden),
         "slot_count": len(wire.ledger.entries),
     }
@@ -137,6 +138,30 @@ def _nested(wire: WirePlan) -> list[dict[str, Any]]:
         else:
             out[m.parent]["nested"].append(entry)
     return list(out.values())
+
+
+def _error_path(wire: WirePlan) -> str:
+    """A protobuf field path as the codec's errors name it, for its docstring, from the spec's
+    own messages: depth-first from the first root, the first path through a repeated message
+    field down to a scalar one, else the first path to a scalar."""
+    first: list[str] = []
+
+    def walk(name: str, path: list[str], seen: frozenset[str], listed: bool) -> list[str] | None:
+        for f in wire.messages[name].fields:
+            step = path + [f.name] + (["0"] if f.repeated else [])
+            if f.kind == "message" and f.ref is not None:
+                if f.ref not in seen:
+                    found = walk(f.ref, step, seen | {f.ref}, listed or f.repeated)
+                    if found:
+                        return found
+            elif listed:
+                return step
+            elif not first:
+                first.extend(step)
+        return None
+
+    root = wire.definitions[wire.roots[0]]
+    return "/" + "/".join(walk(root, [], frozenset({root}), False) or first)
 
 
 def _probes(wire: WirePlan) -> list[dict[str, Any]]:

@@ -48,7 +48,7 @@ class Entry(NamedTuple):
 
 class Decoded(NamedTuple):
     """A lenient decode: the value, what was skipped or stripped, and whether the whole message
-    was dropped (an envelope arm this build does not know: ``value`` is then None)."""
+    was dropped (an envelope's arm this build does not know: ``value`` is then None)."""
 
     value: Any
     warnings: tuple[Issue, ...]
@@ -137,8 +137,8 @@ class Codec:
     def decode_lenient(self, data: Data, definition: str | None = None) -> Decoded:
         """Decode as a receiver from an older build does: fields and oneof arms this schema
         does not know are skipped, and what the JSON Schema's lenient rules strip (an unknown
-        outcome...) is stripped; each is reported. A known field with a wrong value is still an
-        error."""
+        property, an unknown discriminator value...) is stripped; each is reported. A known
+        field with a wrong value is still an error."""
         name = self.root if definition is None else definition
         entry = self._entry(name)
         skipped: list[Issue] = []
@@ -159,10 +159,10 @@ class Codec:
         *,
         validate: bool = True,
     ) -> bytes:
-        """The protobuf bytes of a typed value (an event is wrapped in the envelope). With
-        ``validate`` (the default) the value is first held to the JSON Schema, so a hand-built
-        value with a wrong type raises EncodeError instead of reaching a peer as something
-        else."""
+        """The protobuf bytes of a typed value; a oneof union's member is wrapped in its
+        union's message, as it travels (an event in its envelope). With ``validate`` (the
+        default) the value is first held to the JSON Schema, so a hand-built value with a wrong
+        type raises EncodeError instead of reaching a peer as something else."""
         if definition is None:
             found = self.by_class.get(type(value))
             if found is None:
