@@ -11,6 +11,9 @@ from typing import Any
 
 from conftest import make_spec, run_cli, run_package_tests, run_python
 
+# a discriminator value that is no identifier: the generated code quotes it, never pastes it
+DONE = 'done {ok} "x" \\'
+
 # Jobs whose events are told apart by `kind`, and whose result is an inline union, also
 # tagged by `kind` (AG-UI tags both by `type`); labels are an array of any JSON values (a
 # repeated google.protobuf.Value, which AG-UI does not have).
@@ -49,7 +52,7 @@ KIND_SCHEMA: dict[str, Any] = {
         "Done": {
             "type": "object",
             "properties": {
-                "kind": {"const": "done"},
+                "kind": {"const": DONE},
                 "outputs": {"type": "array", "items": {"type": "string"}},
             },
             "required": ["kind", "outputs"],
@@ -97,8 +100,8 @@ KIND_DOCUMENTS = [
     {"kind": "started", "jobId": "j1"},
     {"kind": "started", "jobId": "j1", "labels": [1, "x", None, {"a": [True]}, []]},
     {"kind": "ended", "jobId": "j1"},
-    {"kind": "ended", "jobId": "j1", "result": {"kind": "done", "outputs": ["a", "b"]}},
-    {"kind": "ended", "jobId": "j1", "result": {"kind": "done", "outputs": []}},
+    {"kind": "ended", "jobId": "j1", "result": {"kind": DONE, "outputs": ["a", "b"]}},
+    {"kind": "ended", "jobId": "j1", "result": {"kind": DONE, "outputs": []}},
     {"kind": "ended", "jobId": "j2", "result": {"kind": "failed", "reason": "oom", "details": {"rss": 1}}},
 ]
 
@@ -144,7 +147,7 @@ for document in documents:
     assert codec_proto.decode_document(data) == document, (document, codec_proto.decode_document(data))
     assert codec_proto.encode_document(document) == data
 ended = codec_proto.decode(codec_proto.encode_document(documents[3]))
-assert isinstance(ended, models.JobEnded) and ended.result.kind == "done" and ended.result.outputs == ["a", "b"]
+assert isinstance(ended, models.JobEnded) and ended.result.kind == documents[3]["result"]["kind"] and ended.result.outputs == ["a", "b"]
 print("ok", len(documents))
 """.replace("DOCUMENTS", repr(json.dumps(KIND_DOCUMENTS)))
     proc = run_python(code, cwd=tmp_path, path=[out])
@@ -152,3 +155,14 @@ print("ok", len(documents))
     # and its own generated tests (every fixture JSON -> protobuf -> JSON, bad bytes, framing)
     tests = run_package_tests(out, "jobs")
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+
+
+def test_the_codec_plan_quotes_spec_text_in_every_literal() -> None:
+    """The Python target's codec back end makes every literal itself: text from the spec
+    (names, discriminator values) is escaped, in plain strings and in f-strings alike."""
+    from generator.targets.python.codec_plan import fstr, pystr
+
+    text = 'a {b} "c" \\ d\n\u00e9'
+    assert eval(pystr(text)) == text
+    got = 7
+    assert eval(fstr(f"arm {text} carries ", "got", " then ", "got + 1")) == f"arm {text} carries {got} then {got + 1}"
