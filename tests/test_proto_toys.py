@@ -166,3 +166,16 @@ def test_the_codec_plan_quotes_spec_text_in_every_literal() -> None:
     assert eval(pystr(text)) == text
     got = 7
     assert eval(fstr(f"arm {text} carries ", "got", " then ", "got + 1")) == f"arm {text} carries {got} then {got + 1}"
+
+
+def test_two_messages_one_python_name_is_an_error(tmp_path: Path) -> None:
+    """`Data.X` (nested) and `Data_X` would both be `_d_Data_X`: refused, not overwritten."""
+    from conftest import TOY_BINDING
+
+    table = '\n[proto]\npackage = "toy.wire"\nledger = "wire.txt"\nroots = ["Message"]\n\n' \
+        '[proto.names]\nPing = "Data.X"\nMessage = "Data_X"\n\n[proto.unions]\nMessage = { as = "oneof", oneof = "message" }\n'
+    spec = make_spec(tmp_path, binding=TOY_BINDING + table)
+    (spec / "wire.txt").write_text("", encoding="utf-8")
+    result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out", "--allow-new-slots")
+    assert result.exit_code == 2, result.output
+    assert "[proto.names]" in result.stderr and "Data.X and Data_X would both be _d_Data_X" in result.stderr

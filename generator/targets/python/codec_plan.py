@@ -29,6 +29,7 @@ import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from ...errors import SpecError
 from ...ir import model as M
 from ...wire.plan import SCALARS, WEnum, WField, WirePlan, WMessage
 from .symbols import identifier
@@ -394,6 +395,17 @@ def _default(f: WField) -> str:
 def _decodes_dropped(f: WField, wire: WirePlan) -> bool:
     """A field whose message is a oneof: leniently decoded, it may be DROPPED (not kept)."""
     return f.kind == "message" and wire.messages[str(f.ref)].strategy == "oneof"
+
+
+def messages(wire: WirePlan, config: str) -> list[MessageCode]:
+    """Every message's code; two messages whose Python names would be one are an error (named
+    at `[proto.names]` of `config`, the spec's binding.toml, where a wire name can be given)."""
+    seen: dict[str, str] = {}
+    for name in wire.messages:
+        other = seen.setdefault(fn(name), name)
+        if other != name:
+            raise SpecError(config, "[proto.names]", f"messages {other} and {name} would both be {decoder(name)} in the Python codec: rename one")
+    return [message(m, wire) for m in wire.messages.values()]
 
 
 def message(m: WMessage, wire: WirePlan) -> MessageCode:

@@ -14,7 +14,7 @@ import json
 import textwrap
 from typing import Any
 
-from ...binding import Binding
+from ...binding import CONFIG, Binding
 from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
@@ -50,7 +50,7 @@ def build(products: Products) -> Plan:
         "proto_messages": _nested(wire),
         # the codec, decided per message and field (codec_plan)
         "codec_enums": [codec_plan.enum(e) for e in wire.enums.values()],
-        "codec_messages": [codec_plan.message(m, wire) for m in wire.messages.values()],
+        "codec_messages": codec_plan.messages(wire, binding.display(binding.spec_dir / CONFIG)),
         "entries": codec_plan.entries(wire, ir),
         "probes": _probes(wire),
         "error_path": _error_path(wire),
