@@ -16,7 +16,6 @@ from typing import Any
 
 from ...binding import CONFIG, Binding
 from ...errors import SpecError
-from ...ir import model as M
 from ...products import Products
 from ...schema.loader import read_json
 from ...wire.plan import WField, WirePlan
