@@ -7,6 +7,10 @@ design was chosen (docs/protobuf.md).
 
     .venv/bin/python bench/bench_proto.py [--runs 200] [--rounds 5] [--json FILE]
 
+Every row runs once per round, round-robin, and the peer (one warm Node process) runs its
+round right after ours: a drift of the machine's speed hits every row alike, and the ratios to
+the peer are the median of the per-round ratios. Events/s: the median round.
+
 Needs `node` and tests/node (``make test`` setup) for the peer rows, grpcio-tools (test extra)
 for the _pb2 rows; a missing one is reported and its rows left out. A benchmark, not a test:
 it exits 0 whatever the speed, 3 when the two encoders' bytes or decoded values disagree beyond
@@ -43,17 +47,6 @@ PEER = REPO / "tests" / "proto_peer.cjs"
 def corpus(runs: int, seed: int, path: Path) -> list[bytes]:
     subprocess.run([sys.executable, str(GEN_CORPUS), "--runs", str(runs), "--seed", str(seed), "--out", str(path)], check=True, capture_output=True)
     return [line for line in path.read_bytes().splitlines() if line.strip()]
-
-
-def timed(fn: Callable[[], Any], rounds: int) -> list[float]:
-    fn()  # warm-up
-    out = []
-    for _ in range(rounds):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t0)
-    return out
 
 
 def pb2_module(tmp: Path) -> Any:
@@ -115,37 +108,64 @@ def main() -> int:
         events = [codec_json.decode(line) for line in lines]
         frames = [codec_proto.encode(e) for e in events]
         assert [codec_proto.decode(f) for f in frames] == events, "our protobuf round trip altered an event"
-        rows: dict[str, dict[str, Any]] = {}
-
-        def row(name: str, fn: Callable[[], Any]) -> None:
-            secs = timed(fn, args.rounds)
-            rows[name] = {"eps": round(n / statistics.median(secs)), "seconds": [round(s, 4) for s in secs]}
-
-        row("ours protobuf encode (typed value -> bytes, validated)", lambda: [codec_proto.encode(e) for e in events])
-        row("ours protobuf encode (validate=False)", lambda: [codec_proto.encode(e, validate=False) for e in events])
-        row("ours protobuf decode (bytes -> typed value, strict)", lambda: [codec_proto.decode(f) for f in frames])
-        row("ours protobuf decode, wire only (bytes -> JSON document)", lambda: [codec_proto.decode_document(f) for f in frames])
-        row("ours JSON encode", lambda: [codec_json.encode(e) for e in events])
-        row("ours JSON decode (strict)", lambda: [codec_json.decode(line) for line in lines])
+        ops: dict[str, Callable[[], Any]] = {
+            "ours protobuf encode (typed value -> bytes, validated)": lambda: [codec_proto.encode(e) for e in events],
+            "ours protobuf encode (validate=False)": lambda: [codec_proto.encode(e, validate=False) for e in events],
+            "ours protobuf decode (bytes -> typed value, strict)": lambda: [codec_proto.decode(f) for f in frames],
+            "ours protobuf decode, wire only (bytes -> JSON document)": lambda: [codec_proto.decode_document(f) for f in frames],
+            "ours JSON encode": lambda: [codec_json.encode(e) for e in events],
+            "ours JSON decode (strict)": lambda: [codec_json.decode(line) for line in lines],
+        }
 
         pb2 = pb2_module(tmp / "pb2")
         if pb2 is not None:
             parsed = [pb2.Event.FromString(f) for f in frames]
-            row("alternative: _pb2 (upb) parse only", lambda: [pb2.Event.FromString(f) for f in frames])
-            row("alternative: _pb2 (upb) parse + generic walk (lower bound of decode)", lambda: [pb2_walk(pb2.Event.FromString(f)) for f in frames])
-            row("alternative: _pb2 (upb) serialize pre-built messages (lower bound of encode)", lambda: [m.SerializeToString() for m in parsed])
+            ops["alternative: _pb2 (upb) parse only"] = lambda: [pb2.Event.FromString(f) for f in frames]
+            ops["alternative: _pb2 (upb) parse + generic walk (lower bound of decode)"] = lambda: [pb2_walk(pb2.Event.FromString(f)) for f in frames]
+            ops["alternative: _pb2 (upb) serialize pre-built messages (lower bound of encode)"] = lambda: [m.SerializeToString() for m in parsed]
         else:
             print("grpcio-tools is not installed: the _pb2 rows are left out", file=sys.stderr)
 
+        # The peer: one warm Node process timing one round per request, interleaved with ours
+        # (round-robin, every op once per round), so that a drift of the machine's speed hits
+        # every row alike; the ratios are taken per round, then their median.
         peer: dict[str, Any] | None = None
+        proc: subprocess.Popen[str] | None = None
         node = shutil.which("node")
         if node and (REPO / "tests" / "node" / "node_modules" / "@ag-ui" / "proto").exists():
-            proc = subprocess.run([node, str(PEER), "bench", str(tmp / "corpus.jsonl"), str(args.rounds)], capture_output=True, text=True, check=True)
-            peer = json.loads(proc.stdout)
-            rows["@ag-ui/proto 1.0.0 encode (Node)"] = {"eps": peer["encode_eps"], "seconds": peer["encode_seconds"]}
-            rows["@ag-ui/proto 1.0.0 decode (Node)"] = {"eps": peer["decode_eps"], "seconds": peer["decode_seconds"]}
+            proc = subprocess.Popen([node, str(PEER), "bench-rounds", str(tmp / "corpus.jsonl")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert proc.stdin is not None and proc.stdout is not None
+            peer = json.loads(proc.stdout.readline())
         else:
             print("node or tests/node/@ag-ui/proto is missing (run `make test` setup): the peer rows are left out", file=sys.stderr)
+        seconds: dict[str, list[float]] = {name: [] for name in ops}
+        for fn in ops.values():
+            fn()  # warm-up
+        peer_rounds: list[dict[str, float]] = []
+        for _ in range(args.rounds):
+            for name, fn in ops.items():
+                gc.collect()
+                t0 = time.perf_counter()
+                fn()
+                seconds[name].append(time.perf_counter() - t0)
+            if proc is not None:
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write("round\n")
+                proc.stdin.flush()
+                peer_rounds.append(json.loads(proc.stdout.readline()))
+        if proc is not None:
+            assert proc.stdin is not None
+            proc.stdin.close()
+            proc.wait()
+        rows: dict[str, dict[str, Any]] = {
+            name: {"eps": round(n / statistics.median(secs)), "seconds": [round(s, 4) for s in secs]} for name, secs in seconds.items()
+        }
+        if peer is not None:
+            for op in ("encode", "decode"):
+                secs = [r[op] for r in peer_rounds]
+                peer[f"{op}_eps"] = round(n / statistics.median(secs))
+                peer[f"{op}_seconds"] = [round(s, 4) for s in secs]
+                rows[f"@ag-ui/proto 1.0.0 {op} (Node)"] = {"eps": peer[f"{op}_eps"], "seconds": peer[f"{op}_seconds"]}
 
         sizes = {
             "json_bytes": sum(len(line) for line in lines),
@@ -163,8 +183,9 @@ def main() -> int:
           + (f"; @ag-ui/proto {sizes['peer_proto_bytes']:,} B" if "peer_proto_bytes" in sizes else ""))
     ratios: dict[str, float] = {}
     if peer is not None:
-        ratios["decode ours/@ag-ui/proto"] = rows["ours protobuf decode (bytes -> typed value, strict)"]["eps"] / peer["decode_eps"]
-        ratios["encode ours/@ag-ui/proto"] = rows["ours protobuf encode (typed value -> bytes, validated)"]["eps"] / peer["encode_eps"]
+        # per round (ours and theirs timed back to back), the median over the rounds
+        for op, ours in (("decode", "ours protobuf decode (bytes -> typed value, strict)"), ("encode", "ours protobuf encode (typed value -> bytes, validated)")):
+            ratios[f"{op} ours/@ag-ui/proto"] = statistics.median(r[op] / s for r, s in zip(peer_rounds, seconds[ours]))
     if pb2 is not None:
         ratios["decode ours/_pb2 lower bound"] = rows["ours protobuf decode (bytes -> typed value, strict)"]["eps"] / rows["alternative: _pb2 (upb) parse + generic walk (lower bound of decode)"]["eps"]
     for k, v in ratios.items():

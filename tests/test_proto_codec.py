@@ -93,3 +93,34 @@ def test_a_user_message_with_no_content_field_has_empty_parts() -> None:
     """A required array decodes as [] when the wire is silent (a repeated field has no presence)."""
     value = codec_proto.decode(_s(1, "u1") + _s(2, "user"), "Message")
     assert isinstance(value, models.UserMessage) and value.content == []
+
+
+def _nested_list(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [125, 126, 127, 128, 129, 300, 5000])
+def test_the_encoder_refuses_a_document_past_max_depth_whatever_validate_says(depth: int) -> None:
+    """The event object is level 1, CUSTOM.value's arrays the levels below it. The encoder
+    walks a document for its depth only when its bytes are long enough to hold MAX_DEPTH
+    levels (or when encoding failed, as it does past the stack), so the shortest document
+    past the limit must encode to at least that many bytes: checked here too."""
+    from agui.errors import EncodeError
+    from agui.limits import MAX_DEPTH
+
+    document = {"type": "CUSTOM", "name": "x", "value": _nested_list(depth)}
+    deep = depth + 1 > MAX_DEPTH
+    for validate in (True, False):
+        if deep:
+            with pytest.raises(EncodeError) as caught:
+                codec_proto.encode_document(document, validate=validate)
+            assert caught.value.errors[0].keyword == "depth", caught.value.errors
+        else:
+            data = codec_proto.encode_document(document, validate=validate)
+            assert codec_proto.decode_document(data) == document
+    if depth == MAX_DEPTH:  # one level past: what it would have encoded to is long
+        shallower = {"type": "CUSTOM", "name": "x", "value": _nested_list(depth - 1)}
+        assert len(codec_proto.encode_document(shallower, validate=False)) >= MAX_DEPTH

@@ -45,9 +45,9 @@ class Route:
 
     kind: `prop` (property `key`), `fragment` (a sub-message made of the properties `keys`),
     `split` (property `key` when its JSON type is `jkind`), `tag` (the discriminator `key` of a
-    merged union), `inline` (property `key` holds an inline union: this is its discriminator),
-    `promoted` (member property `member_key` of the inline union at `key`), `arm` (the oneof arm
-    for the member whose discriminator is `tag`)."""
+    merged union), `inline` (property `key` holds an inline union: this is its discriminator,
+    the member property `member_key`), `promoted` (member property `member_key` of the inline
+    union at `key`), `arm` (the oneof arm for the member whose discriminator is `tag`)."""
 
     kind: str
     key: str = ""
@@ -115,10 +115,6 @@ class WMessage:
     carried: bool = False  # oneof: the members carry the discriminator themselves
     defaults: dict[str, dict[str, Any]] = field(default_factory=dict)  # tag ("" = any) -> {key: default}
     reserved: list[tuple[int, str]] = field(default_factory=list)
-
-    @property
-    def py(self) -> str:
-        return self.name.replace(".", "_")
 
     @property
     def simple(self) -> str:
@@ -400,7 +396,7 @@ class _Planner:
         disc = union.union.discriminator
         assert disc is not None
         tag_kind, tag_ref = ("enum", self.tag_enum(union, spec.enum)) if spec.enum else ("string", None)
-        head = WField(snake(f.wire), tag_kind, Route("inline", f.wire), ref=tag_ref, required=False, doc=f.doc, loc=f.loc)
+        head = WField(snake(f.wire), tag_kind, Route("inline", f.wire, member_key=disc), ref=tag_ref, required=False, doc=f.doc, loc=f.loc)
         out = [head]
         promoted: dict[str, WField] = {}
         for tag, member in union.union.tags:

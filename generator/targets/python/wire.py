@@ -2,8 +2,10 @@
 codec and its HTTP framing, and their generated tests, all written into the spec's package.
 
 The wire plan (a shared product, generator/wire) decides every message, field, number and
-route; this builder only shapes it for the templates (Python names, tag bytes, doc comments)
-and hands the templates the spec's golden frames."""
+route; this builder shapes it for the templates: the .proto's declarations and doc comments,
+the codec's statements per message and field (`codec_plan`: the Python codec's back end), the
+data of the generated tests and the spec's golden frames. The codec's fixed part is the
+runtime set `runtime/python/proto/`, copied into the package beside it."""
 
 from __future__ import annotations
 
@@ -12,15 +14,14 @@ import json
 import textwrap
 from typing import Any
 
-from ...binding import Binding
+from ...binding import CONFIG, Binding
 from ...errors import SpecError
-from ...ir import model as M
 from ...products import Products
 from ...schema.loader import read_json
-from ...wire.plan import SCALARS, WField, WirePlan, WMessage
+from ...wire.plan import WField, WirePlan
 from .. import Data, Plan
+from . import codec_plan
 from .context import python_package
-from .symbols import identifier
 
 MEDIA_TYPE_DEFAULT = "application/x-protobuf"
 
@@ -46,9 +47,12 @@ def build(products: Products) -> Plan:
         "roots": wire.roots,
         "enums": [_enum(e) for e in wire.enums.values()],
         "proto_messages": _nested(wire),
-        "messages": [_message(m, wire) for m in wire.messages.values()],
-        "entries": _entries(wire, ir),
+        # the codec, decided per message and field (codec_plan)
+        "codec_enums": [codec_plan.enum(e) for e in wire.enums.values()],
+        "codec_messages": codec_plan.messages(wire, binding.display(binding.spec_dir / CONFIG)),
+        "entries": codec_plan.entries(wire, ir),
         "probes": _probes(wire),
+        "error_path": _error_path(wire),
         "golden_count": len(golden),
         "slot_count": len(wire.ledger.entries),
     }
@@ -56,7 +60,7 @@ def build(products: Products) -> Plan:
         Data("tests/proto_golden.json", (json.dumps({"frames": golden}, indent=1, ensure_ascii=False) + "\n").encode("utf-8")),
         Data("tests/proto_ledger.txt", ledger_bytes),
     ]
-    return Plan(package_dir=package, context=context, data=tuple(data), templates="proto")
+    return Plan(package_dir=package, context=context, data=tuple(data), templates="proto", runtime=("proto",))
 
 
 def _golden(binding: Binding, cfg: dict[str, Any]) -> list[Any]:
@@ -135,106 +139,28 @@ def _nested(wire: WirePlan) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n >= 0x80:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+def _error_path(wire: WirePlan) -> str:
+    """A protobuf field path as the codec's errors name it, for its docstring, from the spec's
+    own messages: depth-first from the first root, the first path through a repeated message
+    field down to a scalar one, else the first path to a scalar."""
+    first: list[str] = []
 
+    def walk(name: str, path: list[str], seen: frozenset[str], listed: bool) -> list[str] | None:
+        for f in wire.messages[name].fields:
+            step = path + [f.name] + (["0"] if f.repeated else [])
+            if f.kind == "message" and f.ref is not None:
+                if f.ref not in seen:
+                    found = walk(f.ref, step, seen | {f.ref}, listed or f.repeated)
+                    if found:
+                        return found
+            elif listed:
+                return step
+            elif not first:
+                first.extend(step)
+        return None
 
-def _field(f: WField, wire: WirePlan) -> dict[str, Any]:
-    ref_py = None
-    oneof_ref = False
-    if f.kind == "message":
-        assert f.ref is not None
-        target = wire.messages[f.ref]
-        ref_py = target.py
-        oneof_ref = target.strategy == "oneof"
-    return {
-        "name": f.name,
-        "number": f.number,
-        "kind": f.kind,
-        "wt": f.wire_type,
-        "tag": f.tag,
-        "tag_bytes": repr(_varint(f.tag)),
-        "multi_byte_tag": f.tag >= 0x80,
-        "ref": f.ref,
-        "ref_py": ref_py,
-        "oneof_ref": oneof_ref,
-        "repeated": f.repeated,
-        "optional": f.optional,
-        "plain": f.kind in SCALARS and not f.optional and not f.repeated and not f.oneof,
-        "route": f.route.kind,
-        "key": f.route.key,
-        "keys": list(f.route.keys),
-        "jkind": f.route.jkind,
-        "member_key": f.route.member_key,
-        "arm_tag": f.route.tag,
-        "tag_defaults": f.tag_defaults,
-        "label": f"{f.name} ({f.number})",
-    }
-
-
-def _message(m: WMessage, wire: WirePlan) -> dict[str, Any]:
-    fields = [_field(f, wire) for f in m.fields]
-    splits: dict[str, list[dict[str, Any]]] = {}
-    inlines: dict[str, dict[str, Any]] = {}
-    for f in fields:
-        if f["route"] == "split":
-            splits.setdefault(f["key"], []).append(f)
-        elif f["route"] == "inline":
-            inlines[f["key"]] = {"tag": f, "promoted": []}
-    for f in fields:
-        if f["route"] == "promoted":
-            inlines[f["key"]]["promoted"].append(f)
-    return {
-        "name": m.name,
-        "py": m.py,
-        "strategy": m.strategy,
-        "fields": fields,
-        "discriminator": m.discriminator,
-        "constant": m.constant,
-        "members": m.members,
-        "carried": m.carried,
-        "defaults": {k: sorted(v) for k, v in m.defaults.items()},
-        "splits": splits,
-        "inlines": inlines,
-        "multi_byte": any(f["multi_byte_tag"] for f in fields),
-    }
-
-
-def _entries(wire: WirePlan, ir: M.IR) -> list[dict[str, Any]]:
-    """Per definition the codec can carry on its own: the message it travels as, the type its
-    decoded document is converted to, and the class the result must then be."""
-    unions: dict[str, str] = {}
-    for m in wire.messages.values():
-        if m.strategy in ("oneof", "merge"):
-            for member in m.members.values():
-                unions[member] = m.definition
-    out = []
-    for name, message in sorted(wire.definitions.items(), key=lambda kv: list(ir.defs).index(kv[0])):
-        via = unions.get(name)
-        if via is not None:
-            message = wire.definitions[via]  # a member travels as its union (an event in the envelope)
-        union = via or name
-        carrier = wire.messages[wire.definitions[union]]
-        classes = None
-        if carrier.definition == union and carrier.strategy in ("oneof", "merge"):
-            classes = {tag: identifier(member) for tag, member in carrier.members.items()}
-        out.append(
-            {
-                "name": name,
-                "message": wire.messages[message].py,
-                "message_name": message,
-                "convert": identifier(union),
-                "expect": identifier(name) if via else None,
-                "discriminator": carrier.discriminator if classes else None,
-                "classes": classes,
-            }
-        )
-    return out
+    root = wire.definitions[wire.roots[0]]
+    return "/" + "/".join(walk(root, [], frozenset({root}), False) or first)
 
 
 def _probes(wire: WirePlan) -> list[dict[str, Any]]:
@@ -258,8 +184,8 @@ def _probes(wire: WirePlan) -> list[dict[str, Any]]:
                 continue
             kind = f.kind if f.kind in ("string", "enum", "value", "bool", "int64") else None
             if kind and kind not in picks:
-                picks[kind] = {"tag_hex": _varint(f.tag).hex(), "label": f"{name}.{f.name} ({f.number})", "key": f.route.key}
+                picks[kind] = {"tag_hex": codec_plan.varint(f.tag).hex(), "label": f"{name}.{f.name} ({f.number})", "key": f.route.key}
         if picks:
-            wrap = _varint(arms[name]).hex() if name in arms else ""
+            wrap = codec_plan.varint(arms[name]).hex() if name in arms else ""
             out.append({"definition": definition, "message": name, "wrap": wrap, "fields": picks})
     return out
