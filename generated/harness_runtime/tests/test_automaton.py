@@ -80,15 +80,12 @@ class Stream:
         return self.automaton.feed(event)
 
 
-def satisfying(expr: list[Any]) -> dict[str, Any] | None:
+def satisfying(expr: dict[str, Any]) -> dict[str, Any] | None:
     """Wire fields that make a `when` condition hold, for the simple `field == literal` form."""
-    if (
-        expr[0] == "cmp"
-        and expr[1] == "=="
-        and expr[2][0] == "field"
-        and expr[3][0] == "lit"
-    ):
-        return {expr[2][2]: expr[3][1]}
+    if expr["op"] == "cmp" and expr["cmp"] == "==":
+        left, right = expr["args"]
+        if left["op"] == "field" and right["op"] == "lit":
+            return {left["wire"]: right["value"]}
     return None
 
 

@@ -85,7 +85,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     if rules is not None:
         data.append(Data("tests/conformance.json", _json(products.conformance)))
         data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
-    return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=("core",))
+    runtime = ("core",) if rules is None else ("core", "rules")
+    return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=runtime)
 
 
 def _optional_requires(binding: Binding, opts: dict[str, Any]) -> list[tuple[str, list[str]]]:
