@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from agui import codec_json
-from agui.automaton import RULES, Automaton, Finding, check_answers, check_listing
-from agui.automaton_table import TABLES
+from .. import codec_json
+from ..automaton import RULES, Automaton, Finding, check_answers, check_listing
+from ..automaton_table import TABLES
 
 from .support import load
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from msgspec import UNSET
 
-from agui import models
-from agui.automaton import Automaton
-from agui.automaton_table import TABLES
-from agui.replay import replay, sniff
+from .. import models
+from ..automaton import Automaton
+from ..automaton_table import TABLES
+from ..replay import replay, sniff
 
 from .support import load
 
@@ -152,7 +152,7 @@ def test_fast_path_on_a_long_broken_stream(seed: int) -> None:
 
 
 def test_small_reads_and_large_blocks_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agui import replay as module
+    from .. import replay as module
 
     events = [e for _, stream in CASES for e in stream]
     data = broken(events, 9)
@@ -227,7 +227,7 @@ def test_the_report_is_bounded() -> None:
 def reference_eval(e: dict[str, Any], obj: Any) -> Any:
     """The rules' expressions read as a tree, operand by operand: what the compiled functions
     of the automaton must compute."""
-    from agui.automaton import _UNKNOWN, _collect, _get
+    from ..automaton import _UNKNOWN, _collect, _get
 
     op = e["op"]
     if op == "lit":
@@ -302,7 +302,7 @@ def paths(e: Any) -> list[list[str]]:
 def test_compiled_expressions_compute_what_the_tree_computes() -> None:
     from types import SimpleNamespace
 
-    from agui.automaton import _eval
+    from ..automaton import _eval
 
     rnd = random.Random(3)
     values: list[Any] = [UNSET, 0, 1, 2, 7, "cancelled", "success", "a"]

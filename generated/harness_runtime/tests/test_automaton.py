@@ -12,15 +12,9 @@ from typing import Any
 
 import pytest
 
-from harness_runtime import codec_json
-from harness_runtime.automaton import (
-    RULES,
-    Automaton,
-    Finding,
-    check_answers,
-    check_listing,
-)
-from harness_runtime.automaton_table import TABLES
+from .. import codec_json
+from ..automaton import RULES, Automaton, Finding, check_answers, check_listing
+from ..automaton_table import TABLES
 
 from .support import load
 
