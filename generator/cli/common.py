@@ -63,8 +63,8 @@ allow_option = click.option(
     "append them to the spec's ledger. Without it a new slot is an error.",
 )
 target_option = click.option(
-    "--target", "target_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="A target folder (target.py and templates/) to generate for as well. Repeatable.",
+    "--target", "target_dirs", multiple=True, metavar="NAME|DIR",
+    help="A target to generate for as well: a built-in one's name, or a folder holding target.py and templates/. Repeatable.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 

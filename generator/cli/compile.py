@@ -37,7 +37,7 @@ def _specs(spec: tuple[Path, ...]) -> list[Path]:
     return list(spec) if spec else discover_specs(SPEC_ROOT)
 
 
-def _render(spec: tuple[Path, ...], templates: tuple[Path, ...], allow: bool, target_dirs: tuple[Path, ...]) -> list[SpecOutput]:
+def _render(spec: tuple[Path, ...], templates: tuple[Path, ...], allow: bool, target_dirs: tuple[str, ...]) -> list[SpecOutput]:
     for layer in templates:
         _overrides_something(layer)
     from ..pipeline import render_specs
@@ -58,7 +58,7 @@ def _overrides_something(layer: Path) -> None:
 @templates_option
 @allow_option
 @target_option
-def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[Path, ...]) -> None:
+def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...]) -> None:
     """Generate the bindings of every spec into --out."""
     from ..pipeline import write
 
@@ -87,7 +87,7 @@ def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], all
 @templates_option
 @allow_option
 @target_option
-def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[Path, ...]) -> None:
+def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...]) -> None:
     """Exit 1 with a summary if regenerating would change anything in --out (or a ledger)."""
     from ..pipeline import drift
 
@@ -132,10 +132,10 @@ def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_
               help="Also list the targets these spec folders name ([targets.NAME] from = ...).")
 @target_option
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-def targets_command(spec: tuple[Path, ...], target_dirs: tuple[Path, ...], as_json: bool) -> None:
+def targets_command(spec: tuple[Path, ...], target_dirs: tuple[str, ...], as_json: bool) -> None:
     """List the targets specbind can generate for: the built-in ones, those the spec folders
     name, and those given with --target."""
-    from ..targets import builtins, load_folder
+    from ..targets import builtins, load_folder, resolve
 
     found: dict[str, Any] = dict(builtins())
     try:
@@ -143,8 +143,8 @@ def targets_command(spec: tuple[Path, ...], target_dirs: tuple[Path, ...], as_js
             binding = load_binding(spec_dir)
             for name, (folder, _) in binding.target_folders.items():
                 found[name] = load_folder(folder, binding.display(folder))
-        for folder in target_dirs:
-            t = load_folder(folder)
+        for given in target_dirs:
+            t = resolve(given)
             found[t.name] = t
     except SpecError as exc:
         fail(exc)
