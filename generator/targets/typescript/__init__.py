@@ -17,6 +17,7 @@ from typing import Any
 from ...products import Products
 from .. import Plan, Target
 from . import context
+from .node import TOOLS
 
 _REPO = Path(__file__).resolve().parents[3]
 
@@ -69,4 +70,5 @@ TARGET = Target(
     formatter=format_typescript,
     formatter_id="specbind format_typescript 1",
     language="TypeScript",
+    tools=TOOLS,
 )
