@@ -17,7 +17,7 @@
  */
 
 import { DecodeError, EncodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_DEPTH, dumps, parseJson } from "./json.js";
+import { JSONParseError, MAX_DEPTH, dumps, parseJson, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
 import { DROP, Validation, accepts, plain } from "./validation.js";
@@ -53,7 +53,9 @@ function parsed(data: Uint8Array | string, definition: string): unknown {
 /** Strictly decode one JSON document (bytes or text) as a definition. */
 export function decode<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K): Definitions[K] {
   known(definition);
-  return check(parsed(data, definition), definition) as Definitions[K];
+  const value = parsed(data, definition);
+  if (!wasExact() && accepts(definition, value)) return value as Definitions[K];
+  return check(value, definition) as Definitions[K];
 }
 
 /** Strictly check an already parsed value (JSON.parse's output) as a definition. */
@@ -69,7 +71,9 @@ export function check<K extends DefinitionName = typeof ROOT>(value: unknown, de
 /** Leniently decode one JSON document: see the module comment. */
 export function decodeLenient<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K): Decoded<Definitions[K]> {
   known(definition);
-  return checkLenient(parsed(data, definition), definition);
+  const value = parsed(data, definition);
+  if (!wasExact() && accepts(definition, value)) return { value: value as Definitions[K], warnings: NO_WARNINGS, dropped: false };
+  return checkLenient(value, definition);
 }
 
 export function checkLenient<K extends DefinitionName = typeof ROOT>(value: unknown, definition: K = ROOT as K): Decoded<Definitions[K]> {

@@ -18,7 +18,7 @@ import { Automaton, Finding, RULES } from "./automaton.js";
 import { TABLES } from "./automaton_table.js";
 import { accepts } from "./validation.js";
 import { SSEDecoder } from "./sse.js";
-import { utf8, utf8Text } from "./json.js";
+import { utf8, utf8Exact, utf8Text } from "./json.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
 export const FORMATS = ["auto", "jsonl", "sse", "json"] as const;
@@ -60,6 +60,12 @@ function strip(b: Uint8Array): Uint8Array {
   while (i < j && isSpace(b[i]!)) i++;
   while (j > i && isSpace(b[j - 1]!)) j--;
   return i === 0 && j === b.length ? b : b.subarray(i, j);
+}
+
+function stripText(s: string, i: number, j: number): string | null {
+  while (i < j && isSpace(s.charCodeAt(i))) i++;
+  while (j > i && isSpace(s.charCodeAt(j - 1))) j--;
+  return i === j ? null : s.slice(i, j);
 }
 
 function startsWithText(b: Uint8Array, prefix: string): boolean {
@@ -158,6 +164,8 @@ class Run {
   private lastLine = 0;
 
   private jsonl(data: Uint8Array): void {
+    const text = utf8Exact(data);
+    if (text !== null) return this.jsonlText(text);
     let line = 0;
     let from = 0;
     const automaton = this.automaton;
@@ -170,6 +178,26 @@ class Run {
       if (!doc.length) continue;
       const before = automaton.findings.length;
       automaton.feedDocument(doc);
+      this.lastLine = line;
+      for (let i = before; i < automaton.findings.length; i++) this.lines.set(automaton.findings[i]!.index, line);
+      this.tell();
+    }
+  }
+
+  /** JSON Lines already decoded (the whole text is UTF-8): the same lines, read as text. */
+  private jsonlText(data: string): void {
+    let line = 0;
+    let from = 0;
+    const automaton = this.automaton;
+    while (from < data.length) {
+      let to = data.indexOf("\n", from);
+      if (to < 0) to = data.length;
+      line++;
+      const doc = stripText(data, from, to);
+      from = to + 1;
+      if (doc === null) continue;
+      const before = automaton.findings.length;
+      automaton.feedText(doc);
       this.lastLine = line;
       for (let i = before; i < automaton.findings.length; i++) this.lines.set(automaton.findings[i]!.index, line);
       this.tell();

@@ -17,8 +17,9 @@
  */
 
 import { checkLenient } from "./codec_json.js";
+import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, dumps, jsonEqual, parseJson, pyStr, utf8Text } from "./json.js";
+import { JSONParseError, dumps, jsonEqual, parseJson, parseText, pyStr, utf8Length, utf8Text, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -360,10 +361,32 @@ export class Automaton {
       if (!(e instanceof JSONParseError)) throw e;
       return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
     }
-    return this.feedValue(raw, data);
+    if (!wasExact() && accepts(EVENTS, raw)) {
+      this.count(raw as Obj);
+      return this.feed(raw as Obj);
+    }
+    return this.feedValue(raw);
   }
 
-  private feedValue(raw: unknown, data: Uint8Array | string | null): Finding[] {
+  /** Like feedDocument, for a line of a text already decoded from UTF-8 (a JSON Lines file read
+   * whole): no byte order mark or lone surrogate can be in it. */
+  feedText(text: string): Finding[] {
+    if (text.charCodeAt(0) === 0xfeff) return this.feedDocument(text);
+    let raw: unknown;
+    try {
+      raw = parseText(text, text.length * 3 <= 256 ? text.length : utf8Length(text));
+    } catch (e) {
+      if (!(e instanceof JSONParseError)) throw e;
+      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
+    }
+    if (!wasExact() && accepts(EVENTS, raw)) {
+      this.count(raw as Obj);
+      return this.feed(raw as Obj);
+    }
+    return this.feedValue(raw);
+  }
+
+  private feedValue(raw: unknown): Finding[] {
     let result;
     try {
       result = checkLenient(raw, EVENTS as any);

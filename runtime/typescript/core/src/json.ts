@@ -48,6 +48,15 @@ const DECODER = new G.TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const LOOSE = new G.TextDecoder("utf-8", { ignoreBOM: true });
 const ENCODER = new G.TextEncoder();
 
+/** UTF-8 bytes as text, or null when they are not UTF-8. */
+export function utf8Exact(bytes: Uint8Array): string | null {
+  try {
+    return DECODER.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /** UTF-8 bytes as text (invalid sequences replaced: for messages and sniffing only). */
 export function utf8Text(bytes: Uint8Array): string {
   return LOOSE.decode(bytes);
@@ -90,7 +99,7 @@ const STRING_RX = /"[^"\\]*(?:\\.[^"\\]*)*"/gs;
 const INNER_RX = /\[\]|\{\}|\[\}|\{\]/g;
 const RUN_RX = new RegExp(`[\\[{]{${MAX_DEPTH + 1}}`);
 
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let n = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -155,9 +164,31 @@ export function escapeToken(token: string): string {
   return token.indexOf("~") < 0 && token.indexOf("/") < 0 ? token : token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-// A digit then a fraction or exponent, a long digit run, or a surrogate escape: the texts whose
-// numbers or strings JSON.parse cannot give exactly.
-const NEEDS_EXACT = /\d[.eE]|\d{16}|\\u[dD][89a-fA-F]/;
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Whether a text holds what JSON.parse cannot give exactly: a digit followed by a fraction or
+ * an exponent (`1.0`), a run of 16 digits (past 2^53), a surrogate escape. One pass. */
+function needsExact(s: string): boolean {
+  let run = 0;
+  for (let i = 0, n = s.length; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (++run >= 16) return true;
+    } else {
+      if (run && (c === 0x2e || c === 0x65 || c === 0x45)) return true;
+      run = 0;
+    }
+  }
+  return s.indexOf("\\u") >= 0 && SURROGATE_ESCAPE.test(s);
+}
+
+let lastExact = false;
+
+/** Whether the last document `parseJson` returned was read by `exactParse` (so may hold
+ * `PyFloat` and `bigint` values). */
+export function wasExact(): boolean {
+  return lastExact;
+}
 
 /** The document, or JSONParseError saying where and why (see the module comment). */
 export function parseJson(data: Uint8Array | string): unknown {
@@ -168,7 +199,7 @@ export function parseJson(data: Uint8Array | string): unknown {
     if (at >= 0) throw new JSONParseError(`character ${at} is a lone surrogate, which is not Unicode text`);
     if (data.charCodeAt(0) === 0xfeff) throw bomError();
     text = data;
-    size = utf8Length(data);
+    size = data.length * 3 <= 2 * MAX_DEPTH ? data.length : utf8Length(data);
   } else {
     if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) throw bomError();
     try {
@@ -179,17 +210,25 @@ export function parseJson(data: Uint8Array | string): unknown {
     }
     size = data.length;
   }
+  return parseText(text, size);
+}
+
+/** A text known to be Unicode (decoded from UTF-8: no lone surrogate, no byte order mark
+ * checked here) of `size` UTF-8 bytes. */
+export function parseText(text: string, size: number): unknown {
   if (tooDeep(text, size)) {
     const message = `nested deeper than ${MAX_DEPTH} arrays and objects`;
     throw new JSONParseError(message, [["", "depth", message]]);
   }
-  if (!NEEDS_EXACT.test(text)) {
+  if (!needsExact(text)) {
     try {
+      lastExact = false;
       return JSON.parse(text);
     } catch {
       // the exact reader says where and why
     }
   }
+  lastExact = true;
   const doc = exactParse(text);
   if (doc.unreadable) {
     const issues = unreadable(doc.value);
