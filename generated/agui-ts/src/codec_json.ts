@@ -54,18 +54,25 @@ function parsed(data: Uint8Array | string, definition: string): unknown {
 export function decode<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K): Definitions[K] {
   known(definition);
   const value = parsed(data, definition);
-  if (!wasExact() && accepts(definition, value)) return value as Definitions[K];
-  return check(value, definition) as Definitions[K];
+  const exact = wasExact();
+  if (!exact && accepts(definition, value)) return value as Definitions[K];
+  return strict(value, definition, exact) as Definitions[K];
 }
 
-/** Strictly check an already parsed value (JSON.parse's output) as a definition. */
+/** Strictly check an already parsed value (JSON.parse's output) as a definition: the value
+ * itself, or DecodeError with every problem. */
 export function check<K extends DefinitionName = typeof ROOT>(value: unknown, definition: K = ROOT as K): Definitions[K] {
   known(definition);
-  if (accepts(definition, value)) return plain(value) as Definitions[K];
-  const pass = new Validation(false);
-  pass.run(value, definition);
-  if (pass.errors.length) throw new DecodeError(definition, pass.errors);
-  return plain(value) as Definitions[K];
+  return strict(value, definition, false) as Definitions[K];
+}
+
+function strict(value: unknown, definition: string, exact: boolean): unknown {
+  if (!accepts(definition, value)) {
+    const pass = new Validation(false);
+    pass.run(value, definition);
+    if (pass.errors.length) throw new DecodeError(definition, pass.errors);
+  }
+  return exact ? plain(value) : value;
 }
 
 /** Leniently decode one JSON document: see the module comment. */
