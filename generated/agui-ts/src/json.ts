@@ -604,13 +604,27 @@ export function pyStr(value: unknown): string {
   return pyRepr(value);
 }
 
+// What Python's str.isprintable() refuses (repr escapes it): other, separator and space characters.
+const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
 export function pyRepr(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
   if (typeof value === "string") {
     const q = value.includes("'") && !value.includes('"') ? '"' : "'";
-    return q + value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t").split(q).join("\\" + q) + q;
+    let out = q;
+    for (const ch of value) {
+      const c = ch.codePointAt(0)!;
+      if (ch === q || ch === "\\") out += "\\" + ch;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c <= 0xa0) || (ch !== " " && UNPRINTABLE.test(ch))) {
+        out += c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0") : c < 0x10000 ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
+      } else out += ch;
+    }
+    return out + q;
   }
   if (typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat) return showNumber(value);
   if (Array.isArray(value)) return "[" + value.map(pyRepr).join(", ") + "]";
