@@ -35,6 +35,25 @@ def py_literal(value: str | int | bool) -> str:
     return repr(value) if isinstance(value, (bool, int)) else json.dumps(value, ensure_ascii=False)
 
 
+# The loose annotation of a value checked by the general validator: the plain JSON value, typed
+# by the JSON types it may have (msgspec holds at most one of each kind in a union).
+_LOOSE = (("object", "dict[str, Any]"), ("array", "list[Any]"), ("string", "str"), ("number", "float"), ("integer", "int"), ("boolean", "bool"), ("null", "None"))
+
+
+def loose(types: tuple[str, ...] | list[str] | set[str]) -> str:
+    kinds = set(types)
+    if kinds >= {"object", "array", "string", "number", "boolean", "null"}:
+        return "JSONValue"
+    if not kinds:
+        return "None"  # nothing is valid: the annotation is never reached
+    if "number" in kinds:
+        kinds.discard("integer")
+        parts = [ann for kind, ann in _LOOSE if kind in kinds]
+        # a number may be written as an integer: keep it one
+        return " | ".join(["int", *parts]) if "int" not in parts else " | ".join(parts)
+    return " | ".join(ann for kind, ann in _LOOSE if kind in kinds)
+
+
 class Symbols:
     """Python names for one IR: a class name per definition, an attribute per wire name (never
     shadowing a class), and the annotation of any type."""
@@ -90,6 +109,8 @@ class Symbols:
             return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
         if isinstance(t, M.TUnion):
             return " | ".join(self.ann(m) for m in t.members)
+        if isinstance(t, M.TSchema):
+            return loose(t.types)
         raise AssertionError(t)
 
     def refs(self, t: M.TypeExpr) -> set[str]:
