@@ -48,7 +48,7 @@ class Products:
     @cached_property
     def cases(self) -> list[dict[str, Any]]:
         """Valid and invalid documents derived from every constraint of the IR."""
-        return derive_cases(self.ir)
+        return derive_cases(self.ir, self.validation)
 
     @cached_property
     def fixtures(self) -> dict[str, Any]:

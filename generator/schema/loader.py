@@ -64,7 +64,7 @@ class SchemaDoc:
     def combined(self) -> dict[str, Any] | None:
         """One JSON Schema document with every definition under $defs (refs rewritten), for
         a reference validator; None when the source already is one."""
-        if self.defs_pointer == "/$defs" and not self.overlays and not self.converted:
+        if self.openapi is None and not self.overlays:
             return None
 
         def rewrite(node: Any) -> Any:

@@ -89,10 +89,11 @@ class Symbols:
         if isinstance(t, M.TNull):
             return "None"
         if isinstance(t, (M.TInteger, M.TNumber)):
-            base = "int" if isinstance(t, M.TInteger) else "float"
             bounds = (("ge", t.minimum), ("le", t.maximum), ("gt", t.exclusive_minimum), ("lt", t.exclusive_maximum))
             meta = [f"{k}={v!r}" for k, v in bounds if v is not None]
-            return f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base
+            # a number written as an integer stays one (1 is not read back as 1.0)
+            bases = ("int",) if isinstance(t, M.TInteger) else ("int", "float")
+            return " | ".join(f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base for base in bases)
         if isinstance(t, M.TBoolean):
             return "bool"
         if isinstance(t, M.TConst):

@@ -482,7 +482,7 @@ class Validation(_Base):
         patterns = node.get("pattern_properties")
         extra = node.get("additional_properties")
         if properties is None and patterns is None and extra is None:
-            return props
+            return props, set()
         for key, member in value.items():
             sub = f"{ptr}/{_escape(key)}"
             known = False
@@ -502,7 +502,7 @@ class Validation(_Base):
                 else:
                     self.evaluate(member, extra, sub, definition)
                 props.add(key)
-        return props
+        return props, set()
 
 
 def _why(failures: list[Issue]) -> str:
