@@ -274,7 +274,16 @@ class Deriver:
 
     def for_definition(self, name: str, d: M.Definition) -> list[Case]:
         if self.sample.general is not None:
-            return self.judged(name, d, self.typed_cases(name, d))
+            try:
+                return self.judged(name, d, self.typed_cases(name, d))
+            except SpecError:
+                # no document fits (a schema that admits nothing, or nothing the sampler finds):
+                # plain values of every JSON type, judged by the validator, are the cases
+                cases = []
+                for label, doc in (("null", None), ("true", True), ("zero", 0), ("fraction", 1.5), ("text", "x"), ("array", []), ("object", {})):
+                    ok = self.sample.general.valid_as(doc, name)
+                    cases.append(valid(name, label, doc) if ok else invalid(name, label, doc, None, None))
+                return cases
         return self.typed_cases(name, d)
 
     def judged(self, name: str, d: M.Definition, cases: list[Case]) -> list[Case]:

@@ -149,16 +149,19 @@ class _Builder:
 
         def walk(node: Any, at: str) -> None:
             if isinstance(node, dict):
-                for sub in node.get("allOf", []):
+                subs = node.get("allOf", [])
+                for i, sub in enumerate(subs if isinstance(subs, list) else []):
                     if isinstance(sub, dict) and "$ref" in sub:
-                        found.add(self.doc.resolve(sub["$ref"], at + "/allOf"))
+                        found.add(self.doc.resolve(sub["$ref"], pointer_join(at, "allOf", i, "$ref")))
                 for key, value in node.items():
                     if key in V.SCHEMA_MAPS and isinstance(value, dict):
-                        for v in value.values():
-                            walk(v, at)
-                    elif key in V.SCHEMA_SINGLE or key in V.SCHEMA_LISTS:
-                        for v in value if isinstance(value, list) else [value]:
-                            walk(v, at)
+                        for k, v in value.items():
+                            walk(v, pointer_join(at, key, k))
+                    elif key in V.SCHEMA_SINGLE:
+                        walk(value, pointer_join(at, key))
+                    elif key in V.SCHEMA_LISTS and isinstance(value, list):
+                        for i, v in enumerate(value):
+                            walk(v, pointer_join(at, key, i))
 
         walk(self.doc.raw, "")
         return found
@@ -589,7 +592,9 @@ class _Builder:
                     return False
                 if isinstance(r, M.TMap) and r.values is not None and not self.universal(r.values, seen):
                     return False
-                if isinstance(r, (M.ObjectDef, M.TString, M.TInteger, M.TConst, M.TEnum)) and not _trivially_full(r):
+                if isinstance(r, (M.ObjectDef, M.TString, M.TInteger, M.TNumber, M.TConst, M.TEnum)) and not _trivially_full(r):
+                    return False
+                if isinstance(r, (M.TSchema, M.UnionDef, M.EnumDef)) or isinstance(r, M.TMap) and r.keys is not None:
                     return False
             return True
         return False
@@ -614,7 +619,9 @@ class _Builder:
                             self.tag_log.append((member, (prop, tag)))
                     return M.TUnion(at, members, prop, tags, combinator)
         candidate = M.TUnion(at, members, keyword=combinator)
-        if self.universal(candidate):
+        kinds = [self.json_types(m) for m in members]
+        disjoint = all(not (kinds[i] & kinds[j]) for i in range(len(kinds)) for j in range(i + 1, len(kinds)))
+        if (combinator != "oneOf" or disjoint) and self.universal(candidate):
             return M.TAny(at)  # e.g. a recursive JsonValue: exactly "any JSON value"
         kinds = [self.json_types(m) for m in members]
         for i in range(len(kinds)):
@@ -648,7 +655,7 @@ def _trivially_full(t: Any) -> bool:
     """A member that admits every value of its JSON type."""
     if isinstance(t, M.TString):
         return t.pattern is None and not t.min_length and t.max_length is None
-    if isinstance(t, M.TInteger):
+    if isinstance(t, (M.TInteger, M.TNumber)):
         return t.minimum is t.maximum is t.exclusive_minimum is t.exclusive_maximum is None
     return False
 

@@ -129,7 +129,7 @@ class SchemaDoc:
     def locate(self, ref: str, at: str) -> str:
         """The JSON Pointer (into this document) of what a `$ref` names."""
         where = self.file_of(at)
-        target = urljoin(self.base_at(at), ref)
+        target = _join(self.base_at(at), ref)
         uri, fragment = urldefrag(target)
         if uri not in self.ids:
             raise SpecError(
@@ -172,6 +172,16 @@ class SchemaDoc:
         self.by_pointer[pointer] = name
         self.origin[name] = self.file_of(pointer) if pointer else self.display
         return name
+
+
+def _join(base: str, ref: str) -> str:
+    """A reference resolved against a base URI (RFC 3986; also for URNs, which urljoin
+    does not resolve against)."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", ref):
+        return ref
+    return urljoin(base, ref)
 
 
 def _camel(word: str) -> str:
@@ -281,6 +291,7 @@ def load_schema(
                 containers[name] = "/" + key
         container = "/$defs" if "$defs" in raw or "definitions" not in raw else "/definitions"
         has_root = bool(set(raw) - _CONTAINER_KEYS - {k for k in raw if V.is_extension(k) or k in annotations})
+        has_root = has_root or ("$ref" in raw and not all_defs)
         if not all_defs and not has_root:
             raise SpecError(shown, container, f"the document has no named definitions ({container.lstrip('/')}) and no root schema")
     doc = SchemaDoc(
@@ -342,6 +353,8 @@ def _index_ids(doc: SchemaDoc) -> None:
     """Every `$id` (absolute, after resolution against its parent's) and anchor in the
     document, so references by URI and by anchor resolve to pointers."""
     doc.ids[_BASE] = ""
+    root_id = doc.raw.get("$id") if isinstance(doc.raw.get("$id"), str) and "$ref" not in doc.raw or doc.draft != V.DRAFT_07 else None
+    root_base = urldefrag(_join(_BASE, root_id))[0] if isinstance(root_id, str) and not root_id.startswith("#") else _BASE
 
     def walk(node: Any, at: str, base: str) -> None:
         if not isinstance(node, dict):
@@ -352,9 +365,10 @@ def _index_ids(doc: SchemaDoc) -> None:
         if isinstance(ident, str):
             if ident.startswith("#") and doc.draft == V.DRAFT_07:
                 doc.id_anchors[f"{base}#{ident[1:]}"] = at
-                _anchor(doc, ident[1:], at)
+                if base == root_base:
+                    _anchor(doc, ident[1:], at)
             else:
-                base = urldefrag(urljoin(base, ident))[0]
+                base = urldefrag(_join(base, ident))[0]
                 doc.ids.setdefault(base, at)
                 doc.id_bases.append((at, base))
         anchor = node.get("$anchor")
@@ -363,7 +377,8 @@ def _index_ids(doc: SchemaDoc) -> None:
             if key in doc.id_anchors and doc.id_anchors[key] != at:
                 raise SpecError(doc.file_of(at), at, f"duplicate $anchor {anchor!r}")
             doc.id_anchors[key] = at
-            _anchor(doc, anchor, at)
+            if base == root_base:
+                _anchor(doc, anchor, at)
         for key, value in node.items():
             for sub, sub_at in _subschemas(key, value, at):
                 walk(sub, sub_at, base)

@@ -58,7 +58,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "generator_version": __version__,
         "title": ir.title,
         "description": ir.description,
-        "root": binding.root or ir.root,
+        "root": binding.root or ir.root or next(iter(ir.defs)),  # none named: the first definition
         "runtime_requires": RUNTIME_REQUIRES,
         "optional_requires": _optional_requires(binding, opts),
         "enums": ctx.enums(),

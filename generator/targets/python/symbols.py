@@ -109,7 +109,7 @@ class Symbols:
             inner = f"list[{self.ann(t.items)}]"
             return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
         if isinstance(t, M.TUnion):
-            return " | ".join(self.ann(m) for m in t.members)
+            return " | ".join(dict.fromkeys(self.ann(m) for m in t.members))
         if isinstance(t, M.TSchema):
             return loose(t.types)
         raise AssertionError(t)
