@@ -37,6 +37,8 @@ class Binding:
     conformance: Path | None
     targets: dict[str, dict[str, Any]]  # built-in targets' tables, and [proto]
     templates: tuple[Path, ...] = ()
+    # the spec's own fixed modules, `<folder>/<target>/...`, copied into that target's package
+    runtime: tuple[Path, ...] = ()
     # [targets.NAME] with `from`: a target defined in that folder, with its options
     target_folders: dict[str, tuple[Path, dict[str, Any]]] = field(default_factory=dict)
     # [targets.NAME] without `from`: options for a target given on the command line
@@ -153,9 +155,16 @@ def load_binding(spec_dir: Path) -> Binding:
         if not all(isinstance(entry.get(k), str) for k in ("fixture", "key", "reason")):
             raise SpecError(shown, f"[[conformance_gap]] #{i + 1}", "needs `fixture`, `key` and `reason` strings")
         gaps.append({k: entry[k] for k in ("fixture", "key", "reason")})
+    runtime = []
+    named = proto.get("runtime", [])
+    for entry in [named] if isinstance(named, str) else named if isinstance(named, list) else [None]:
+        if not isinstance(entry, str) or not (spec_dir / entry).is_dir():
+            raise SpecError(shown, "[protocol].runtime", "a folder, or a list of folders, of the spec (holding <target>/<file>)")
+        runtime.append(spec_dir / entry)
     return Binding(
         spec_dir=spec_dir,
         templates=tuple(templates),
+        runtime=tuple(runtime),
         conformance_gaps=tuple(gaps),
         display_dir=display_dir(spec_dir),
         name=proto["name"],

@@ -13,8 +13,8 @@ from typing import Any
 from .binding import CONFIG, Binding, load_binding
 from .errors import SpecError
 from .products import LedgerUpdate, compute, load_ir
-from .render import Progress, Rendered, environment, finish, render_plan, template_sets
-from .targets import Target, builtins, load_folder
+from .render import Progress, Rendered, copy_folder, environment, finish, render_plan, template_sets
+from .targets import Target, builtins, load_folder, resolve
 
 __all__ = ["SpecOutput", "discover_specs", "drift", "load_ir", "render_spec", "render_specs", "write", "targets_for"]
 
@@ -34,10 +34,10 @@ class SpecOutput:
     targets: list[str] = field(default_factory=list)
 
 
-def targets_for(binding: Binding, extra: Sequence[Path] = ()) -> list[tuple[Target, dict[str, Any]]]:
+def targets_for(binding: Binding, extra: Sequence[Path | str] = ()) -> list[tuple[Target, dict[str, Any]]]:
     """The targets a spec is generated for, each with its options from binding.toml: the
     built-in targets whose table it has, the folders its `[targets.NAME]` tables name, and the
-    folders given on the command line."""
+    targets given on the command line (a built-in name or a folder)."""
     known = builtins()
     chosen: dict[str, tuple[Target, dict[str, Any]]] = {}
     for name, options in binding.targets.items():
@@ -48,16 +48,16 @@ def targets_for(binding: Binding, extra: Sequence[Path] = ()) -> list[tuple[Targ
         if target.name != name:
             raise SpecError(binding.display(binding.spec_dir / CONFIG), f"[targets.{name}]", f"the folder defines target {target.name!r}")
         chosen[name] = (target, options)
-    for folder in extra:
-        target = load_folder(folder)
-        options = binding.target_options.get(target.name, {})
+    for given in extra:
+        target = resolve(given)
+        options = binding.targets.get(target.name) or binding.target_options.get(target.name, {})
         chosen[target.name] = (target, options)
     if not chosen:
         raise SpecError(binding.display(binding.spec_dir / CONFIG), "", "names no target: add a [python] table (package = \"...\")")
     return [chosen[n] for n in sorted(chosen)]
 
 
-def _render(spec_dir: Path, layers: Sequence[Path], allow_new_slots: bool, extra: Sequence[Path]) -> tuple[Binding, list[Rendered], LedgerUpdate | None, list[str]]:
+def _render(spec_dir: Path, layers: Sequence[Path], allow_new_slots: bool, extra: Sequence[Path | str]) -> tuple[Binding, list[Rendered], LedgerUpdate | None, list[str]]:
     binding = load_binding(spec_dir)
     products = compute(binding, allow_new_slots=allow_new_slots)
     chosen = targets_for(binding, extra)
@@ -66,8 +66,12 @@ def _render(spec_dir: Path, layers: Sequence[Path], allow_new_slots: bool, extra
     rendered = []
     for target, options in chosen:
         out = Rendered(target)
-        for plan in target.build(products, options):
+        plans = target.build(products, options)
+        for plan in plans:
             render_plan(target, plan, env, out)
+        for folder in binding.runtime:  # the spec's own fixed modules, into the target's package
+            if plans and (folder / target.name).is_dir():
+                copy_folder(target, plans[0], folder / target.name, out)
         rendered.append(out)
     return binding, rendered, products.ledger_update, [t.name for t, _ in chosen]
 
@@ -76,7 +80,7 @@ def render_specs(
     spec_dirs: Sequence[Path],
     layers: Sequence[Path] = (),
     allow_new_slots: bool = False,
-    targets: Sequence[Path] = (),
+    targets: Sequence[Path | str] = (),
     progress: Progress | None = None,
 ) -> list[SpecOutput]:
     """Every generated file of every spec, by path relative to the output root. Two specs that
@@ -98,7 +102,7 @@ def render_specs(
     return out
 
 
-def render_spec(spec_dir: Path, layers: Sequence[Path] = (), allow_new_slots: bool = False, targets: Sequence[Path] = ()) -> SpecOutput:
+def render_spec(spec_dir: Path, layers: Sequence[Path] = (), allow_new_slots: bool = False, targets: Sequence[Path | str] = ()) -> SpecOutput:
     return render_specs([spec_dir], layers, allow_new_slots, targets)[0]
 
 

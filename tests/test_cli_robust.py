@@ -93,3 +93,45 @@ def test_junit_report_stays_xml_whatever_the_messages_quote(tmp_path: Path) -> N
 def test_an_unreadable_input_is_a_usage_error(tmp_path: Path) -> None:
     result = cli("convert", "--spec", SPEC_AGUI, "--from", "json", "--to", "proto", tmp_path / "absent.json", "-")
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+# -- the contract every command shares (issue 12): usage errors before any work, Ctrl-C -------------
+
+
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["serve", "--spec", SPEC_AGUI, "--port", "99999"], "99999 is not in the range 0<=x<=65535"),
+        (["replay", "--spec", SPEC_AGUI, "--report", "sarif", "/no/such/dir/x.sarif", SPEC_AGUI / "samples" / "valid.jsonl"], "/no/such/dir does not exist"),
+        (["convert", "--spec", SPEC_AGUI, "--generated", "generated", "--from", "json", "--to", "proto", "-", "-"], "No such option '--generated'"),
+        (["validate", "--spec", SPEC_AGUI, "--out", "/no/such/out", SPEC_AGUI / "samples" / "valid.jsonl"], "does not exist: run `specbind generate` first"),
+        (["generate", "--templates", SPEC_AGUI / "samples"], "overrides nothing"),
+        (["nope"], "No such command 'nope'"),
+    ],
+    ids=["serve-port-out-of-range", "report-folder-missing", "convert-generated-is-gone", "out-missing", "templates-override-nothing", "unknown-command"],
+)
+def test_usage_errors_exit_2_before_any_work(args: list[Any], says: str) -> None:
+    result = cli(*args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert says in result.stderr and "Traceback" not in result.stderr
+    assert "completed" not in result.stdout  # the replay did not run first
+
+
+def test_ctrl_c_exits_130_after_the_partial_summary(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    sample = (SPEC_AGUI / "samples" / "valid.jsonl").read_bytes() * 2000
+    for i in range(40):
+        (archive / f"s{i:02}.jsonl").write_bytes(sample)
+    proc = subprocess.Popen(
+        [PYTHON, "-c", "from generator.cli import main; main()", "replay", "--spec", str(SPEC_AGUI), "--jobs", "1", str(archive)],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(3.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted:" in err and "of 40 streams judged" in err and "Traceback" not in err

@@ -99,7 +99,7 @@ def test_a_truncated_body_is_named_as_such(tmp_path: Path) -> None:
     [
         (["--from", "json", "--to", "proto", "--as", "Nope", "-", "-"], "--as 'Nope'"),
         (["--from", "xml", "--to", "proto", "-", "-"], "'xml' is not one of"),
-        (["--from", "json", "--to", "proto", "-"], "Missing argument 'OUT'"),
+        (["--from", "json", "--to", "proto", "-"], "Missing argument 'OUTPUT'"),
         (["--from", "json", "--to", "proto", "--as", "Attributable", "-", "-"], "no message of the wire carries it"),
     ],
     ids=["unknown-definition", "unknown-format", "missing-out", "definition-without-message"],

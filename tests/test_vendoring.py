@@ -160,3 +160,25 @@ def test_vendored_copy_own_tests_pass(vendored: Path) -> None:
     assert " passed" in summary and "failed" not in summary and "error" not in summary, summary
     passed = int(summary.split(" passed")[0].split()[-1])
     assert passed > 1000, summary  # the fixture, derived-case and bad-input suites all ran
+
+
+def test_vendored_under_a_package_path_runs_its_own_tests(tmp_path: Path) -> None:
+    """Vendored as `svc/_vendor/agui` (a package inside the application's package), its tests
+    still import it: they use relative imports, never the package's top-level name."""
+    vendor = tmp_path / "svc" / "_vendor"
+    vendor.mkdir(parents=True)
+    (tmp_path / "svc" / "__init__.py").write_text("")
+    (vendor / "__init__.py").write_text("")
+    shutil.copytree(PACKAGE, vendor / "agui", ignore=shutil.ignore_patterns("__pycache__"))
+    for test in sorted((vendor / "agui" / "tests").glob("*.py")):
+        assert "import agui" not in test.read_text() and "from agui" not in test.read_text(), test
+    proc = run_package_tests(tmp_path, "svc/_vendor/agui")
+    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-2000:]
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " passed" in summary and int(summary.split(" passed")[0].split()[-1]) > 1000, summary
+
+
+def test_the_package_says_what_it_needs_and_how_to_test_it() -> None:
+    readme = (PACKAGE / "README.md").read_text(encoding="utf-8")
+    assert "msgspec" in readme and "pytest" in readme and "jsonschema" in readme
+    assert "python -m pytest" in readme and "httpx" in readme

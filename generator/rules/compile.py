@@ -1,8 +1,10 @@
-"""A linted rules file -> transition tables: plain data a small generic interpreter runs.
+"""A linted rules file -> transition tables: plain data a small generic interpreter runs, in the
+format docs/rules-tables.md documents (named fields throughout, JSON-serializable).
 
-Field names are handed to `name`, so each target gets the spelling its models use (the Python
-target: snake_case attributes). Every (state, event type) pair of the machine is spelled out, so
-the tables say, for every pair, where it goes or which rule forbids it."""
+Field names are handed to `name`, so a target can have the spelling its models use (the shared
+product uses the wire names themselves; the Python target, its attributes); wherever a name is
+shown in a message, the wire name travels beside it. Every (state, event type) pair of the machine
+is spelled out, so the tables say, for every pair, where it goes or which rule forbids it."""
 
 from __future__ import annotations
 
@@ -74,7 +76,7 @@ class _Compiler:
             "retired": {
                 r.event: {
                     "as": r.replacement,
-                    "set": [[name, how, value] for name, how, value, _ in r.sets],
+                    "set": [{"wire": name, "how": how, "value": value} for name, how, value, _ in r.sets],
                     "drop": r.drops,
                 }
                 for r in rf.retired
@@ -82,19 +84,22 @@ class _Compiler:
             "passed": list(self.info.passed),
         }
 
-    def requires(self, reqs: list[R.Require], entity: R.Entity | None = None) -> list[Any]:
+    def field(self, wire: str, default: Any = None) -> dict[str, Any]:
+        return {"field": self.name(wire), "wire": wire, "default": default}
+
+    def requires(self, reqs: list[R.Require], entity: R.Entity | None = None) -> list[dict[str, Any]]:
         remembered = entity.remember if entity else {}
-        out: list[Any] = []
+        out: list[dict[str, Any]] = []
         for r in reqs:
             if r.kind == "closed":
-                out.append(["closed", r.args, r.rule])
+                out.append({"kind": "closed", "entities": r.args, "rule": r.rule})
             elif r.kind == "same":
-                out.append(["same", self.name(r.args[0]), r.rule, r.args[0]])
+                out.append({"kind": "same", "field": self.name(r.args[0]), "wire": r.args[0], "rule": r.rule})
             elif r.kind in ("agree", "agree-if-present"):
-                fields = [[self.name(f), r.defaults.get(f, remembered.get(f)), f] for f in r.args]
-                out.append([r.kind, fields, r.rule])
+                fields = [self.field(f, r.defaults.get(f, remembered.get(f))) for f in r.args]
+                out.append({"kind": r.kind, "fields": fields, "rule": r.rule})
             else:
-                out.append([r.kind, r.target, self.name(r.args[0]), r.rule])
+                out.append({"kind": r.kind, "entity": r.target, "field": self.name(r.args[0]), "wire": r.args[0], "rule": r.rule})
         return out
 
     def row(self, t: R.Transition, state: str) -> dict[str, Any]:
@@ -129,6 +134,7 @@ class _Compiler:
             "states": m.states,
             "initial": m.initial,
             "after_cursor": m.after_cursor,
+            "identity": None if m.identity is None else list(self.path(m.identity)),
             "table": table,
             "at_end": {s: t.fail for t in m.at_end for s in t.sources},
         }
@@ -150,7 +156,7 @@ class _Compiler:
                             "fail": t.fail,
                             "requires": self.requires(t.requires, e),
                         }
-            remember = [[self.name(f), d, f] for f, d in e.remember.items()]
+            remember = [self.field(f, d) for f, d in e.remember.items()]
             for ev, trans in per_type.items():
                 wires = next((t.key for t in e.transitions if t.key and (ev in t.events or t.events == ["*"])), None) or e.key
                 key = [list(self.path(k)) for k in wires]
@@ -189,24 +195,27 @@ class _Compiler:
                     "end": part(k.end),
                     "first": [self.name(f) for f in k.first_requires],
                     "first_rule": k.first_rule,
-                    "agree": [[self.name(f), d, f] for f, d in k.agree.items()],
+                    "agree": [self.field(f, d) for f, d in k.agree.items()],
                     "agree_rule": k.agree_rule,
                 }
                 for k in self.rf.chunk_kinds
             },
         }
 
-    def expr(self, e: Any) -> Any:
+    def expr(self, e: Any) -> dict[str, Any]:
+        """An expression tree: {"op", ...}; `field`, `present`, `absent`, `unique`, `length`
+        carry a `path` (and its `wire` spelling), `lit` a `value`, `cmp` its `cmp` and two
+        `args`, `and`, `or`, `add`, `sub` two `args`, `not` one."""
         op = e[0]
         if op == "field":
-            return ["field", list(self.path(e[1])), e[1]]
+            return {"op": "field", "path": list(self.path(e[1])), "wire": e[1]}
         if op in ("present", "absent", "unique", "length"):
-            return [op, list(self.path(e[1][1]))]
+            return {"op": op, "path": list(self.path(e[1][1])), "wire": e[1][1]}
         if op == "lit":
-            return ["lit", e[1]]
+            return {"op": "lit", "value": e[1]}
         if op == "cmp":
-            return ["cmp", e[1], self.expr(e[2]), self.expr(e[3])]
-        return [op, *(self.expr(x) for x in e[1:])]
+            return {"op": "cmp", "cmp": e[1], "args": [self.expr(e[2]), self.expr(e[3])]}
+        return {"op": op, "args": [self.expr(x) for x in e[1:]]}
 
     def checks(self) -> dict[str, list[Any]]:
         out: dict[str, list[Any]] = {}

@@ -162,6 +162,11 @@ class _Linter:
         for (s, ev), tok in conditional.items():
             if (s, ev) not in seen and (s, "*") not in seen:
                 raise self.fail(tok, f"({s}, {ev}) has only conditional transitions: add one without `when` for the rest")
+        if m.identity is not None:
+            self.path(self.out.event_types[self.opener_type(m.at)], m.identity, m.at)
+        elif any("{run}" in r.message for r in self.rf.rules.values()):
+            used = next(r for r in self.rf.rules.values() if "{run}" in r.message)
+            raise self.fail(used.at, "the message names {run}, but the machine declares no `identity FIELD` (the opener's field that names a run)")
         if m.after_cursor is not None and m.after_cursor not in m.states:
             raise self.fail(m.at, f"after-cursor state {m.after_cursor!r} is not among the states")
         starts = [m.initial] + ([m.after_cursor] if m.after_cursor else [])

@@ -57,6 +57,7 @@ class Machine:
     at_end: list[Transition]
     at: Token
     after_cursor: str | None = None  # the state a stream replayed after a cursor starts in
+    identity: str | None = None  # the opener's field that names a run in messages ({run})
 
 
 @dataclass

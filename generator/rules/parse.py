@@ -145,7 +145,7 @@ class Parser:
         c.end()
 
     def stmt_rule(self, c: Cursor) -> None:
-        at = c.keyword("rule")
+        c.keyword("rule")
         rid = c.word("a rule ID")
         if rid.text in self.out.rules:
             raise c.fail(rid, f"duplicate rule ID {rid.text} (first declared on line {self.out.rules[rid.text].at.line})")
@@ -215,6 +215,7 @@ class Parser:
         states: list[str] = []
         initial = None
         after_cursor = None
+        identity = None
         transitions: list[R.Transition] = []
         at_end: list[R.Transition] = []
         for stmt in body:
@@ -231,6 +232,10 @@ class Parser:
                 m.next("after-cursor")
                 after_cursor = m.word("the state a replay after a cursor starts in").text
                 m.end()
+            elif kw == "identity":
+                m.next("identity")
+                identity = m.word("the opener's field that names a run").text
+                m.end()
             elif kw == "on":
                 transitions.append(self.transition(m))
             elif kw == "at-end":
@@ -242,10 +247,10 @@ class Parser:
                 m.end()
                 at_end.append(R.Transition([], sources, None, rule, [], [], stmt.head))
             else:
-                raise m.fail(stmt.head, f"unknown machine statement {kw!r}: states, initial, after-cursor, on, at-end")
+                raise m.fail(stmt.head, f"unknown machine statement {kw!r}: states, initial, after-cursor, identity, on, at-end")
         if not states or initial is None:
             raise c.fail(at, "a machine needs `states ...` and `initial ...`")
-        self.out.machine = R.Machine(name, states, initial, transitions, at_end, at, after_cursor)
+        self.out.machine = R.Machine(name, states, initial, transitions, at_end, at, after_cursor, identity)
 
     def transition(self, c: Cursor) -> R.Transition:
         at = c.keyword("on")
@@ -317,7 +322,7 @@ class Parser:
 
     def block_entity(self, head: Statement, body: list[Statement]) -> None:
         c = Cursor(head, self.file)
-        at = c.keyword("entity")
+        c.keyword("entity")
         name = c.word("the entity's name")
         if any(e.name == name.text for e in self.out.entities):
             raise c.fail(name, f"duplicate entity {name.text!r}")

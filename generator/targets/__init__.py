@@ -7,6 +7,9 @@ runtime modules copied into every package, an optional formatter, and its symbol
 packages under this folder named in BUILTIN; any other is a folder holding `target.py` (which
 defines `TARGET`) and `templates/`, named by a spec's binding.toml (`[targets.NAME] from =
 "folder"`) or on the command line (`--target FOLDER`). docs/targets.md walks through one.
+
+Built-in targets are found, not listed: every package under this folder that defines TARGET is
+one, so adding a language adds a folder and edits nothing here.
 """
 
 from __future__ import annotations
@@ -24,8 +27,16 @@ from ..errors import SpecError
 if TYPE_CHECKING:
     from ..products import Products
 
-BUILTIN = ("python",)
 TARGET_MODULE = "target.py"
+
+
+def builtin_names() -> tuple[str, ...]:
+    """The built-in targets: the packages beside this module."""
+    here = Path(__file__).resolve().parent
+    return tuple(sorted(p.name for p in here.iterdir() if (p / "__init__.py").is_file() and not p.name.startswith("_")))
+
+
+BUILTIN = builtin_names()
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,16 @@ def builtins() -> dict[str, Target]:
     return {name: builtin(name) for name in BUILTIN}
 
 
+def resolve(value: str | Path) -> Target:
+    """A target given on the command line: a built-in name, or a folder holding target.py."""
+    path = Path(value)
+    if (path / TARGET_MODULE).is_file() or path.is_dir():
+        return load_folder(path)
+    if str(value) in BUILTIN:
+        return builtin(str(value))
+    raise SpecError(str(value), "", f"not a target: neither a built-in one ({', '.join(BUILTIN)}) nor a folder with {TARGET_MODULE}")
+
+
 def load_folder(folder: Path, shown: str | None = None) -> Target:
     """A target defined outside the generator: `folder/target.py` defines TARGET."""
     shown = shown or str(folder)
@@ -112,4 +133,4 @@ def load_folder(folder: Path, shown: str | None = None) -> Target:
     return Target(**{**vars(target), "origin": shown})
 
 
-__all__ = ["BUILTIN", "Builder", "Data", "Formatter", "Plan", "Target", "builtin", "builtins", "load_folder"]
+__all__ = ["BUILTIN", "Builder", "Data", "Formatter", "Plan", "Target", "builtin", "builtin_names", "builtins", "load_folder", "resolve"]

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from agui import codec_json
-from agui.automaton import RULES, Automaton, Finding, check_answers, check_listing
-from agui.automaton_table import TABLES
+from .. import codec_json
+from ..automaton import RULES, Automaton, Finding, check_answers, check_listing
+from ..automaton_table import TABLES
 
 from .support import load
 
@@ -74,15 +74,12 @@ class Stream:
         return self.automaton.feed(event)
 
 
-def satisfying(expr: list[Any]) -> dict[str, Any] | None:
+def satisfying(expr: dict[str, Any]) -> dict[str, Any] | None:
     """Wire fields that make a `when` condition hold, for the simple `field == literal` form."""
-    if (
-        expr[0] == "cmp"
-        and expr[1] == "=="
-        and expr[2][0] == "field"
-        and expr[3][0] == "lit"
-    ):
-        return {expr[2][2]: expr[3][1]}
+    if expr["op"] == "cmp" and expr["cmp"] == "==":
+        left, right = expr["args"]
+        if left["op"] == "field" and right["op"] == "lit":
+            return {left["wire"]: right["value"]}
     return None
 
 

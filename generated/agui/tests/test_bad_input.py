@@ -11,9 +11,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from agui import codec_json
-from agui.errors import DecodeError, EncodeError
-from agui.limits import MAX_DEPTH
+from .. import codec_json
+from ..errors import DecodeError, EncodeError
+from ..limits import MAX_DEPTH
 
 from .support import load
 

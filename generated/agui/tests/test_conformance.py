@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agui.consumer import Consumer
+from ..consumer import Consumer
 
 from .support import load
 

@@ -22,15 +22,15 @@ pytest.importorskip("starlette")
 
 import httpx  # noqa: E402
 
-from agui import http_binding, models, sse  # noqa: E402
-from agui.http_binding import (  # noqa: E402
+from .. import http_binding, models, sse  # noqa: E402
+from ..http_binding import (  # noqa: E402
     PROBLEM_MEDIA_TYPE,
     PROTO_MEDIA_TYPE,
     SSE_MEDIA_TYPE,
     negotiate,
     proto_framing,
 )
-from agui.http_client import (  # noqa: E402
+from ..http_client import (  # noqa: E402
     AgentClient,
     HTTPError,
     InputRejected,
@@ -38,7 +38,7 @@ from agui.http_client import (  # noqa: E402
     TransportError,
     UnsupportedMediaType,
 )
-from agui.http_server import (  # noqa: E402
+from ..http_server import (  # noqa: E402
     AGENT_ERROR_CODE,
     VIOLATION_CODE,
     AgentEndpoint,
@@ -817,11 +817,11 @@ needs_proto = pytest.mark.skipif(
 
 
 def proto_module() -> Any:
-    return importlib.import_module("agui.transport_proto")
+    return importlib.import_module("..transport_proto", __package__)
 
 
 def proto_events(content: bytes) -> list[dict[str, Any]]:
-    from agui import codec_json
+    from .. import codec_json
 
     return [
         json.loads(codec_json.encode(e))
@@ -885,7 +885,7 @@ def test_our_client_reads_protobuf_from_our_server() -> None:
 @needs_proto
 @pytest.mark.parametrize("piece", [1, 5, 1000])
 def test_protobuf_over_the_wire_split_anywhere(piece: int) -> None:
-    from agui import codec_json
+    from .. import codec_json
 
     body = b"".join(proto_module().encode_frame(codec_json.decode(d)) for d in RUN)
     pieces: list[Any] = [body[i : i + piece] for i in range(0, len(body), piece)]
@@ -902,7 +902,7 @@ def test_protobuf_over_the_wire_split_anywhere(piece: int) -> None:
 
 @needs_proto
 def test_protobuf_cut_inside_a_frame_and_a_malformed_frame() -> None:
-    from agui import codec_json
+    from .. import codec_json
 
     encode = proto_module().encode_frame
     head = encode(codec_json.decode(STARTED)) + encode(codec_json.decode(TEXT[0]))

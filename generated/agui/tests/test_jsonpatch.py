@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from agui import codec_json
-from agui.jsonpatch import PatchError, apply_patch
+from .. import codec_json
+from ..jsonpatch import PatchError, apply_patch
 
 
 def ops(*operations: dict[str, Any]) -> list[Any]:

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from agui import codec_json
-from agui.automaton import Automaton
-from agui.consumer import Consumer
-from agui.errors import DecodeError
-from agui.jsonpatch import MAX_NODES, PatchError, apply_patch
-from agui.limits import MAX_DEPTH
+from .. import codec_json
+from ..automaton import Automaton
+from ..consumer import Consumer
+from ..errors import DecodeError
+from ..jsonpatch import MAX_NODES, PatchError, apply_patch
+from ..limits import MAX_DEPTH
 
 BIG = "1" * 5000
 RUN = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}'
@@ -216,8 +216,8 @@ def test_a_client_version_that_is_not_one_is_a_value_error() -> None:
 
 def test_the_protobuf_encoder_refuses_what_its_decoder_would() -> None:
     """A value nested past MAX_DEPTH encoded, and its bytes then did not decode."""
-    from agui import codec_proto, models
-    from agui.errors import EncodeError
+    from .. import codec_proto, models
+    from ..errors import EncodeError
 
     for depth in (MAX_DEPTH, 500):
         event = models.CustomEvent(name="x", value=deep_list(depth))

@@ -18,8 +18,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from agui import codec_json, codec_proto, transport_proto
-from agui.errors import DecodeError, EncodeError
+from .. import codec_json, codec_proto, transport_proto
+from ..errors import DecodeError, EncodeError
 
 from .support import HERE, PACKAGE, load
 

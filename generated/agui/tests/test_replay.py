@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from msgspec import UNSET
 
-from agui import models
-from agui.automaton import Automaton
-from agui.automaton_table import TABLES
-from agui.replay import replay, sniff
+from .. import models
+from ..automaton import Automaton
+from ..automaton_table import TABLES
+from ..replay import replay, sniff
 
 from .support import load
 
@@ -152,7 +152,7 @@ def test_fast_path_on_a_long_broken_stream(seed: int) -> None:
 
 
 def test_small_reads_and_large_blocks_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agui import replay as module
+    from .. import replay as module
 
     events = [e for _, stream in CASES for e in stream]
     data = broken(events, 9)
@@ -224,27 +224,28 @@ def test_the_report_is_bounded() -> None:
     assert "delivered" not in report and "messages" not in report
 
 
-def reference_eval(e: list[Any], obj: Any) -> Any:
+def reference_eval(e: dict[str, Any], obj: Any) -> Any:
     """The rules' expressions read as a tree, operand by operand: what the compiled functions
     of the automaton must compute."""
-    from agui.automaton import _UNKNOWN, _collect, _get
+    from ..automaton import _UNKNOWN, _collect, _get
 
-    op = e[0]
+    op = e["op"]
     if op == "lit":
-        return e[1]
+        return e["value"]
     if op in ("field", "length"):
-        value = _get(obj, e[1])
+        value = _get(obj, e["path"])
         return _UNKNOWN if value is UNSET else (value if op == "field" else len(value))
     if op in ("present", "absent"):
-        return (_get(obj, e[1]) is not UNSET) is (op == "present")
+        return (_get(obj, e["path"]) is not UNSET) is (op == "present")
     if op == "unique":
-        values = _collect(obj, e[1])
+        values = _collect(obj, e["path"])
         return len(set(values)) == len(values)
+    args = e["args"]
     if op == "not":
-        v = reference_eval(e[1], obj)
+        v = reference_eval(args[0], obj)
         return v if v is _UNKNOWN else not v
     if op in ("and", "or"):
-        a, b = reference_eval(e[1], obj), reference_eval(e[2], obj)
+        a, b = reference_eval(args[0], obj), reference_eval(args[1], obj)
         if op == "and":
             return (
                 False
@@ -256,7 +257,7 @@ def reference_eval(e: list[Any], obj: Any) -> Any:
             if a is True or b is True
             else (_UNKNOWN if _UNKNOWN in (a, b) else False)
         )
-    a, b = reference_eval(e[-2], obj), reference_eval(e[-1], obj)
+    a, b = reference_eval(args[0], obj), reference_eval(args[1], obj)
     if a is _UNKNOWN or b is _UNKNOWN:
         return _UNKNOWN
     if op == "add":
@@ -270,16 +271,16 @@ def reference_eval(e: list[Any], obj: Any) -> Any:
         "<=": a <= b,
         ">": a > b,
         ">=": a >= b,
-    }[e[1]]
+    }[e["cmp"]]
 
 
-def expressions(node: Any) -> list[list[Any]]:
+def expressions(node: Any) -> list[dict[str, Any]]:
     """Every expression the tables hold (checks, conditions, answers)."""
-    found: list[list[Any]] = []
+    found: list[dict[str, Any]] = []
     if isinstance(node, dict):
         for key, value in node.items():
             if key in ("expect", "when", "open_when", "expires_unless") and isinstance(
-                value, list
+                value, dict
             ):
                 found.append(value)
             else:
@@ -291,17 +292,17 @@ def expressions(node: Any) -> list[list[Any]]:
 
 
 def paths(e: Any) -> list[list[str]]:
-    if not isinstance(e, list) or not e:
+    if not isinstance(e, dict):
         return []
-    if e[0] in ("field", "present", "absent", "length", "unique"):
-        return [e[1]]
-    return [p for x in e[1:] for p in paths(x)]
+    if e["op"] in ("field", "present", "absent", "length", "unique"):
+        return [e["path"]]
+    return [p for x in e.get("args", []) for p in paths(x)]
 
 
 def test_compiled_expressions_compute_what_the_tree_computes() -> None:
     from types import SimpleNamespace
 
-    from agui.automaton import _eval
+    from ..automaton import _eval
 
     rnd = random.Random(3)
     values: list[Any] = [UNSET, 0, 1, 2, 7, "cancelled", "success", "a"]

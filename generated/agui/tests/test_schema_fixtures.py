@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from agui import codec_json
-from agui.errors import DecodeError
+from .. import codec_json
+from ..errors import DecodeError
 
 from .support import encode_document, load, same
 

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from agui.sse import (
+from ..sse import (
     KEEPALIVE,
     Decoder,
     SSEError,

@@ -11,9 +11,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from harness_runtime import codec_json
-from harness_runtime.errors import DecodeError, EncodeError
-from harness_runtime.limits import MAX_DEPTH
+from .. import codec_json
+from ..errors import DecodeError, EncodeError
+from ..limits import MAX_DEPTH
 
 from .support import load
 

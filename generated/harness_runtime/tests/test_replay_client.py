@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from harness_runtime.replay_client import EventReplay, ReplayError
+from ..replay_client import EventReplay, ReplayError
 
 
 def event(seq: int, type_: str, data: dict[str, Any]) -> dict[str, Any]:

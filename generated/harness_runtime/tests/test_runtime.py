@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness_runtime import codec_json, models
-from harness_runtime.runtime import equivalent, idempotency_problem, preflight, problem
+from .. import codec_json, models
+from ..runtime import equivalent, idempotency_problem, preflight, problem
 
 MANIFEST = codec_json.decode(
     b'{"id": "p1", "name": "P", "version": "1", "protocolVersion": "2026-09-02",'

@@ -14,8 +14,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from harness_runtime import codec_json
-from harness_runtime.errors import DecodeError, EncodeError
+from .. import codec_json
+from ..errors import DecodeError, EncodeError
 
 from .support import encode_document, load, reference_validator, same
 
@@ -29,7 +29,7 @@ def _ids(cases: list[dict[str, Any]]) -> list[str]:
 
 
 def test_every_definition_has_cases() -> None:
-    from harness_runtime.models import DEFINITIONS
+    from ..models import DEFINITIONS
 
     assert {c["definition"] for c in VALID} == set(DEFINITIONS)
 

@@ -1,8 +1,4 @@
-{% if rules %}
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
-# Rules compiled from {{ rules.source }} (sha256 {{ rules.sha256 }}).
-"""The {{ protocol }} lifecycle automaton: a small generic interpreter of ``automaton_table``.
+"""The lifecycle automaton: a small generic interpreter of the rule tables (``automaton_table``).
 
 Feed decoded events one at a time; each ``feed`` returns the findings for that event, and
 ``finish`` reports what the end of the stream leaves open (a truncated run). It never raises on
@@ -40,6 +36,14 @@ _MACHINE: dict[str, Any] = TABLES["machine"]
 _STEPS: dict[str, list[dict[str, Any]]] = TABLES["entity_steps"]
 _CHECKS: dict[str, list[dict[str, Any]]] = TABLES["checks"]
 _CHUNKS: dict[str, Any] | None = TABLES["chunks"]
+if _CHUNKS is not None:  # the agreement fields as (field, default, wire), the interpreter's form
+    _CHUNKS = {
+        **_CHUNKS,
+        "kinds": {
+            name: {**kind, "agree": [(f["field"], f["default"], f["wire"]) for f in kind["agree"]]}
+            for name, kind in _CHUNKS["kinds"].items()
+        },
+    }
 _CLASSES: dict[str, Any] = {t: models.DEFINITIONS[c] for t, c in TABLES["event_classes"].items()}
 # retired event type -> how it is translated into its replacement, before any rule sees it
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
@@ -68,7 +72,7 @@ def _collect(obj: Any, path: list[str]) -> list[Any]:
     return items
 
 
-def _eval(e: list[Any], obj: Any) -> Any:
+def _eval(e: dict[str, Any], obj: Any) -> Any:
     """Three-valued: a comparison or sum naming an absent field is unknown, not false. Each
     expression is compiled into one Python function on first use (the tables live as long as
     the module, so that happens once per expression)."""
@@ -78,14 +82,14 @@ def _eval(e: list[Any], obj: Any) -> Any:
 _COMPILED: dict[int, tuple[Any, Any]] = {}
 
 
-def _compiled(e: list[Any]) -> Any:
+def _compiled(e: dict[str, Any]) -> Any:
     found = _COMPILED.get(id(e))
     if found is None or found[0] is not e:
         found = _COMPILED[id(e)] = (e, _compile(e))
     return found[1]
 
 
-def _compile(e: list[Any]) -> Any:
+def _compile(e: dict[str, Any]) -> Any:
     """The expression as the source of one function of `obj`, every operand evaluated (as the
     tree would be), unknown propagated."""
     consts: list[Any] = []
@@ -99,16 +103,16 @@ def _compile(e: list[Any]) -> Any:
         consts.append(value)
         return f"_C[{len(consts) - 1}]"
 
-    def pair(x: list[Any], y: list[Any]) -> tuple[str, str, str]:
+    def pair(x: dict[str, Any], y: dict[str, Any]) -> tuple[str, str, str]:
         a, b = fresh(), fresh()
         return a, b, f"(({a} := {emit(x)}), ({b} := {emit(y)}))[0]"
 
-    def emit(e: list[Any]) -> str:
-        op = e[0]
+    def emit(e: dict[str, Any]) -> str:
+        op = e["op"]
         if op == "lit":
-            return const(e[1])
+            return const(e["value"])
         if op in ("field", "present", "absent", "length"):
-            path = e[1]
+            path = e["path"]
             get = f"getattr(obj, {path[0]!r}, UNSET)" if len(path) == 1 else f"_get(obj, {const(path)})"
             v = fresh()
             if op == "field":
@@ -119,24 +123,26 @@ def _compile(e: list[Any]) -> Any:
                 return f"({get} is UNSET)"
             return f"(_U if ({v} := {get}) is UNSET else len({v}))"
         if op == "unique":
-            return f"_unique(obj, {const(e[1])})"
+            return f"_unique(obj, {const(e['path'])})"
+        args = e.get("args", [])
         if op == "not":
             v = fresh()
-            return f"({v} if ({v} := {emit(e[1])}) is _U else not {v})"
+            return f"({v} if ({v} := {emit(args[0])}) is _U else not {v})"
         if op == "and":
-            a, b, both = pair(e[1], e[2])
+            a, b, both = pair(args[0], args[1])
             return f"(False if {both} is False or {b} is False else (_U if {a} is _U or {b} is _U else True))"
         if op == "or":
-            a, b, both = pair(e[1], e[2])
+            a, b, both = pair(args[0], args[1])
             return f"(True if {both} is True or {b} is True else (_U if {a} is _U or {b} is _U else False))"
-        a, b, both = pair(e[-2], e[-1])
+        a, b, both = pair(args[0], args[1])
         if op == "add":
             return f"(_U if {both} is _U or {b} is _U else {a} + {b})"
         if op == "sub":
             return f"(_U if {both} is _U or {b} is _U else {a} - {b})"
-        if e[1] not in ("==", "!=", "<", "<=", ">", ">="):
-            raise ValueError(f"unknown comparison {e[1]!r}")
-        return f"(_U if {both} is _U or {b} is _U else bool({a} {e[1]} {b}))"
+        cmp = e.get("cmp")
+        if op != "cmp" or cmp not in ("==", "!=", "<", "<=", ">", ">="):
+            raise ValueError(f"unknown expression {op!r} {cmp!r}")
+        return f"(_U if {both} is _U or {b} is _U else bool({a} {cmp} {b}))"
 
     body = emit(e)
     scope: dict[str, Any] = {"UNSET": UNSET, "_U": _UNKNOWN, "_get": _get, "_unique": _unique, "_C": consts}
@@ -149,11 +155,26 @@ def _unique(obj: Any, path: list[str]) -> bool:
     return len(set(values)) == len(values)
 
 
-def _prepare_require(req: list[Any]) -> tuple[Any, ...]:
+def _requirement(req: dict[str, Any]) -> tuple[Any, ...]:
+    """A requirement of the tables as the interpreter runs it: (kind, ...) by kind: closed
+    (entities, rule), same (field, rule, wire), agree and agree-if-present (((field, default,
+    wire), ...), rule), exists and missing (entity, field, rule)."""
+    kind = req["kind"]
+    if kind == "closed":
+        return (kind, tuple(req["entities"]), req["rule"])
+    if kind == "same":
+        return (kind, req["field"], req["rule"], req["wire"])
+    if kind in ("agree", "agree-if-present"):
+        return (kind, tuple((f["field"], f["default"], f["wire"]) for f in req["fields"]), req["rule"])
+    return (kind, req["entity"], req["field"], req["rule"])
+
+
+def _prepare_require(req: dict[str, Any]) -> tuple[Any, ...]:
+    prepared = _requirement(req)
     # a tagged-continuation check on one field, the commonest requirement, gets a short form
-    if req[0] == "agree-if-present" and len(req[1]) == 1:
-        return ("agree-one", req[1][0][0], req)
-    return tuple(req)
+    if prepared[0] == "agree-if-present" and len(prepared[1]) == 1:
+        return ("agree-one", prepared[1][0][0], prepared)
+    return prepared
 
 
 def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
@@ -165,7 +186,7 @@ def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
     single = len(paths) == 1
     # a one-field key is an attribute name (the hot path); a dotted one a path; several, a tuple
     key: Any = (paths[0][0] if len(paths[0]) == 1 else paths[0]) if single else tuple(paths)
-    remember = tuple((a, d) for a, d, _ in step["remember"])
+    remember = tuple((f["field"], f["default"]) for f in step["remember"])
     optional = frozenset(tuple(p) for p in step["optional"])
     return (step["entity"], key, single, optional, transitions, remember, TABLES["entities"][step["entity"]]["outlives_run"])
 
@@ -175,7 +196,7 @@ def _prepare_row(state: str, type_: str, row: dict[str, Any]) -> tuple[Any, ...]
     # (rule, each, expression, the expression compiled)
     checks = tuple((c["rule"], c["each"], c["expect"], _compiled(c["expect"])) for c in _CHECKS.get(type_, ()))
     plain = not (row["fail"] or row["requires"] or row["actions"] or checks or row.get("cases")) and row["target"] == state
-    return (row["target"], row["fail"], tuple(row["requires"]), tuple(row["actions"]), steps, checks, plain)
+    return (row["target"], row["fail"], tuple(_requirement(q) for q in row["requires"]), tuple(row["actions"]), steps, checks, plain)
 
 
 # state -> event type -> (target, fail rule, requires, actions, entity steps, checks, plain): the
@@ -477,7 +498,8 @@ class Automaton:
         lost = [k for k in how["drop"] if k in raw]
         if lost:
             notes.append(f"its {', '.join(lost)} dropped ({how['as']} has no place for it)")
-        for name, kind, arg in how["set"]:
+        for spec in how["set"]:
+            name, kind, arg = spec["wire"], spec["how"], spec["value"]
             if kind == "value":
                 event[name] = arg
                 continue
@@ -666,7 +688,8 @@ class Automaton:
 
     def _run_values(self) -> dict[str, Any]:
         opener = self._opener
-        run = _show(getattr(opener, "run_id", UNSET)) if opener is not None else "?"
+        identity = _MACHINE["identity"]
+        run = _show(_get(opener, identity)) if opener is not None and identity else "?"
         return {"run": run, "state": self.state}
 
     def _apply(self, ev: Any, type_: str) -> None:
@@ -845,8 +868,8 @@ class Automaton:
         for i, target in enumerate(targets):
             if evaluate(target) is False:
                 ids: tuple[str, ...] = ()
-                if expect[0] == "unique":
-                    values = [str(v) for v in _collect(target, expect[1])]
+                if expect["op"] == "unique":
+                    values = [str(v) for v in _collect(target, expect["path"])]
                     ids = tuple(sorted({v for v in values if values.count(v) > 1}))
                 self._report(rule, type_, {"index": i}, ids)
 
@@ -1031,4 +1054,3 @@ def check_listing(name: str, events: Any, document: Any) -> list[Finding]:
     if "order" in rules and positions != sorted(positions):
         out.append(finding(rules["order"], 0, kind, {}, tuple(_show(k) for k in order if k in seen)))
     return out
-{% endif %}

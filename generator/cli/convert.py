@@ -1,4 +1,4 @@
-"""The protobuf part of the command line: `specbind convert`."""
+"""`specbind convert`: documents between JSON and protobuf, each checked strictly on the way."""
 
 from __future__ import annotations
 
@@ -10,21 +10,11 @@ from typing import Any, Callable, NoReturn
 
 import click
 
-from .errors import SpecError
-
-
-
-def register(main: click.Group) -> None:
-    main.add_command(convert)
+from .common import load_package, out_option, spec_option
 
 
 def _package(spec_dir: Path, out: Path) -> tuple[ModuleType, ModuleType, ModuleType]:
-    from .cli import load_package
-
-    try:
-        package = load_package(spec_dir, out)
-    except SpecError as exc:
-        raise click.UsageError(str(exc)) from None
+    package = load_package(spec_dir, out)
     try:
         proto = importlib.import_module(f"{package.__name__}.codec_proto")
         framing = importlib.import_module(f"{package.__name__}.transport_proto")
@@ -39,7 +29,7 @@ def _read(path: str) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="IN") from None
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint="INPUT") from None
 
 
 def _write(path: str, chunks: list[bytes]) -> None:
@@ -53,7 +43,7 @@ def _write(path: str, chunks: list[bytes]) -> None:
             for c in chunks:
                 handle.write(c)
     except OSError as exc:
-        raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint="OUT") from None
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint="OUTPUT") from None
 
 
 def _refuse(shown: str, where: str, exc: Any) -> NoReturn:
@@ -64,23 +54,20 @@ def _refuse(shown: str, where: str, exc: Any) -> NoReturn:
 
 
 @click.command()
-@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
-@click.option("--from", "source", required=True, type=click.Choice(["json", "proto"]), help="What IN holds.")
-@click.option("--to", "target", required=True, type=click.Choice(["json", "proto"]), help="What OUT gets.")
+@spec_option
+@click.option("--from", "source", required=True, type=click.Choice(["json", "proto"]), help="What INPUT holds.")
+@click.option("--to", "target", required=True, type=click.Choice(["json", "proto"]), help="What OUTPUT gets.")
 @click.option("--as", "definition", default=None, help="The definition each document is (default: the spec's root, an event).")
 @click.option("--stream", is_flag=True, help="A stream: JSON Lines on the JSON side, length-prefixed frames (the HTTP + protobuf body) on the protobuf side.")
-@click.option(
-    "--generated", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("generated"), show_default=True,
-    help="Where the generated packages live.",
-)
-@click.argument("input_path", metavar="IN", type=click.Path(allow_dash=True, dir_okay=False))
-@click.argument("output_path", metavar="OUT", type=click.Path(allow_dash=True, dir_okay=False))
+@out_option
+@click.argument("input_path", metavar="INPUT", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("output_path", metavar="OUTPUT", type=click.Path(allow_dash=True, dir_okay=False))
 def convert(spec_dir: Path, source: str, target: str, definition: str | None, stream: bool, out: Path, input_path: str, output_path: str) -> None:
     """Convert documents between JSON and protobuf, checking each strictly on the way.
 
-    IN and OUT are files, or - for stdin and stdout. Without --stream IN holds one document (a
-    JSON document, or the bytes of one message). Exit 0 on success, 1 when the input is not
-    valid (nothing is written), 2 on usage errors."""
+    INPUT and OUTPUT are files, or - for stdin and stdout. Without --stream INPUT holds one
+    document (a JSON document, or the bytes of one message). Exit 0 on success, 2 when the input
+    is refused (not valid: nothing is written) or on usage errors."""
     package, proto, framing = _package(spec_dir, out)
     codec_json = package.codec_json
     name = definition or proto.ROOT
@@ -123,3 +110,6 @@ def convert(spec_dir: Path, source: str, target: str, definition: str | None, st
 def _emit(value: Any, target: str, encode: Callable[[Any], bytes], framing: ModuleType) -> bytes:
     payload = encode(value)
     return payload + b"\n" if target == "json" else bytes(framing.frame(payload))
+
+
+COMMANDS: list[click.Command] = [convert]

@@ -1,10 +1,7 @@
-{% if rules %}
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
-"""Judge a whole {{ protocol }} event stream: the report ``specbind replay --json`` prints for
-one file, from this package alone.
+"""Judge a whole event stream of this package's protocol: the report ``specbind replay
+--json`` prints for one file, from this package alone.
 
-    from {{ package }}.replay import replay
+    from <package>.replay import replay
     report = replay("stream.jsonl")   # a path, bytes, or a binary file object
     report["outcome"]                 # "completed" | "failed" | "empty" | "unrecognized"
 
@@ -21,8 +18,8 @@ case: an object whose ``stream`` member is the array; read whole), and ``auto``,
 which tells them apart by their first bytes and says what it saw in ``notes``.
 
 ``outcome``: ``completed`` when no MUST-level rule is broken, ``failed`` when one is, ``empty``
-when the stream holds no event, ``unrecognized`` when not one of its documents decodes as a
-{{ protocol }} event (another protocol's stream, or not an event stream at all). Only
+when the stream holds no event, ``unrecognized`` when not one of its documents decodes as an
+event of this protocol (another protocol's stream, or not an event stream at all). Only
 ``completed`` is conformant.
 """
 
@@ -362,4 +359,3 @@ def _consumer_warning(text: str) -> dict[str, Any]:
 
 
 _FORMAT_NAMES = {"jsonl": "JSON Lines", "sse": "SSE", "json": "JSON"}
-{% endif %}

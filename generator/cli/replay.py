@@ -6,7 +6,6 @@ or a distributed job reports. This module adds the command line around it: many 
 directories, worker processes (`--jobs`), the consumer core on request (`--project`), the
 human, JSON, SARIF and JUnit outputs, and progress on stderr.
 
-Registered by `register(main)` at the end of generator/cli.py.
 """
 
 from __future__ import annotations
@@ -23,12 +22,10 @@ from typing import Any, Iterator
 
 import click
 
+from .common import EXIT_INTERRUPTED, load_package, out_option, runs_summary, spec_option, writable
+
 # the file names a directory is searched for
 STREAM_SUFFIXES = (".jsonl", ".ndjson", ".sse")
-
-
-def register(main: click.Group) -> None:
-    main.add_command(replay)
 
 
 @dataclass(frozen=True)
@@ -48,7 +45,7 @@ class Job:
 
 
 @click.command()
-@click.option("--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="The spec folder.")
+@spec_option
 @click.option("--json", "as_json", is_flag=True, help="A JSON report on stdout; with several files, one line per file (with \"file\") and a summary line.")
 @click.option(
     "--format", "fmt", type=click.Choice(["auto", "jsonl", "sse", "json"]), default="auto", show_default=True,
@@ -61,7 +58,7 @@ class Job:
 @click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The request the stream answers (JSON; runs the consumer core); --json then prints the request that would be sent.")
 @click.option("--after", type=click.IntRange(min=0), default=None, metavar="N", help="The stream is a replay that starts after cursor N (its first sequence is N+1).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N", help="Worker processes for several files (default: the CPU count).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("generated"), show_default=True, help="Where the generated packages live.")
+@out_option
 @click.argument("streams", nargs=-1, required=True, type=click.Path(allow_dash=True, exists=True, path_type=Path))
 def replay(
     spec_dir: Path,
@@ -87,8 +84,9 @@ def replay(
     Memory stays flat on streams of any length (JSON Lines and SSE are read incrementally) unless
     --project, --delivered, --input or --client-version ask for the consumer core, which holds the
     conversation (and, with --delivered, every event); a JSON array or test case is read whole."""
-    from .cli import load_package
 
+    if report:
+        writable(report[1], "--report")  # before the work, not after it
     package = load_package(spec_dir, out)
     try:
         module = importlib.import_module(f"{package.__name__}.replay")
@@ -110,14 +108,19 @@ def replay(
     files = collect(streams)
     many = len(files) > 1 or any(p.is_dir() for p in streams if str(p) != "-")
     results: list[tuple[str, dict[str, Any]]] = []
-    if not many:
-        path, shown = files[0]
-        result = _single(job, module, path, shown, as_json)
-        results.append((shown, result))
-    else:
-        results = _many(job, files, as_json, jobs)
+    try:
+        if not many:
+            path, shown = files[0]
+            result = _single(job, module, path, shown, as_json)
+            results.append((shown, result))
+        else:
+            _many(job, files, as_json, jobs, results)
+    except KeyboardInterrupt:
+        failed = sum(1 for _, r in results if r["outcome"] != "completed")
+        click.echo(f"interrupted: {len(results)} of {len(files)} streams judged, {failed} not conformant", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     if report:
-        from .reports import junit_files, sarif_files
+        from ..reports import junit_files, sarif_files
 
         kind, target = report
         rules = package.automaton.RULES
@@ -232,8 +235,6 @@ _FORMAT_NAMES = {"jsonl": "JSON Lines", "sse": "SSE", "json": "JSON"}
 
 
 def runs_text(runs: list[dict[str, Any]]) -> str:
-    from .cli import runs_summary
-
     return runs_summary(runs)
 
 
@@ -295,10 +296,10 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _many(job: Job, files: list[tuple[Path | None, str]], as_json: bool, jobs: int | None) -> list[tuple[str, dict[str, Any]]]:
+def _many(job: Job, files: list[tuple[Path | None, str]], as_json: bool, jobs: int | None, results: list[tuple[str, dict[str, Any]]]) -> None:
     """Every stream judged (in worker processes when there are several and --jobs allows), the
-    reports printed in the order given, and the summary."""
-    results: list[tuple[str, dict[str, Any]]] = []
+    reports printed in the order given, and the summary; `results` fills as they come (an
+    interrupted run still knows what it judged)."""
     workers = min(jobs or _cpus(), sum(1 for p, _ in files if p is not None))
     started = time.monotonic()
     next_tick = started + 2.0
@@ -324,7 +325,6 @@ def _many(job: Job, files: list[tuple[Path | None, str]], as_json: bool, jobs: i
             f"{summary['files']:,} files: {outcomes}; {summary['events']:,} events; "
             f"{summary['violations']:,} violations, {summary['warnings']:,} warnings"
         )
-    return results
 
 
 def _results(job: Job, files: list[tuple[Path | None, str]], workers: int) -> Iterator[tuple[dict[str, Any], list[str]]]:
@@ -374,3 +374,6 @@ def _sarif_findings(report: dict[str, Any]) -> list[dict[str, Any]]:
     found = [f | {"fatal": True} for f in report["violations"]]
     found += [f | {"fatal": False} for f in report["warnings"] if f["rule"] is not None]
     return sorted(found, key=lambda f: f["index"])
+
+
+COMMANDS: list[click.Command] = [replay]

@@ -1,0 +1,66 @@
+"""The `specbind` command line.
+
+Compile commands (`compile`: init, generate, check, lint, diff, targets) turn spec folders into
+bindings; tool commands (`checks`: validate, check-resume, check-listing; `replay`; `convert`;
+`http`: run, serve) use a spec's generated package. All share one option set and one set of
+exit codes (`common`): 0 ok, 1 a finding, 2 a usage error or a refused input, 130 interrupted,
+70 a bug in specbind. No input ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .. import __version__
+from . import checks, compile, convert, http, replay
+from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
+
+
+class _Guarded(click.Group):
+    """The command group, run so that no input can end in a traceback: output the terminal
+    cannot encode is escaped (a document may hold any character), a file that cannot be read is
+    a usage error (2), Ctrl-C is 130 after what the command had to say, and anything unexpected
+    says it is a bug and exits 70."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        for stream in (sys.stdout, sys.stderr):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+        kwargs.pop("standalone_mode", None)
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):  # the reader went away (`| head`): nothing to say
+                sys.stderr.close()
+                sys.exit(1)
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence, named as such
+            click.echo(f"specbind: internal error, please report it: {type(exc).__name__}: {exc}", err=True)
+            sys.exit(EXIT_INTERNAL)
+
+
+@click.group(cls=_Guarded)
+@click.version_option(__version__, prog_name="specbind")
+def main() -> None:
+    """Compile protocol specs (JSON Schema + rules) into vendorable bindings, and check documents
+    and event streams against them."""
+
+
+for _module in (compile, checks, replay, convert, http):
+    for _command in _module.COMMANDS:
+        main.add_command(_command)
+
+__all__ = ["main"]

@@ -1,0 +1,146 @@
+"""What every command shares: the option set (one meaning per option name across commands), the
+exit codes, how a refused input is reported, and how a command finds a spec's generated package.
+
+Exit codes, in every command: 0 ok; 1 a finding (an invalid document, a violated rule, drift, a
+breaking change); 2 a usage error or a refused input; 130 interrupted (Ctrl-C, after the partial
+summary); 70 a bug in specbind (never an answer about the input)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NoReturn
+
+import click
+
+from ..binding import load_binding
+from ..errors import LedgerWouldGrow, SpecError
+
+SPEC_ROOT = Path("spec")
+OUT = Path("generated")
+
+EXIT_OK, EXIT_FINDING, EXIT_USAGE = 0, 1, 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in specbind
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
+def fail(exc: SpecError, drift: bool = False) -> NoReturn:
+    """A spec or input the command refuses: exit 2 (1 means a finding); for `check`, a ledger
+    that would grow is drift, a finding."""
+    click.echo(f"error: {exc}", err=True)
+    sys.exit(EXIT_FINDING if drift and isinstance(exc, LedgerWouldGrow) else EXIT_USAGE)
+
+
+def progress(message: str) -> None:
+    click.echo(f"  ... {message}", err=True)
+
+
+# -- the option set ----------------------------------------------------------------------------
+
+specs_option = click.option(
+    "--spec", "spec", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A spec folder (with binding.toml). Repeatable; default: every folder under spec/.",
+)
+spec_option = click.option(
+    "--spec", "spec_dir", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="The spec folder (with binding.toml).",
+)
+out_option = click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=OUT, show_default=True,
+    help="The folder the generated packages are in (generate writes there).",
+)
+templates_option = click.option(
+    "--templates", "templates", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A folder laid out like templates/ whose files replace their namesakes. Repeatable; first wins.",
+)
+allow_option = click.option(
+    "--allow-new-slots", is_flag=True,
+    help="Give wire slots the ledger lacks (a new field, arm or enum value) the next free number and "
+    "append them to the spec's ledger. Without it a new slot is an error.",
+)
+target_option = click.option(
+    "--target", "target_dirs", multiple=True, metavar="NAME|DIR",
+    help="A target to generate for as well: a built-in one's name, or a folder holding target.py and templates/. Repeatable.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+
+
+def writable(path: Path, option: str) -> Path:
+    """A file a command will write at the end, checked before the work starts (its folder must
+    exist and be writable), so an hour of work is not lost to a typo."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise click.BadParameter(f"{path} is a folder", param_hint=option)
+    if not folder.is_dir():
+        raise click.BadParameter(f"{path}: the folder {folder} does not exist", param_hint=option)
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise click.BadParameter(f"{path}: cannot be written (permission denied)", param_hint=option)
+    return path
+
+
+# -- the generated package of a spec --------------------------------------------------------------
+
+
+def load_package(spec_dir: Path, out: Path) -> ModuleType:
+    """Import the generated package of a spec, refusing one that is missing or stale."""
+    try:
+        binding = load_binding(spec_dir)
+        package = binding.target("python").get("package")
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not (out / str(package) / "__init__.py").exists():
+        raise click.UsageError(f"{out}/{package} does not exist: run `specbind generate` first")
+    if str(out.resolve()) not in sys.path:
+        sys.path.insert(0, str(out.resolve()))
+    module = importlib.import_module(str(package))
+    digest = hashlib.sha256(binding.schema.read_bytes()).hexdigest()
+    if module.SCHEMA_SHA256 != digest:
+        raise click.UsageError(f"{out}/{package} was generated from another schema: run `specbind generate`")
+    return module
+
+
+def package_module(spec_dir: Path, out: Path, name: str, missing: str) -> ModuleType:
+    """`<package>.<name>` of a spec's generated package; `missing` says why there is none."""
+    package = load_package(spec_dir, out)
+    try:
+        return importlib.import_module(f"{package.__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{package.__name__}.{name}":
+            raise click.UsageError(missing) from None
+        raise
+
+
+def rules_module(spec_dir: Path, out: Path) -> ModuleType:
+    return package_module(spec_dir, out, "automaton", f"{spec_dir} declares no rules file: there is nothing to check against")
+
+
+# -- report shapes shared by replay and run -----------------------------------------------------------
+
+
+def runs_summary(runs: list[dict[str, Any]]) -> str:
+    """`2 finished, 1 failed`: how the runs of a stream ended."""
+    states: dict[str, int] = {}
+    for run in runs:
+        states[run["state"]] = states.get(run["state"], 0) + 1
+    return ", ".join(f"{n} {s}" for s, n in sorted(states.items())) or "none"
+
+
+def consumer_warning(text: str) -> dict[str, Any]:
+    """A consumer-core warning in the shape of a finding (it names no rule)."""
+    return {"rule": None, "level": "SHOULD", "index": None, "type": None, "message": text, "ids": []}
+
+
+def public_finding(finding: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in finding.items() if k != "fatal"}
+
+
+__all__ = [
+    "EXIT_FINDING", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "OUT", "SPEC_ROOT", "Any",
+    "allow_option", "fail", "json_option", "load_package", "out_option", "package_module", "progress",
+    "rules_module", "spec_option", "specs_option", "target_option", "templates_option", "writable",
+    "runs_summary", "consumer_warning", "public_finding",
+]

@@ -1,0 +1,238 @@
+"""The compile commands: what turns a spec folder into bindings, and what checks one. `generate`,
+`check`, `lint`, `diff`, `targets` (and `init`). They load the generator (black, jinja2) only
+when they run, so the tool commands start fast."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..binding import load_binding
+from ..errors import SpecError
+from .common import (
+    SPEC_ROOT,
+    allow_option,
+    fail,
+    out_option,
+    progress,
+    spec_option,
+    specs_option,
+    target_option,
+    templates_option,
+)
+
+if TYPE_CHECKING:
+    from ..pipeline import SpecOutput
+
+COMMANDS: list[click.Command] = []
+
+
+def _specs(spec: tuple[Path, ...]) -> list[Path]:
+    from ..pipeline import discover_specs
+
+    return list(spec) if spec else discover_specs(SPEC_ROOT)
+
+
+def _render(spec: tuple[Path, ...], templates: tuple[Path, ...], allow: bool, target_dirs: tuple[str, ...]) -> list[SpecOutput]:
+    for layer in templates:
+        _overrides_something(layer)
+    from ..pipeline import render_specs
+
+    return render_specs(_specs(spec), list(templates), allow, list(target_dirs), progress=progress)
+
+
+def _overrides_something(layer: Path) -> None:
+    """A --templates folder is laid out like templates/: one with no template in any set's
+    folder would change nothing, which is a mistake, not a no-op."""
+    if not any(p.is_file() for p in layer.glob("*/**/*")):
+        raise SpecError(str(layer), "", "overrides nothing: a --templates folder holds <set>/<file> (e.g. python/version.py.j2)")
+
+
+@click.command()
+@specs_option
+@out_option
+@templates_option
+@allow_option
+@target_option
+def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...]) -> None:
+    """Generate the bindings of every spec into --out."""
+    from ..pipeline import write
+
+    try:
+        outputs = _render(spec, templates, allow_new_slots, target_dirs)
+    except SpecError as exc:
+        fail(exc)
+        return
+    for o in outputs:
+        d = write(out, o.files)
+        packages = ", ".join(sorted({p.split("/", 1)[0] for p in o.files}))
+        click.echo(
+            f"{o.binding.display_dir}: {len(o.files)} files -> {out}/{packages} "
+            f"({len(d.added)} added, {len(d.changed)} changed, {len(d.removed)} removed)"
+        )
+        if o.ledger_update is not None:
+            u = o.ledger_update
+            u.path.write_text(u.text, encoding="utf-8")
+            added = ", ".join(f"{k} = {n}" for k, n in u.new_slots)
+            click.echo(f"{u.shown}: {len(u.new_slots)} new slot(s) appended: {added}")
+
+
+@click.command()
+@specs_option
+@out_option
+@templates_option
+@allow_option
+@target_option
+def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...]) -> None:
+    """Exit 1 with a summary if regenerating would change anything in --out (or a ledger)."""
+    from ..pipeline import drift
+
+    try:
+        outputs = _render(spec, templates, allow_new_slots, target_dirs)
+    except SpecError as exc:
+        fail(exc, drift=True)
+        return
+    dirty = False
+    for o in outputs:
+        d = drift(out, o.files)
+        if o.ledger_update is not None:
+            dirty = True
+            u = o.ledger_update
+            added = ", ".join(f"{k} = {n}" for k, n in u.new_slots)
+            click.echo(f"{u.shown}: the wire ledger would change: {len(u.new_slots)} new slot(s): {added}")
+        if d.clean:
+            click.echo(f"{o.binding.display_dir}: up to date ({len(o.files)} files)")
+            continue
+        dirty = True
+        click.echo(f"{o.binding.display_dir}: {out} is not what the spec generates:")
+        for rel in d.added:
+            click.echo(f"  missing  {rel}")
+        for rel in d.removed:
+            click.echo(f"  stale    {rel}")
+        for rel in d.changed:
+            lines = d.diffs[rel]
+            plus = sum(1 for ln in lines if ln.startswith("+") and not ln.startswith("+++"))
+            minus = sum(1 for ln in lines if ln.startswith("-") and not ln.startswith("---"))
+            click.echo(f"  changed  {rel} (+{plus} -{minus})")
+            for ln in lines[2:14]:
+                click.echo(f"    {ln}")
+    if dirty:
+        if any(o.ledger_update for o in outputs):
+            click.echo("run `specbind generate --allow-new-slots` and commit the ledger", err=True)
+        click.echo("run `specbind generate` and commit the result", err=True)
+        sys.exit(1)
+
+
+@click.command("targets")
+@click.option("--spec", "spec", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Also list the targets these spec folders name ([targets.NAME] from = ...).")
+@target_option
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def targets_command(spec: tuple[Path, ...], target_dirs: tuple[str, ...], as_json: bool) -> None:
+    """List the targets specbind can generate for: the built-in ones, those the spec folders
+    name, and those given with --target."""
+    from ..targets import builtins, load_folder, resolve
+
+    found: dict[str, Any] = dict(builtins())
+    try:
+        for spec_dir in spec:
+            binding = load_binding(spec_dir)
+            for name, (folder, _) in binding.target_folders.items():
+                found[name] = load_folder(folder, binding.display(folder))
+        for given in target_dirs:
+            t = resolve(given)
+            found[t.name] = t
+    except SpecError as exc:
+        fail(exc)
+        return
+    rows = [
+        {
+            "name": t.name,
+            "origin": t.origin,
+            "description": t.description,
+            "templates": str(t.templates),
+            "runtime": None if t.runtime is None else str(t.runtime),
+            "formatter": t.formatter_id or None,
+        }
+        for t in sorted(found.values(), key=lambda t: t.name)
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<12} {r['origin']}: {r['description']}")
+        click.echo(f"{'':<12} templates {r['templates']}" + (f"; runtime {r['runtime']}" if r["runtime"] else "")
+                   + (f"; formatted by {r['formatter']}" if r["formatter"] else ""))
+
+
+@click.command()
+@spec_option
+def lint(spec_dir: Path) -> None:
+    """Check the spec's rules file against its schema.
+
+    Every event type, field, entity, state, enum value and rule named must exist, every state be
+    reachable, and every event type of the schema be handled or explicitly passed through."""
+    from ..products import load_ir
+    from ..rules.load import load_rules
+
+    try:
+        binding = load_binding(spec_dir)
+        ir = load_ir(binding)
+        compiled = load_rules(binding, ir)
+    except SpecError as exc:
+        fail(exc)
+        return
+    if compiled is None:
+        click.echo(f"{binding.display_dir}: no rules file declared ([protocol].rules in binding.toml)")
+        return
+    ast, info = compiled.ast, compiled.lint
+    machine = ast.machine
+    assert machine is not None
+    click.echo(
+        f"{compiled.source}: ok: {len(ast.rules)} rules; machine {machine.name} ({len(machine.states)} states); "
+        f"{len(ast.entities)} entities; {len(ast.chunk_kinds)} chunk kinds; {len(ast.checks)} checks; "
+        f"{len(ast.answers)} answers blocks; {len(ast.listings)} listings; {len(ast.retired)} retired shapes"
+    )
+    click.echo(
+        f"  {len(info.event_types)} event types: {len(info.handled)} handled, {len(info.passed)} passed through "
+        f"({', '.join(info.passed)})"
+    )
+
+
+@click.command("diff")
+@click.argument("old", type=click.Path(exists=True, path_type=Path))
+@click.argument("new", type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--markdown", is_flag=True, help="Print the report as a Markdown fragment for a changelog.")
+@click.option("--allow-breaking", is_flag=True, help="Exit 0 even when something breaks.")
+def diff(old: Path, new: Path, as_json: bool, markdown: bool, allow_breaking: bool) -> None:
+    """Compare two schema files or spec folders (binding.toml; their wire ledgers included).
+
+    Reports definitions, properties and enum values added, removed and renamed (with how sure a
+    rename is), type, presence and constraint changes, and the wire ledgers slot by slot; each
+    change names who it breaks: old readers of new data, new readers of old data, the JSON wire,
+    the protobuf wire. OLD and NEW are schema files (JSON Schema, or OpenAPI in YAML or JSON),
+    spec folders, or release folders as upstream publishes them (a schema.json and its
+    proto-freeze.txt). Exit 0 when nothing breaks, 1 when something does (unless
+    --allow-breaking), 2 when an input is refused (unreadable, not a schema, an unsupported
+    keyword: the error names its file and pointer) or on usage errors."""
+    from ..diff import diff as run_diff
+    from ..diff import render
+
+    if as_json and markdown:
+        raise click.UsageError("--json and --markdown exclude each other")
+    try:
+        report = run_diff(old, new)
+    except SpecError as exc:
+        fail(exc)
+    click.echo(render.as_json(report) if as_json else render.markdown(report) if markdown else render.text(report), nl=not markdown)
+    sys.exit(1 if report.breaking and not allow_breaking else 0)
+
+
+
+
+COMMANDS += [generate, check, lint, diff, targets_command]
