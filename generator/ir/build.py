@@ -247,7 +247,7 @@ class _Builder:
         return {k for k in node if V.is_extension(k) or k in self.doc.annotations}
 
     def object_def(self, name: str, node: dict[str, Any], at: str, doc: str | None) -> M.ObjectDef:
-        extra = set(node) - V.ANNOTATIONS - _OBJECT_KEYS
+        extra = set(node) - V.ANNOTATIONS - _OBJECT_KEYS - self.extension_keys(node)
         if extra:
             raise self.fail(pointer_join(at, sorted(extra)[0]), "keyword does not apply to an object with properties")
         fields: dict[str, M.Field] = {}
@@ -255,7 +255,7 @@ class _Builder:
         composes: list[str] = []
         for i, sub in enumerate(node.get("allOf", [])):
             sub_at = pointer_join(at, "allOf", i)
-            if set(sub) - V.ANNOTATIONS != {"$ref"}:
+            if set(sub) - V.ANNOTATIONS - self.extension_keys(sub) != {"$ref"}:
                 raise self.fail(sub_at, "allOf members must be plain $refs to object definitions")
             frag = self.definition(self.doc.resolve(sub["$ref"], sub_at + "/$ref"))
             if not isinstance(frag, M.ObjectDef) or frag.checks is not None:
@@ -527,7 +527,7 @@ class _Builder:
             return None
         sub = node["propertyNames"]
         sub_at = at + "/propertyNames"
-        if not isinstance(sub, dict) or (set(sub) - V.ANNOTATIONS) - {"type", "minLength", "maxLength", "pattern"}:
+        if not isinstance(sub, dict) or (set(sub) - V.ANNOTATIONS - self.extension_keys(sub)) - {"type", "minLength", "maxLength", "pattern"}:
             raise self.fail(sub_at, "propertyNames is supported as a string schema (type, minLength, maxLength, pattern)")
         if sub.get("type", "string") != "string":
             raise self.fail(sub_at + "/type", "a property name is a string: propertyNames of another type admits no member")
@@ -544,7 +544,13 @@ class _Builder:
         words = [t for t in rest if t and t not in ("properties", "items", "additionalProperties", "oneOf", "anyOf", "allOf") and not t.isdigit()]
         name = owner + "".join(w[:1].upper() + w[1:] for w in (snake(x).replace("_", " ").title().replace(" ", "") for x in words))
         if name in self.doc.defs or name in self.defs:
-            raise self.fail(at, f"the inline object would be named {name!r}, which is taken: make it a named definition")
+            # a union's inline members: named after their tag (a required const string), or numbered
+            required = node.get("required") if isinstance(node.get("required"), list) else []
+            tags = [p.get("const") for k, p in (node.get("properties") or {}).items() if k in required and isinstance(p, dict) and isinstance(p.get("const"), str)]
+            stem = name + (_pascal(tags[0]) if tags else "")
+            name, i = stem, 2
+            while name in self.doc.defs or name in self.defs:
+                name, i = f"{stem}{i}", i + 1
         self.doc.containers.setdefault(name, self.doc.containers.get(owner, self.doc.defs_pointer))
         self.doc.origin.setdefault(name, self.doc.origin.get(owner, self.doc.display))
         self.defs[name] = self.object_def(name, node, at, node.get("description"))
@@ -602,6 +608,11 @@ class _Builder:
     def union(self, members: tuple[M.TypeExpr, ...], at: str, combinator: str = "oneOf") -> M.TypeExpr:
         """oneOf or anyOf: the two mean the same when no value can match two members, which is
         what a discriminator or disjoint JSON types guarantee; either is required here."""
+        if combinator != "type" and members and all(isinstance(m, M.TConst) and isinstance(m.value, str) for m in members):
+            values = [m.value for m in members]  # type: ignore[union-attr]
+            if len(set(values)) == len(values):
+                # distinct string consts: exactly one matches, as in an enum
+                return M.TEnum(at, tuple(values))  # type: ignore[arg-type]
         if all(isinstance(m, M.TRef) and isinstance(self.definition(m.name), M.ObjectDef) for m in members):
             objs = [self.definition(m.name) for m in members if isinstance(m, M.TRef)]
             found = self.discriminator(objs)  # type: ignore[arg-type]
@@ -673,3 +684,7 @@ def _ecma_search(pattern: str, value: str) -> bool:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _pascal(text: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in re.split(r"[^0-9A-Za-z]+", text) if w)
