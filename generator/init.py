@@ -141,6 +141,11 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
 
         products = compute(load_binding(folder))
         _ = products.validation, products.cases
+    except SpecError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        if exc.file.endswith(target.name) and "binding.toml" not in exc.file:
+            raise SpecError(shown, exc.where, exc.message) from None  # the user's file, not the copy
+        raise
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise

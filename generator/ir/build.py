@@ -63,10 +63,15 @@ class _Builder:
         return self.general.compile(node, at)
 
     def general_types(self, compiled: dict[str, Any]) -> tuple[str, ...]:
+        def safe(name: str) -> M.Definition:
+            if name in self.defs:
+                return self.defs[name]
+            if name in self.building:  # still being built: it may be anything
+                return M.AliasDef(name, "", None, M.TAny(""))
+            return self.definition(name)
+
         def lookup(name: str) -> set[str]:
-            if name in self.building and name not in self.defs:
-                return set(M.JSON_TYPES)
-            return M.json_types(self.definition(name), self.definition)
+            return M.json_types(safe(name), safe)
 
         found = G.json_types(compiled, lookup)
         return tuple(t for t in M.JSON_TYPES if t in found)
