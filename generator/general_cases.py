@@ -113,7 +113,7 @@ class GeneralDeriver:
 
     def of_typed(self, node: dict[str, Any]) -> list[Any]:
         kind = node["kind"]
-        simple = {"null": [None], "boolean": [True], "any": [{"k": [1, "v"]}, 1]}
+        simple: dict[str, list[Any]] = {"null": [None], "boolean": [True], "any": [{"k": [1, "v"]}, 1]}
         if kind in simple:
             return simple[kind]
         if kind == "const":

@@ -87,7 +87,7 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
         raise SpecError(str(folder), "", "already exists: choose another --name or --spec-dir (init never overwrites)")
     openapi = "openapi" in raw or "swagger" in raw
     annotations = unknown_keywords(raw, openapi)
-    info = raw.get("info") if isinstance(raw.get("info"), dict) else {}
+    info: dict[str, Any] = raw["info"] if isinstance(raw.get("info"), dict) else {}
     title = raw.get("title") if isinstance(raw.get("title"), str) else info.get("title") if isinstance(info.get("title"), str) else name
     version = str(info.get("version")) if openapi and info.get("version") is not None else _version_of(raw)
     target = folder / ("schema" + (schema.suffix if schema.suffix in (".json", ".yaml", ".yml") else ".json"))

@@ -8,7 +8,6 @@ suite's. A group whose schema the generator refuses must be refused for a reason
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 

@@ -204,7 +204,7 @@ class _Builder:
         doc = _text(node.get("description")) if isinstance(node, dict) else None
         checks = self.compile_general(node, at)
         if isinstance(node, dict) and node.get("type") == "object" and isinstance(node.get("properties"), dict):
-            required = node.get("required") if isinstance(node.get("required"), list) else []
+            required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
             fields = []
             for wire, sub in node["properties"].items():
                 p_at = pointer_join(at, "properties", wire)
@@ -550,8 +550,8 @@ class _Builder:
         name = owner + "".join(w[:1].upper() + w[1:] for w in (snake(x).replace("_", " ").title().replace(" ", "") for x in words))
         if name in self.doc.defs or name in self.defs:
             # a union's inline members: named after their tag (a required const string), or numbered
-            required = node.get("required") if isinstance(node.get("required"), list) else []
-            tags = [p.get("const") for k, p in (node.get("properties") or {}).items() if k in required and isinstance(p, dict) and isinstance(p.get("const"), str)]
+            required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
+            tags: list[str] = [p["const"] for k, p in (node.get("properties") or {}).items() if k in required and isinstance(p, dict) and isinstance(p.get("const"), str)]
             stem = name + (_pascal(tags[0]) if tags else "")
             name, i = stem, 2
             while name in self.doc.defs or name in self.defs:

@@ -96,7 +96,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     if rules is not None:
         data.append(Data("tests/conformance.json", _json(products.conformance)))
         data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
-    runtime = ("core",) if rules is None else ("core", "rules")
+    runtime: tuple[str, ...] = ("core",) if rules is None else ("core", "rules")
     runtime += ("vocabulary",) if vocabulary else ()
     return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=runtime)
 
