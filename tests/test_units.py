@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import pytest
 
 from generator.binding import load_binding
 from generator.cases import derive_cases
