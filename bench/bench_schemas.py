@@ -132,7 +132,7 @@ def bench(schema: Path, name: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    results = [bench(SCHEMAS / f, f.split(".")[0]) for f in ("agent-client-protocol.schema.json", "a2a-task-progress.schema.json")]
+    results = [bench(SCHEMAS / f, f.split(".")[0]) for f in ("agent-client-protocol.schema.json", "a2a-task-progress.schema.json", "mcp-2024-11-05.schema.json")]
     print("| schema | tool | judged | agree | false accepts | false rejects | docs/s |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for res in results:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, run_cli, run_package_tests
+from conftest import REPO, run_cli, run_package_tests, run_python
 
 SCHEMAS = REPO / "tests" / "data" / "schemas"
 
@@ -70,6 +70,7 @@ def _init_and_generate(tmp_path: Path, schema: Path, name: str) -> tuple[Path, P
     [
         ("agent-client-protocol.schema.json", "agent_client_protocol"),
         ("a2a-task-progress.schema.json", "a2a_task_progress"),
+        ("mcp-2024-11-05.schema.json", "mcp_2024_11_05"),
     ],
 )
 def test_a_public_schema_generates_with_no_hand_edit_and_agrees_with_jsonschema(tmp_path: Path, schema: str, package: str) -> None:
@@ -99,6 +100,28 @@ def test_a_draft_07_schema_with_the_vocabulary(tmp_path: Path) -> None:
     doc.write_text('{"size": 1.5, "kind": 3, "x-y": "z"}', encoding="utf-8")
     result = run_cli("validate", "--spec", str(spec), "--out", str(out), "--as", "Shape", "--json", str(doc))
     assert result.exit_code == 0, result.output
+
+
+def test_a_member_of_an_inline_tagged_union_needs_its_tag(tmp_path: Path) -> None:
+    # msgspec reads a tagged class alone without its tag: the member is decoded through the
+    # inline union that tags it (MCP's TextContent, tagged only by PromptMessage.content)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "Msg": {"type": "object", "properties": {"content": {"anyOf": [{"$ref": "#/definitions/Text"}, {"$ref": "#/definitions/Image"}]}}},
+            "Text": {"type": "object", "properties": {"type": {"type": "string", "const": "text"}, "text": {"type": "string"}}, "required": ["type", "text"]},
+            "Image": {"type": "object", "properties": {"type": {"type": "string", "const": "image"}}, "required": ["type"]},
+        },
+    }), encoding="utf-8")
+    _, out = _init_and_generate(tmp_path, path, "tagged")
+    code = (
+        "from tagged import codec_json as c\n"
+        "print(c.decoder('Text').accepts(b'{\"text\": \"x\"}'), c.decoder('Text').accepts(b'{\"type\": \"image\", \"text\": \"x\"}'),"
+        " c.decoder('Text').accepts(b'{\"type\": \"text\", \"text\": \"x\"}'), type(c.decode(b'{\"type\": \"image\"}', 'Image')).__name__)\n"
+    )
+    result = run_python(code, tmp_path, [out])
+    assert result.stdout.split() == ["False", "False", "True", "Image"], result.stdout + result.stderr
 
 
 def test_init_refuses_an_existing_folder_and_leaves_nothing_on_failure(tmp_path: Path) -> None:

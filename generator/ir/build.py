@@ -35,7 +35,8 @@ class _Builder:
         self.defs: dict[str, M.Definition] = {}
         self.building: list[str] = []
         self.synthesized: list[str] = []  # names given to inline objects, in creation order
-        self.tag_log: list[tuple[str, tuple[str, str]]] = []  # (object, tag) as registered
+        self.tag_log: list[tuple[str, tuple[str, str], str | None]] = []  # (object, tag, definition being built) as registered
+        self.made_by: dict[str, str | None] = {}  # inline object -> the definition being built when it was named
         self.general = G.Compiler(doc.draft, doc.resolve, self.fail, doc.annotations, formats)
         self.fragments = self._find_fragments()
 
@@ -46,17 +47,26 @@ class _Builder:
 
     def _rollback(self, snap: tuple[int, int, list[str]]) -> None:
         """Forget what a failed typed attempt made: the inline objects it named, the tags it
-        gave union members."""
+        gave union members. What a definition the attempt built to the end made stays: that
+        definition is kept (`definition` memoizes it) and refers to its inline objects and
+        relies on its tags (an anyOf listed before its members builds them, then fails)."""
         n_syn, n_tags, building = snap
+        kept = [name for name in self.synthesized[n_syn:] if self.made_by.get(name) in self.defs]
         for name in self.synthesized[n_syn:]:
-            self.defs.pop(name, None)
-            self.doc.inline.pop(name, None)
-        del self.synthesized[n_syn:]
-        for owner, tag in self.tag_log[n_tags:]:
+            if name not in kept:
+                self.defs.pop(name, None)
+                self.doc.inline.pop(name, None)
+                self.made_by.pop(name, None)
+        self.synthesized[n_syn:] = kept
+        kept_tags = [entry for entry in self.tag_log[n_tags:] if entry[2] in self.defs]
+        for entry in self.tag_log[n_tags:]:
+            if entry in kept_tags:
+                continue
+            owner, tag, _ = entry
             d = self.defs.get(owner)
             if isinstance(d, M.ObjectDef) and tag in d.tags:
                 d.tags.remove(tag)
-        del self.tag_log[n_tags:]
+        self.tag_log[n_tags:] = kept_tags
         self.building[:] = building
 
     def compile_general(self, node: Any, at: str) -> dict[str, Any]:
@@ -560,6 +570,7 @@ class _Builder:
         self.doc.origin.setdefault(name, self.doc.origin.get(owner, self.doc.display))
         self.defs[name] = self.object_def(name, node, at, node.get("description"))
         self.synthesized.append(name)
+        self.made_by[name] = self.building[-1] if self.building else None
         self.doc.inline[name] = node
         return name
 
@@ -632,7 +643,7 @@ class _Builder:
                         assert isinstance(obj, M.ObjectDef)
                         if (prop, tag) not in obj.tags:
                             obj.tags.append((prop, tag))
-                            self.tag_log.append((member, (prop, tag)))
+                            self.tag_log.append((member, (prop, tag), self.building[-1] if self.building else None))
                     return M.TUnion(at, members, prop, tags, combinator)
         candidate = M.TUnion(at, members, keyword=combinator)
         kinds = [self.json_types(m) for m in members]

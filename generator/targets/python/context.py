@@ -304,13 +304,37 @@ class _Context:
         return [n for n in self.ir.defs if memo[n]]
 
     def definitions(self) -> list[dict[str, Any]]:
-        """Per definition: the type the fast path decodes with, and the class the result must be.
-        A union member is decoded through its union, so a missing discriminator is caught."""
-        unions: dict[str, str] = {}
+        """Per definition: the types the fast path decodes with (one, or the members of a union),
+        and the class the result must be. A union member is decoded through its union (a union
+        definition, else an inline union that tags it), so a missing discriminator is caught:
+        msgspec reads a tagged class alone without its tag."""
+        unions: dict[str, list[str]] = {}
         for d in self.ir.defs.values():
             if isinstance(d, M.UnionDef) and d.union.discriminator:
                 for _, member in d.union.tags:
-                    unions.setdefault(member, d.name)
+                    unions.setdefault(member, [d.name])
+
+        def inline(t: M.TypeExpr) -> None:
+            if isinstance(t, M.TUnion):
+                if t.discriminator:
+                    members = [member for _, member in t.tags]
+                    for member in members:
+                        unions.setdefault(member, members)
+                for m in t.members:
+                    inline(m)
+            elif isinstance(t, M.TArray):
+                inline(t.items)
+            elif isinstance(t, M.TMap) and t.values is not None:
+                inline(t.values)
+
+        for d in self.ir.defs.values():
+            if isinstance(d, M.ObjectDef):
+                for f in d.fields:
+                    inline(f.type)
+            elif isinstance(d, M.UnionDef):
+                inline(d.union)
+            elif isinstance(d, M.AliasDef):
+                inline(d.type)
         out = []
         for name, d in self.ir.defs.items():
             kind = type(d).__name__.removesuffix("Def").lower()
@@ -320,7 +344,7 @@ class _Context:
                     "name": name,
                     "py": self.py[name],
                     "kind": kind,
-                    "decode_as": self.py[via or name],
+                    "decode_as": [self.py[v] for v in via or [name]],
                     "expect": self.py[name] if via else None,
                 }
             )
