@@ -13,6 +13,18 @@ class SpecError(Exception):
         super().__init__(f"{file}: {where or '/'}: {message}")
 
 
+class ToolError(SpecError):
+    """Another target's binding refused a tool command's input (`--target NAME`): shown as
+    `NAME: message`, since there is no spec location to point at."""
+
+    def __init__(self, tool: str, message: str) -> None:
+        super().__init__(tool, "", message)
+        self.args = (f"{tool}: {message}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class LedgerWouldGrow(SpecError):
     """The schema needs wire slots its ledger lacks, and growing the ledger was not allowed:
     drift for `check` (exit 1), a refusal for `generate` (exit 2)."""

@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,22 @@ def test_corpus_and_mutants_agree(work: Path, corpus_dir: Path) -> None:
     result = agree.compare_streams("agui", streams, work)
     assert result["differences"] == [], json.dumps(result["differences"][:2], indent=1, ensure_ascii=False)[:6000]
     assert result["events"] > RUNS * 100 and result["not_completed"] > MUTANTS // 2
+
+
+def test_its_command_line_refuses_bad_input_without_losing_reports(tmp_path: Path) -> None:
+    """Bad input to the package's own command line is exit 2 with one `error:` line, and the
+    reports already written reach the reader whole (a process.exit would cut a piped stdout)."""
+    built = agree.built("agui")
+    sample = str(agree.REPO / "spec" / "agui" / "samples" / "valid.jsonl")
+    code, lines, err = ts_node.run_cli(built, ["replay", *[sample] * 300, str(tmp_path / "gone.jsonl")])
+    assert code == 2 and len(lines) == 300 and all(r["outcome"] == "completed" for r in lines)
+    assert err.startswith("error: ") and "gone.jsonl: cannot be read" in err and "at " not in err
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text('{"id": 1, "op": "validate", "text": "{}"}\nnot json\n')
+    code, lines, err = ts_node.run_cli(built, ["batch", str(jobs)])
+    assert code == 2 and [r["id"] for r in lines] == [1] and "a job that is not JSON" in err
+    for args, says in [(["replay", "--after", "x", sample], "--after"), (["validate", "--as", "Nope", sample], "no such definition"), (["frobnicate"], "unknown command")]:
+        code, lines, err = ts_node.run_cli(built, args)
+        assert code == 2 and lines == [] and says in err, (args, err)
+    cli = subprocess.run([sys.executable, "-c", "from generator.cli import main; main()", "validate", "--target", "typescript", "--spec", "spec/agui", "--as", "Nope", sample], cwd=agree.REPO, capture_output=True, text=True)
+    assert cli.returncode == 2 and 'typescript: --as "Nope": no such definition' in cli.stderr and "Traceback" not in cli.stderr

@@ -24,13 +24,26 @@ function out(value: unknown): void {
   process.stdout.write(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? Number(v) : v)) + "\n");
 }
 
-function read(path: string): Uint8Array {
-  return path === "-" ? readFileSync(0) : readFileSync(path);
-}
+/** A usage error: main() prints it and exits 2 (never process.exit, which would cut off the
+ * reports still being written to a pipe). */
+class Usage extends Error {}
 
 function usage(message: string): never {
-  process.stderr.write(`error: ${message}\n`);
-  process.exit(2);
+  throw new Usage(message);
+}
+
+function read(path: string): Uint8Array {
+  try {
+    return path === "-" ? readFileSync(0) : readFileSync(path);
+  } catch (e) {
+    return usage(`${path}: cannot be read: ${(e as Error).message}`);
+  }
+}
+
+function integer(name: string, text: string | undefined): number | null {
+  if (text === undefined) return null;
+  if (!/^[0-9]+$/.test(text)) usage(`--${name} ${JSON.stringify(text)}: expected a whole number >= 0`);
+  return Number(text);
 }
 
 function validateOne(data: Uint8Array | string, definition: DefinitionName, lenient: boolean): { valid: boolean; errors: unknown[]; warnings: unknown[] } {
@@ -76,7 +89,7 @@ function main(argv: string[]): number {
   if (command === "replay") {
     const format = (options["format"] ?? "auto") as Format;
     if (!FORMATS.includes(format)) usage(`--format ${format}: expected one of ${FORMATS.join(", ")}`);
-    const after = options["after"] === undefined ? null : Number(options["after"]);
+    const after = integer("after", options["after"]);
     let ok = true;
     for (const file of files) {
       const report = replay(read(file), { format, after });
@@ -89,7 +102,12 @@ function main(argv: string[]): number {
     for (const file of files) {
       const jobs = utf8Text(read(file)).split("\n").filter((l: string) => l.trim());
       for (const line of jobs) {
-        const job = JSON.parse(line) as Record<string, any>;
+        let job: Record<string, any>;
+        try {
+          job = JSON.parse(line) as Record<string, any>;
+        } catch {
+          usage(`${file}: a job that is not JSON: ${line.slice(0, 80)}`);
+        }
         const data: Uint8Array | string = job["path"] !== undefined ? read(job["path"]) : job["text"];
         if (job["op"] === "validate") out({ id: job["id"], ...validateOne(data, definitionOf(job["definition"]), Boolean(job["lenient"])) });
         else if (job["op"] === "replay") out({ id: job["id"], ...replay(data, { format: job["format"] ?? "auto", after: job["after"] ?? null }) });
@@ -101,4 +119,10 @@ function main(argv: string[]): number {
   usage(`unknown command ${JSON.stringify(command)}: validate, replay or batch`);
 }
 
-process.exitCode = main(process.argv.slice(2));
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (e) {
+  if (!(e instanceof Usage)) throw e;
+  process.stderr.write(`error: ${e.message}\n`);
+  process.exitCode = 2;
+}

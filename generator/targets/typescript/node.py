@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ...errors import SpecError
+from ...errors import SpecError, ToolError
 
 _REPO = Path(__file__).resolve().parents[3]
 _LOCAL_TSC = _REPO / "tests" / "node" / "node_modules" / ".bin" / "tsc"
@@ -100,8 +100,13 @@ def package_dir(spec_dir: Path, out: Path) -> Path:
 def run_cli(built: Path, args: list[str], stdin: Any = None) -> tuple[int, list[dict[str, Any]], str]:
     """`node dist/bin/cli.js ARGS`: its exit code, its JSON lines, its stderr."""
     done = subprocess.run([node(), str(built / "dist" / "bin" / "cli.js"), *args], stdin=stdin, capture_output=True)
-    lines = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines() if line.strip()]
-    return done.returncode, lines, done.stderr.decode("utf-8", "replace")
+    err = done.stderr.decode("utf-8", "replace")
+    try:
+        lines = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines() if line.strip()]
+    except ValueError:
+        # a report cut short: node died mid-run (its stderr says why)
+        raise RuntimeError(f"node {args[0]} printed a report cut short (exit {done.returncode}):\n{err}") from None
+    return done.returncode, lines, err
 
 
 class Tools:
@@ -119,9 +124,12 @@ class Tools:
             raise SpecError(str(package), "", str(exc)) from None
 
     def _run(self, built: Path, args: list[str]) -> list[dict[str, Any]]:
-        code, lines, err = run_cli(built, args)
+        try:
+            code, lines, err = run_cli(built, args)
+        except RuntimeError as exc:
+            raise ToolError("typescript", str(exc)) from None
         if code == 2 or (code not in (0, 1)):
-            raise SpecError("typescript", "", err.strip().removeprefix("error: ") or f"node exited {code}")
+            raise ToolError("typescript", err.strip().removeprefix("error: ") or f"node exited {code}")
         return lines
 
     def validate(self, spec_dir: Path, out: Path, definition: str | None, lenient: bool, files: list[str]) -> list[dict[str, Any]]:
