@@ -10,6 +10,9 @@ declare module "node:fs" {
   export function readFileSync(path: string | URL, encoding: "utf8" | "utf-8"): string;
   export function readFileSync(fd: number): Uint8Array;
   export function writeSync(fd: number, data: string): number;
+  export function openSync(path: string, flags: "r"): number;
+  export function readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null): number;
+  export function closeSync(fd: number): void;
 }
 
 declare module "node:test" {
@@ -39,7 +42,7 @@ declare const process: {
   exitCode: number | undefined;
   exit(code?: number): never;
   env: Record<string, string | undefined>;
-  stdout: { write(text: string): boolean };
+  stdout: { write(text: string): boolean; on(event: "error", listener: (error: Error & { code?: string }) => void): void };
   stderr: { write(text: string): boolean };
 };
 

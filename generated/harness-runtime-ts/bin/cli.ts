@@ -12,12 +12,12 @@
  * Exit 0 when every document is valid (every stream conformant), 1 otherwise, 2 on usage errors.
  */
 
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { DecodeError, decode, decodeLenient, ROOT } from "../src/codec_json.js";
 import { DEFINITION_NAMES } from "../src/types.js";
 import type { DefinitionName } from "../src/types.js";
 import { utf8Text } from "../src/json.js";
-import { replay, FORMATS } from "../src/replay.js";
+import { replay, replayChunks, FORMATS } from "../src/replay.js";
 import type { Format } from "../src/replay.js";
 
 function out(value: unknown): void {
@@ -37,6 +37,37 @@ function read(path: string): Uint8Array {
     return path === "-" ? readFileSync(0) : readFileSync(path);
   } catch (e) {
     return usage(`${path}: cannot be read: ${(e as Error).message}`);
+  }
+}
+
+const CHUNK = 1 << 20;
+
+/** A file a chunk at a time (JSON Lines and SSE are judged in flat memory); stdin whole. */
+function* chunksOf(path: string): Generator<Uint8Array> {
+  if (path === "-") {
+    yield read(path);
+    return;
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    return usage(`${path}: cannot be read: ${(e as Error).message}`);
+  }
+  try {
+    for (;;) {
+      const buffer = new Uint8Array(CHUNK);
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, CHUNK, null);
+      } catch (e) {
+        return usage(`${path}: cannot be read: ${(e as Error).message}`);
+      }
+      if (n === 0) return;
+      yield n === CHUNK ? buffer : buffer.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -92,7 +123,7 @@ function main(argv: string[]): number {
     const after = integer("after", options["after"]);
     let ok = true;
     for (const file of files) {
-      const report = replay(read(file), { format, after });
+      const report = replayChunks(chunksOf(file), { format, after });
       ok &&= report.outcome === "completed";
       out({ file, ...report });
     }
@@ -108,9 +139,12 @@ function main(argv: string[]): number {
         } catch {
           usage(`${file}: a job that is not JSON: ${line.slice(0, 80)}`);
         }
-        const data: Uint8Array | string = job["path"] !== undefined ? read(job["path"]) : job["text"];
-        if (job["op"] === "validate") out({ id: job["id"], ...validateOne(data, definitionOf(job["definition"]), Boolean(job["lenient"])) });
-        else if (job["op"] === "replay") out({ id: job["id"], ...replay(data, { format: job["format"] ?? "auto", after: job["after"] ?? null }) });
+        const path: string | undefined = job["path"];
+        if (job["op"] === "validate") out({ id: job["id"], ...validateOne(path !== undefined ? read(path) : job["text"], definitionOf(job["definition"]), Boolean(job["lenient"])) });
+        else if (job["op"] === "replay") {
+          const options = { format: job["format"] ?? "auto", after: job["after"] ?? null };
+          out({ id: job["id"], ...(path !== undefined ? replayChunks(chunksOf(path), options) : replay(job["text"], options)) });
+        }
         else usage(`unknown job ${JSON.stringify(job["op"])}`);
       }
     }
@@ -119,6 +153,11 @@ function main(argv: string[]): number {
   usage(`unknown command ${JSON.stringify(command)}: validate, replay or batch`);
 }
 
+// a reader that stops early (`| head`) ends the run quietly, as a closed pipe should
+process.stdout.on("error", (error) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(process.exitCode ?? 0);
+});
 try {
   process.exitCode = main(process.argv.slice(2));
 } catch (e) {

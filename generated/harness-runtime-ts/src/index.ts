@@ -14,6 +14,6 @@ export { DecodeError, EncodeError, Issue, ValidationError } from "./errors.js";
 export { MAX_DEPTH } from "./json.js";
 export * from "./version.js";
 export { Automaton, Finding, RULES, checkAnswers, checkListing } from "./automaton.js";
-export { replay, sniff, conformant, FORMATS, OUTCOMES } from "./replay.js";
+export { replay, replayChunks, sniff, conformant, FORMATS, OUTCOMES } from "./replay.js";
 export type { Report } from "./replay.js";
 export { SSEDecoder } from "./sse.js";

@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { Automaton, Finding, RULES, checkAnswers, checkListing, instant } from "../src/automaton.js";
 import { TABLES } from "../src/automaton_table.js";
 import { decode } from "../src/codec_json.js";
+import { utf8 } from "../src/json.js";
+import { replay, replayChunks } from "../src/replay.js";
 import type { DefinitionName } from "../src/types.js";
 import { encodeDocument, load } from "./support.js";
 
@@ -86,6 +88,31 @@ for (const rule of Object.keys(EXAMPLES).sort()) {
     });
   });
 }
+
+function* pieces(data: Uint8Array, size: number): Generator<Uint8Array> {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+test("a stream judged in pieces is judged as it is whole", () => {
+  // every example's events, one long stream (longer than the head the format is read from)
+  const docs: string[] = [];
+  for (const rule of Object.keys(EXAMPLES).sort())
+    for (const example of [...(EXAMPLES[rule]["violates"] ?? []), ...(EXAMPLES[rule]["satisfies"] ?? [])]) for (const doc of example["stream"] ?? []) docs.push(encodeDocument(doc));
+  assert.ok(docs.length);
+  let all = [...docs];
+  while (all.join("\n").length < 3 * 65536) all = all.concat(docs);
+  const texts = [
+    "\ufeff" + all.join("\r\n") + "\n\nnot json\n" + all[0],
+    all.map((d) => `data: ${d}\n\n`).join("") + "data: {",
+    "[" + all.join(",\n") + "]",
+  ];
+  for (const text of texts) {
+    const data = utf8(text);
+    const whole = replay(data);
+    assert.ok(whole.events > 100, whole.format);
+    for (const size of [1009, 65539, 1 << 20]) assert.deepEqual(replayChunks(pieces(data, size)), whole, `${whole.format} in pieces of ${size}`);
+  }
+});
 
 test("findings are values", () => {
   const rows: Record<string, any> = TABLES["machine"]["table"][TABLES["machine"]["initial"]];

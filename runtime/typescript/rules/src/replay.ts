@@ -129,6 +129,55 @@ export function replay(source: Uint8Array | string, options: ReplayOptions = {})
   return run.report();
 }
 
+/** Judge one stream given in pieces (a file read a chunk at a time: `replay` from the command
+ * line): JSON Lines and SSE are judged as they come, in flat memory; a JSON document is
+ * gathered whole first, as it must be parsed whole. The report is `replay`'s for the pieces
+ * joined. */
+export function replayChunks(chunks: Iterable<Uint8Array>, options: ReplayOptions = {}): Report {
+  const fmt = options.format ?? "auto";
+  if (!FORMATS.includes(fmt)) throw new RangeError(`unknown format ${JSON.stringify(fmt)}: expected one of ${FORMATS.join(", ")}`);
+  const run = new Run(new Automaton(options.after ?? null), options.onFindings ?? null);
+  const iterator = chunks[Symbol.iterator]();
+  // the head decides the format: gather HEAD bytes (or all there is) first
+  const first: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < HEAD) {
+    const next = iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    first.push(next.value);
+    size += next.value.length;
+  }
+  const head = concat(first);
+  if (done) {
+    run.read(head, fmt);
+    return run.report();
+  }
+  const rest = (function* (): Generator<Uint8Array> {
+    yield head;
+    for (let next = iterator.next(); !next.done; next = iterator.next()) yield next.value;
+  })();
+  run.readChunks(head, rest, fmt);
+  return run.report();
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  if (!parts.length) return new Uint8Array(0);
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  n = 0;
+  for (const p of parts) {
+    out.set(p, n);
+    n += p.length;
+  }
+  return out;
+}
+
 class Run {
   format = "jsonl";
   readonly notes: string[] = [];
@@ -137,20 +186,59 @@ class Run {
 
   constructor(readonly automaton: Automaton, readonly onFindings: ((found: Finding[]) => void) | null) {}
 
-  read(data: Uint8Array, fmt: Format): void {
-    const head = data.subarray(0, HEAD);
-    const whole = data.length < HEAD;
+  private choose(head: Uint8Array, whole: boolean, fmt: Format): string {
     let format: string = fmt;
     if (fmt === "auto") {
-      const [found, why] = sniff(head, whole);
+      const [found, why] = sniff(head.subarray(0, HEAD), whole);
       format = found;
       if (why !== ORDINARY) this.notes.push(`read as ${FORMAT_NAMES[found]} (auto: ${why})`);
     }
     this.format = format;
+    return format;
+  }
+
+  read(data: Uint8Array, fmt: Format): void {
+    const format = this.choose(data, data.length < HEAD, fmt);
     if (hasBom(data) && format !== "sse") data = data.subarray(3);
     if (format === "jsonl") this.jsonl(data);
     else if (format === "sse") this.sse(data);
     else this.json(data);
+    this.finish();
+  }
+
+  /** `read` for a stream in pieces (`head`, at least HEAD bytes, is the first of `chunks`). */
+  readChunks(head: Uint8Array, chunks: Iterable<Uint8Array>, fmt: Format): void {
+    const format = this.choose(head, false, fmt);
+    if (format === "json") {
+      const parts = [...chunks];
+      let data = concat(parts);
+      if (hasBom(data)) data = data.subarray(3);
+      this.json(data);
+    } else if (format === "sse") {
+      const decoder = new SSEDecoder();
+      for (const chunk of chunks) for (const doc of decoder.feed(chunk)) this.automaton.feedDocument(doc);
+      this.sseEnd(decoder);
+    } else {
+      // a line may span pieces: they wait, uncopied, until the piece that ends it
+      let pending: Uint8Array[] = [];
+      let first = true;
+      for (let chunk of chunks) {
+        if (first && hasBom(chunk)) chunk = chunk.subarray(3);
+        first = false;
+        const cut = chunk.lastIndexOf(0x0a);
+        if (cut < 0) {
+          pending.push(chunk);
+          continue;
+        }
+        this.jsonl(concat([...pending, chunk.subarray(0, cut + 1)]), true);
+        pending = cut + 1 < chunk.length ? [chunk.subarray(cut + 1)] : [];
+      }
+      if (pending.length) this.jsonl(concat(pending));
+    }
+    this.finish();
+  }
+
+  private finish(): void {
     this.tell();
     const before = this.automaton.findings.length;
     this.automaton.finish();
@@ -160,11 +248,13 @@ class Run {
   }
 
   private lastLine = 0;
+  private line = 0;
 
-  private jsonl(data: Uint8Array): void {
+  /** JSON Lines; `more`: a piece ending in a newline, the next piece continuing the count. */
+  private jsonl(data: Uint8Array, more = false): void {
     const text = utf8Exact(data);
-    if (text !== null) return this.jsonlText(text);
-    let line = 0;
+    if (text !== null) return this.jsonlText(text, more);
+    let line = this.line;
     let from = 0;
     const automaton = this.automaton;
     while (from < data.length) {
@@ -180,11 +270,12 @@ class Run {
       for (let i = before; i < automaton.findings.length; i++) this.lines.set(automaton.findings[i]!.index, line);
       this.tell();
     }
+    this.line = more ? line : 0;
   }
 
   /** JSON Lines already decoded (the whole text is UTF-8): the same lines, read as text. */
-  private jsonlText(data: string): void {
-    let line = 0;
+  private jsonlText(data: string, more: boolean): void {
+    let line = this.line;
     let from = 0;
     const automaton = this.automaton;
     while (from < data.length) {
@@ -200,11 +291,16 @@ class Run {
       for (let i = before; i < automaton.findings.length; i++) this.lines.set(automaton.findings[i]!.index, line);
       this.tell();
     }
+    this.line = more ? line : 0;
   }
 
   private sse(data: Uint8Array): void {
     const decoder = new SSEDecoder();
     for (const doc of decoder.feed(data)) this.automaton.feedDocument(doc);
+    this.sseEnd(decoder);
+  }
+
+  private sseEnd(decoder: SSEDecoder): void {
     if (decoder.finish()) this.notes.push("the stream ends inside an SSE event (no blank line after it): that event is not read");
   }
 
