@@ -7,7 +7,10 @@ The corpus here is the full 10,000 runs (about 1M events) from ../shared/bench/g
 judged whole by each binding (one Node process), plus the corpus broken on purpose (every kind
 of line-level trouble) and `MUTANTS` streams of one run each broken in one way;
 bench/verify_typescript.py runs a mutant per run of the corpus (10,000). SPECBIND_TS_RUNS sets
-the corpus size (CI machines short of time). Skipped loudly where node or tsc is absent."""
+the corpus size (CI machines short of time). The vendored real schemas of tests/data/schemas
+(ACP 2020-12, A2A task progress, MCP 2024-11-05 draft-07: the general validator's `schema` nodes,
+JSON Schema's integer rule) are generated as `specbind init` leaves them and held to the same
+agreement on every fixture and derived case. Skipped loudly where node or tsc is absent."""
 
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ from pathlib import Path
 import pytest
 
 import typescript_agreement as agree
+from conftest import run_cli
+from test_any_schema import DRAFT07
 from generator.targets.typescript import node as ts_node
 
 RUNS = int(os.environ.get("SPECBIND_TS_RUNS", "10000"))
@@ -54,7 +59,10 @@ def corpus_dir() -> Path:
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_package_compiles_strict_and_its_tests_pass(spec: str) -> None:
-    built = agree.built(spec)
+    _compiles_strict_and_its_tests_pass(agree.built(spec))
+
+
+def _compiles_strict_and_its_tests_pass(built: Path) -> None:
     config = json.loads((built / "tsconfig.json").read_text())
     assert config["compilerOptions"]["strict"] is True
     assert (built / "dist" / "src" / "index.d.ts").is_file() and (built / "dist" / "src" / "index.js").is_file()
@@ -90,3 +98,38 @@ def test_corpus_and_mutants_agree(work: Path, corpus_dir: Path) -> None:
     result = agree.compare_streams("agui", streams, work)
     assert result["differences"] == [], json.dumps(result["differences"][:2], indent=1, ensure_ascii=False)[:6000]
     assert result["events"] > RUNS * 100 and result["not_completed"] > MUTANTS // 2
+
+
+# -- real schemas, as `specbind init` leaves them (the general validator) ---------------------------
+
+# and test_any_schema's draft-07 schema exercising the vocabulary (dependencies, if/then/else,
+# multipleOf, uniqueItems, contains, tuple items...)
+VENDORED = ["agent-client-protocol", "a2a-task-progress", "mcp-2024-11-05", "proto7"]
+
+
+@pytest.fixture(scope="module")
+def vendored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every vendored schema through `specbind init` (which writes the [typescript] table too) and
+    `specbind generate`, into one folder; each spec registered for the agreement."""
+    import tomllib
+
+    tmp = tmp_path_factory.mktemp("vendored")
+    (tmp / "proto7.json").write_text(json.dumps(DRAFT07), encoding="utf-8")
+    for name in VENDORED:
+        schema = tmp / "proto7.json" if name == "proto7" else agree.REPO / "tests" / "data" / "schemas" / f"{name}.schema.json"
+        made = run_cli("init", schema, "--name", name, "--spec-dir", tmp / "spec")
+        assert made.exit_code == 0, made.output
+        done = run_cli("generate", "--spec", tmp / "spec" / name, "--out", tmp / "out")
+        assert done.exit_code == 0, done.output
+        binding = tomllib.loads((tmp / "spec" / name / "binding.toml").read_text(encoding="utf-8"))
+        agree.register(name, tmp / "out", binding["python"]["package"], binding["typescript"]["package"])
+    return tmp / "out"
+
+
+@pytest.mark.parametrize("name", VENDORED)
+def test_a_vendored_schema_compiles_strict_and_agrees(name: str, vendored: Path, work: Path) -> None:
+    assert (agree.folder_of(name, 1) / "src" / "vocabulary.ts").is_file()
+    _compiles_strict_and_its_tests_pass(agree.built(name))
+    result = agree.compare_documents(name, work)
+    assert result["documents"] > 20 and 0 < result["accepted"] < result["documents"]
+    assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)

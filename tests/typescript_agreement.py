@@ -28,10 +28,26 @@ sys.path.insert(0, str(GENERATED))
 from generator.targets.typescript import node as ts_node  # noqa: E402
 
 SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+# the folder each spec's two packages are in: generated/, or where `register` says
+OUT: dict[str, Path] = {}
+
+
+def register(spec: str, out: Path, python: str, typescript: str) -> None:
+    """A spec generated elsewhere (`specbind generate --out OUT`): its Python package `python`
+    and its TypeScript package `typescript`, both under `out`, compared like the two above."""
+    SPECS[spec] = (python, typescript)
+    OUT[spec] = out
+    if str(out) not in sys.path:
+        sys.path.insert(0, str(out))
+
+
+def folder_of(spec: str, which: int) -> Path:
+    """The Python (0) or TypeScript (1) package's folder of a spec."""
+    return OUT.get(spec, GENERATED) / SPECS[spec][which]
 
 
 def built(spec: str) -> Path:
-    return ts_node.build(GENERATED / SPECS[spec][1])
+    return ts_node.build(folder_of(spec, 1))
 
 
 def python_package(spec: str) -> Any:
@@ -52,7 +68,7 @@ def run_batch(spec: str, jobs: list[dict[str, Any]], folder: Path) -> dict[str, 
 
 def documents(spec: str) -> Iterator[tuple[str, str, str]]:
     """(id, definition, text) of every fixture and derived case of a spec."""
-    tests = GENERATED / SPECS[spec][0] / "tests"
+    tests = folder_of(spec, 0) / "tests"
     for f in json.loads((tests / "fixtures.json").read_text(encoding="utf-8"))["fixtures"]:
         yield f"fixture:{f['name']}", f["definition"], json.dumps(f["document"], ensure_ascii=False)
     for c in json.loads((tests / "cases.json").read_text(encoding="utf-8"))["cases"]:
@@ -94,7 +110,7 @@ def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]]
 
 def stream_examples(spec: str) -> Iterator[tuple[str, bytes]]:
     """(id, JSON Lines) of every rule example with a stream and every conformance stream."""
-    tests = GENERATED / SPECS[spec][0] / "tests"
+    tests = folder_of(spec, 0) / "tests"
     examples = json.loads((tests / "rule_examples.json").read_text(encoding="utf-8"))["examples"]
     for rule, entry in sorted(examples.items()):
         for kind in ("violates", "satisfies"):
