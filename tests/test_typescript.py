@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -34,12 +33,7 @@ SPECS = sorted(agree.SPECS)
 
 @pytest.fixture(scope="module", autouse=True)
 def toolchain() -> None:
-    if shutil.which("node") is None:
-        pytest.skip("SKIPPED LOUDLY: `node` is not installed, so the TypeScript packages cannot be built or run")
-    try:
-        ts_node.tsc()
-    except ts_node.NodeMissing as exc:
-        pytest.skip(f"SKIPPED LOUDLY: {exc}")
+    agree.require_toolchain()
 
 
 @pytest.fixture(scope="module")

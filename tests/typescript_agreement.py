@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,18 @@ def register(spec: str, out: Path, python: str, typescript: str) -> None:
 def folder_of(spec: str, which: int) -> Path:
     """The Python (0) or TypeScript (1) package's folder of a spec."""
     return OUT.get(spec, GENERATED) / SPECS[spec][which]
+
+
+def require_toolchain() -> None:
+    """Skip the calling test, loudly, where node or tsc is absent."""
+    import pytest
+
+    if shutil.which("node") is None:
+        pytest.skip("SKIPPED LOUDLY: `node` is not installed, so the TypeScript packages cannot be built or run")
+    try:
+        ts_node.tsc()
+    except ts_node.NodeMissing as exc:
+        pytest.skip(f"SKIPPED LOUDLY: {exc}")
 
 
 def built(spec: str) -> Path:

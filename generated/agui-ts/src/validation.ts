@@ -68,12 +68,16 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 export const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
-export function lessThan(a: unknown, b: number): boolean {
+/** a < b, exactly where a is a bigint; b is a number of the table (a PyFloat where the schema
+ * wrote an integral float). */
+export function lessThan(a: unknown, bound: number | PyFloat): boolean {
+  const b = numeric(bound);
   if (typeof a === "bigint") return Number.isInteger(b) ? a < BigInt(b) : Number(a) < b;
   return numeric(a) < b;
 }
 
-export function greaterThan(a: unknown, b: number): boolean {
+export function greaterThan(a: unknown, bound: number | PyFloat): boolean {
+  const b = numeric(bound);
   if (typeof a === "bigint") return Number.isInteger(b) ? a > BigInt(b) : Number(a) > b;
   return numeric(a) > b;
 }

@@ -119,6 +119,35 @@ def loose(types: tuple[str, ...]) -> str:
     return " | ".join(ts for kind, ts in _LOOSE if kind in kinds)
 
 
+_FLOAT = "\u0000float:"
+
+
+def ts_table(table: dict[str, Any], exact_floats: bool) -> tuple[str, bool]:
+    """The validation table as a TypeScript literal, and whether it holds a `PyFloat`. With
+    `exact_floats` (the general validator's packages), a number the schema wrote as an integral
+    float (`minimum: 1.0`, `const: 2.0`) is `new PyFloat(...)`, as the reader holds one: it is
+    then shown as the reference binding shows it (`1.0`), and the integer rule tells it apart."""
+    found = False
+
+    def mark(node: Any) -> Any:
+        nonlocal found
+        if isinstance(node, float) and node.is_integer():
+            found = True
+            return _FLOAT + repr(node)
+        if isinstance(node, dict):
+            return {k: mark(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [mark(v) for v in node]
+        return node
+
+    text = json.dumps(mark(table) if exact_floats else table, indent=1, ensure_ascii=False)
+    if found:
+        text = re.sub(r'"\\u0000float:([^"]+)"', r"new PyFloat(\1)", text)
+    # a member named __proto__ in an object literal would set the prototype: a computed key
+    # defines it (json.dumps writes no `":` after a string value)
+    return text.replace('"__proto__":', '["__proto__"]:'), found
+
+
 def _comment(text: str | None, width: int = 92) -> list[str]:
     """A doc comment's lines, wrapped; an empty line between paragraphs."""
     if not text:
@@ -168,6 +197,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     root = binding.root or ir.root or next(iter(ir.defs))  # none named: the first definition
     # the general validator (runtime/typescript/vocabulary), as the Python target decides it
     vocabulary = needs_vocabulary(ir, products.validation)
+    table, floats = ts_table(products.validation, exact_floats=vocabulary)
     context = {
         "vocabulary": vocabulary,
         "integers": ir.integers,
@@ -183,7 +213,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "root_ts": types.ts[root] if root else None,
         "declarations": declarations,
         "definition_names": ts_literal(list(ir.defs)),
-        "table": json.dumps(products.validation, indent=1, ensure_ascii=False),
+        "table": table,
+        "table_floats": floats,
         "fixture_count": len(products.fixtures["fixtures"]),
         "case_count": len(products.cases),
         "conformance_count": 0 if rules is None else len(products.conformance["streams"]),

@@ -261,11 +261,11 @@ export class Validation extends Base {
         if (value instanceof PyFloat && INTEGERS === "json-schema" && Number.isInteger(value.value)) return this.bounds(value, node, ptr, definition);
         break;
       case "const":
-        if (INTEGERS === "json-schema") {
-          if (!jsonEqual(value, node["value"])) this.error(ptr, definition, "const", `expected ${show(node["value"])}, got ${show(value)}`, `#${node.loc}/const`);
-          return value;
+        // by value under json-schema; else as the reference compares (1 and 1.0 differ)
+        if (!(INTEGERS === "json-schema" ? jsonEqual(value, node["value"]) : same(value, node["value"]))) {
+          this.error(ptr, definition, "const", `expected ${show(node["value"])}, got ${show(value)}`, `#${node.loc}/const`);
         }
-        break;
+        return value;
     }
     return super.check(value, node, ptr, definition);
   }
