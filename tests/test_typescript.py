@@ -127,3 +127,38 @@ def test_a_vendored_schema_compiles_strict_and_agrees(name: str, vendored: Path,
     result = agree.compare_documents(name, work)
     assert result["documents"] > 20 and 0 < result["accepted"] < result["documents"]
     assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)
+
+
+FORMATS = {
+    "date": ["2024-02-29", "2023-02-29", "0000-01-01", "2024-13-01", "2024-1-01", "2024-01-01\n", "２０２４-01-01"],
+    "time": ["23:59:60Z", "12:00:00Z", "23:59:60+01:00", "00:59:60+01:00", "12:00:00.5+23:59", "24:00:00Z", "12:00:00+24:00", "12:00:00"],
+    "date-time": ["2024-01-01T12:00:00Z", "2024-01-01t12:00:00z", "2024-01-01 12:00:00Z", "2024-01-01T12:00:00ZT"],
+    "uuid": ["123e4567-e89b-12d3-a456-426614174000", "123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g"],
+    "email": ["a@b", "a b@c", "@b", "a@b@c", "é@ü"],
+    "uri": ["https://x.invalid/a?b#c", "urn:isbn:1", "//x.invalid", "a b:c", "1http:x"],
+    "hostname": ["example.com", "-a.com", "a-.com", "a" * 64 + ".com", "a.", "a..b", "xn--bcher-kva.example"],
+    "ipv4": ["127.0.0.1", "256.0.0.1", "01.0.0.1", "1.2.3", "1.2.3.4.5", "0.0.0.0", "1.2.3.04"],
+    "ipv6": ["::1", "::", "1::", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7::", "1:2:3:4:5:6:7:8:9", "1::2::3", "::ffff:1.2.3.4", "fe80::1%eth0", "12345::", ":1:2", "1:2:3:4:5:6:1.2.3.4", "g::1"],
+    "regex": ["^a+$", "(", "[a-z]"],
+}
+
+
+def test_asserted_formats_agree(tmp_path: Path, work: Path) -> None:
+    """`formats = "assert"`: the general validator's format checks (ports of the reference's),
+    on valid and invalid strings of every format it knows."""
+    spec = tmp_path / "spec" / "formats"
+    spec.mkdir(parents=True)
+    schema = {"$defs": {name.replace("-", "_"): {"type": "string", "format": name} for name in FORMATS}}
+    (spec / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (spec / "binding.toml").write_text(
+        '[protocol]\nname = "formats"\nversion = "1"\nschema = "schema.json"\nformats = "assert"\nintegers = "json-schema"\n\n'
+        '[python]\npackage = "formats_py"\n\n[typescript]\npackage = "formats-ts"\n',
+        encoding="utf-8",
+    )
+    done = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
+    assert done.exit_code == 0, done.output
+    agree.register("formats", tmp_path / "out", "formats_py", "formats-ts")
+    extra = [(f"{name}:{text!r}", name.replace("-", "_"), json.dumps(text)) for name, texts in FORMATS.items() for text in texts]
+    result = agree.compare_documents("formats", work, extra)
+    assert 0 < result["accepted"] < result["documents"]
+    assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)
