@@ -5,8 +5,8 @@ It copies the schema (JSON Schema draft 2020-12 or draft-07, or an OpenAPI 3.x d
 or YAML), writes a SOURCE note with its sha256 and a `binding.toml` derived from it: the
 protocol's name and version from the document, the root definition (the document's `$ref`, or
 the root schema itself), JSON Schema's integer rule (1.0 is an integer), the keywords the
-document uses only as annotations (ones no JSON Schema vocabulary defines), and the Python
-package. No protobuf binding and no rules file: those are added by hand when wanted.
+document uses only as annotations (ones no JSON Schema vocabulary defines), the Python package
+and the TypeScript package (`<name>-ts`). No protobuf binding and no rules file: those are added by hand when wanted.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
                 "# keywords the schema uses that no JSON Schema vocabulary defines: read as annotations",
                 f"annotations = [{', '.join(_toml(a) for a in annotations)}]",
             ]
-        lines += ["", "[python]", f"package = {_toml(package)}", ""]
+        lines += ["", "[python]", f"package = {_toml(package)}", "", "[typescript]", f"package = {_toml(npm_package(name))}", ""]
         (folder / "binding.toml").write_text("\n".join(lines), encoding="utf-8")
         # the root: what the document itself is, when it says
         from .products import load_ir
@@ -150,6 +150,12 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return Initialized(folder, package, ir.root, len(ir.defs), annotations, ir.draft)
+
+
+def npm_package(name: str) -> str:
+    """The TypeScript package's npm name (and folder) for a spec named `name`: `<name>-ts`, lower
+    case, any character npm refuses made a hyphen."""
+    return re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-._") + "-ts"
 
 
 def _version_of(raw: dict[str, Any]) -> str:

@@ -107,6 +107,12 @@ def uses_general(table: dict[str, Any]) -> bool:
     return walk(table)
 
 
+def needs_vocabulary(ir: M.IR, table: dict[str, Any]) -> bool:
+    """Whether a binding needs the general validator (every target's `vocabulary` runtime): a
+    `schema` node, JSON Schema's integer rule, or asserted formats."""
+    return uses_general(table) or ir.integers != "exact" or bool(ir.formats)
+
+
 _PATTERNED = ("string", "schema", "pattern")
 
 

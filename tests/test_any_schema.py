@@ -87,6 +87,9 @@ def test_a_draft_07_schema_with_the_vocabulary(tmp_path: Path) -> None:
     spec, out = _init_and_generate(tmp_path, path, "proto7")
     binding = (spec / "binding.toml").read_text(encoding="utf-8")
     assert 'integers = "json-schema"' in binding and 'annotations = ["tsType"]' in binding
+    # the TypeScript package too, named after --name: `generate` made it with no hand edit
+    assert '[typescript]\npackage = "proto7-ts"' in binding
+    assert (out / "proto7-ts" / "src" / "vocabulary.ts").is_file()
     assert "sha256" in (spec / "SOURCE.md").read_text(encoding="utf-8")
     result = run_package_tests(out, "proto7")
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]

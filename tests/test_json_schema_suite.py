@@ -97,7 +97,8 @@ def suite_package(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
         (folder / "schema.json").write_text(json.dumps({"$schema": DRAFTS[draft], "$defs" if draft != "draft7" else "definitions": mine}), encoding="utf-8")
         package = "suite_" + draft.replace("-", "_")
         (folder / "binding.toml").write_text(
-            f'[protocol]\nname = "suite"\nversion = "1"\nschema = "schema.json"\nintegers = "json-schema"\n\n[python]\npackage = "{package}"\n',
+            f'[protocol]\nname = "suite"\nversion = "1"\nschema = "schema.json"\nintegers = "json-schema"\n\n[python]\npackage = "{package}"\n'
+            f'\n[typescript]\npackage = "{package.replace("_", "-")}-ts"\n',
             encoding="utf-8",
         )
         out = render_spec(folder)
@@ -107,13 +108,7 @@ def suite_package(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     return tmp / "out", refused, {name: f"{packages[key]}:{key}" for name, key in keys.items()}
 
 
-def test_refused_groups_are_the_listed_ones(suite_package: tuple[Path, dict[str, str], dict[str, str]]) -> None:
-    _, refused, _ = suite_package
-    assert sorted(refused) == sorted(REFUSED), json.dumps(refused, indent=1)
-
-
-def test_every_test_of_the_suite_gets_the_suites_verdict(suite_package: tuple[Path, dict[str, str], dict[str, str]]) -> None:
-    out, _, where = suite_package
+def _suite_tests(where: dict[str, str]) -> list[dict[str, Any]]:
     tests = []
     for draft, name, group in GROUPS:
         if name not in where:
@@ -121,6 +116,17 @@ def test_every_test_of_the_suite_gets_the_suites_verdict(suite_package: tuple[Pa
         package, key = where[name].split(":")
         for t in group["tests"]:
             tests.append({"name": f"{name}/{t['description']}", "package": package, "definition": key, "data": t["data"], "valid": t["valid"]})
+    return tests
+
+
+def test_refused_groups_are_the_listed_ones(suite_package: tuple[Path, dict[str, str], dict[str, str]]) -> None:
+    _, refused, _ = suite_package
+    assert sorted(refused) == sorted(REFUSED), json.dumps(refused, indent=1)
+
+
+def test_every_test_of_the_suite_gets_the_suites_verdict(suite_package: tuple[Path, dict[str, str], dict[str, str]]) -> None:
+    out, _, where = suite_package
+    tests = _suite_tests(where)
     script = """
 import json, sys, importlib
 from pathlib import Path
@@ -145,3 +151,21 @@ print(json.dumps({"count": len(tests), "wrong": wrong}))
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["count"] > 1000
     assert report["wrong"] == {k: v for k, v in DIVERGES.items()}, json.dumps(report["wrong"], indent=1)
+
+
+@pytest.mark.parametrize("draft", sorted(DRAFTS))
+def test_the_typescript_binding_agrees_on_every_test_of_the_suite(suite_package: tuple[Path, dict[str, str], dict[str, str]], draft: str, tmp_path: Path) -> None:
+    """The same packages' TypeScript binding (the general validator, vocabulary.ts): every test
+    instance of the suite, and every fixture and derived case, strictly and leniently, gives the
+    Python binding's verdict and the same errors and warnings (so the suite's verdict too)."""
+    import typescript_agreement as agree
+
+    agree.require_toolchain()
+    out, _, where = suite_package
+    package = "suite_" + draft.replace("-", "_")
+    spec = f"suite-{draft}"
+    agree.register(spec, out, package, f"{package.replace('_', '-')}-ts")
+    extra = [(t["name"], t["definition"], json.dumps(t["data"], ensure_ascii=False)) for t in _suite_tests(where) if t["package"] == package]
+    result = agree.compare_documents(spec, tmp_path, extra)
+    assert len(extra) > 500 and result["documents"] > len(extra)
+    assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)

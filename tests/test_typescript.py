@@ -7,13 +7,15 @@ The corpus here is the full 10,000 runs (about 1M events) from ../shared/bench/g
 judged whole by each binding (one Node process), plus the corpus broken on purpose (every kind
 of line-level trouble) and `MUTANTS` streams of one run each broken in one way;
 bench/verify_typescript.py runs a mutant per run of the corpus (10,000). SPECBIND_TS_RUNS sets
-the corpus size (CI machines short of time). Skipped loudly where node or tsc is absent."""
+the corpus size (CI machines short of time). The vendored real schemas of tests/data/schemas
+(ACP 2020-12, A2A task progress, MCP 2024-11-05 draft-07: the general validator's `schema` nodes,
+JSON Schema's integer rule) are generated as `specbind init` leaves them and held to the same
+agreement on every fixture and derived case. Skipped loudly where node or tsc is absent."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +23,8 @@ from pathlib import Path
 import pytest
 
 import typescript_agreement as agree
+from conftest import run_cli
+from test_any_schema import DRAFT07
 from generator.targets.typescript import node as ts_node
 
 RUNS = int(os.environ.get("SPECBIND_TS_RUNS", "10000"))
@@ -30,12 +34,7 @@ SPECS = sorted(agree.SPECS)
 
 @pytest.fixture(scope="module", autouse=True)
 def toolchain() -> None:
-    if shutil.which("node") is None:
-        pytest.skip("SKIPPED LOUDLY: `node` is not installed, so the TypeScript packages cannot be built or run")
-    try:
-        ts_node.tsc()
-    except ts_node.NodeMissing as exc:
-        pytest.skip(f"SKIPPED LOUDLY: {exc}")
+    agree.require_toolchain()
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +54,10 @@ def corpus_dir() -> Path:
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_package_compiles_strict_and_its_tests_pass(spec: str) -> None:
-    built = agree.built(spec)
+    _compiles_strict_and_its_tests_pass(agree.built(spec))
+
+
+def _compiles_strict_and_its_tests_pass(built: Path) -> None:
     config = json.loads((built / "tsconfig.json").read_text())
     assert config["compilerOptions"]["strict"] is True
     assert (built / "dist" / "src" / "index.d.ts").is_file() and (built / "dist" / "src" / "index.js").is_file()
@@ -110,3 +112,73 @@ def test_its_command_line_refuses_bad_input_without_losing_reports(tmp_path: Pat
         assert code == 2 and lines == [] and says in err, (args, err)
     cli = subprocess.run([sys.executable, "-c", "from generator.cli import main; main()", "validate", "--target", "typescript", "--spec", "spec/agui", "--as", "Nope", sample], cwd=agree.REPO, capture_output=True, text=True)
     assert cli.returncode == 2 and 'typescript: --as "Nope": no such definition' in cli.stderr and "Traceback" not in cli.stderr
+
+
+# -- real schemas, as `specbind init` leaves them (the general validator) ---------------------------
+
+# and test_any_schema's draft-07 schema exercising the vocabulary (dependencies, if/then/else,
+# multipleOf, uniqueItems, contains, tuple items...)
+VENDORED = ["agent-client-protocol", "a2a-task-progress", "mcp-2024-11-05", "proto7"]
+
+
+@pytest.fixture(scope="module")
+def vendored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every vendored schema through `specbind init` (which writes the [typescript] table too) and
+    `specbind generate`, into one folder; each spec registered for the agreement."""
+    import tomllib
+
+    tmp = tmp_path_factory.mktemp("vendored")
+    (tmp / "proto7.json").write_text(json.dumps(DRAFT07), encoding="utf-8")
+    for name in VENDORED:
+        schema = tmp / "proto7.json" if name == "proto7" else agree.REPO / "tests" / "data" / "schemas" / f"{name}.schema.json"
+        made = run_cli("init", schema, "--name", name, "--spec-dir", tmp / "spec")
+        assert made.exit_code == 0, made.output
+        done = run_cli("generate", "--spec", tmp / "spec" / name, "--out", tmp / "out")
+        assert done.exit_code == 0, done.output
+        binding = tomllib.loads((tmp / "spec" / name / "binding.toml").read_text(encoding="utf-8"))
+        agree.register(name, tmp / "out", binding["python"]["package"], binding["typescript"]["package"])
+    return tmp / "out"
+
+
+@pytest.mark.parametrize("name", VENDORED)
+def test_a_vendored_schema_compiles_strict_and_agrees(name: str, vendored: Path, work: Path) -> None:
+    assert (agree.folder_of(name, 1) / "src" / "vocabulary.ts").is_file()
+    _compiles_strict_and_its_tests_pass(agree.built(name))
+    result = agree.compare_documents(name, work)
+    assert result["documents"] > 20 and 0 < result["accepted"] < result["documents"]
+    assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)
+
+
+FORMATS = {
+    "date": ["2024-02-29", "2023-02-29", "0000-01-01", "2024-13-01", "2024-1-01", "2024-01-01\n", "２０２４-01-01"],
+    "time": ["23:59:60Z", "12:00:00Z", "23:59:60+01:00", "00:59:60+01:00", "12:00:00.5+23:59", "24:00:00Z", "12:00:00+24:00", "12:00:00"],
+    "date-time": ["2024-01-01T12:00:00Z", "2024-01-01t12:00:00z", "2024-01-01 12:00:00Z", "2024-01-01T12:00:00ZT"],
+    "uuid": ["123e4567-e89b-12d3-a456-426614174000", "123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g"],
+    "email": ["a@b", "a b@c", "@b", "a@b@c", "é@ü"],
+    "uri": ["https://x.invalid/a?b#c", "urn:isbn:1", "//x.invalid", "a b:c", "1http:x"],
+    "hostname": ["example.com", "-a.com", "a-.com", "a" * 64 + ".com", "a.", "a..b", "xn--bcher-kva.example"],
+    "ipv4": ["127.0.0.1", "256.0.0.1", "01.0.0.1", "1.2.3", "1.2.3.4.5", "0.0.0.0", "1.2.3.04"],
+    "ipv6": ["::1", "::", "1::", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7::", "1:2:3:4:5:6:7:8:9", "1::2::3", "::ffff:1.2.3.4", "fe80::1%eth0", "12345::", ":1:2", "1:2:3:4:5:6:1.2.3.4", "g::1"],
+    "regex": ["^a+$", "(", "[a-z]"],
+}
+
+
+def test_asserted_formats_agree(tmp_path: Path, work: Path) -> None:
+    """`formats = "assert"`: the general validator's format checks (ports of the reference's),
+    on valid and invalid strings of every format it knows."""
+    spec = tmp_path / "spec" / "formats"
+    spec.mkdir(parents=True)
+    schema = {"$defs": {name.replace("-", "_"): {"type": "string", "format": name} for name in FORMATS}}
+    (spec / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (spec / "binding.toml").write_text(
+        '[protocol]\nname = "formats"\nversion = "1"\nschema = "schema.json"\nformats = "assert"\nintegers = "json-schema"\n\n'
+        '[python]\npackage = "formats_py"\n\n[typescript]\npackage = "formats-ts"\n',
+        encoding="utf-8",
+    )
+    done = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
+    assert done.exit_code == 0, done.output
+    agree.register("formats", tmp_path / "out", "formats_py", "formats-ts")
+    extra = [(f"{name}:{text!r}", name.replace("-", "_"), json.dumps(text)) for name, texts in FORMATS.items() for text in texts]
+    result = agree.compare_documents("formats", work, extra)
+    assert 0 < result["accepted"] < result["documents"]
+    assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)

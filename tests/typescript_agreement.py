@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,10 +29,38 @@ sys.path.insert(0, str(GENERATED))
 from generator.targets.typescript import node as ts_node  # noqa: E402
 
 SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+# the folder each spec's two packages are in: generated/, or where `register` says
+OUT: dict[str, Path] = {}
+
+
+def register(spec: str, out: Path, python: str, typescript: str) -> None:
+    """A spec generated elsewhere (`specbind generate --out OUT`): its Python package `python`
+    and its TypeScript package `typescript`, both under `out`, compared like the two above."""
+    SPECS[spec] = (python, typescript)
+    OUT[spec] = out
+    if str(out) not in sys.path:
+        sys.path.insert(0, str(out))
+
+
+def folder_of(spec: str, which: int) -> Path:
+    """The Python (0) or TypeScript (1) package's folder of a spec."""
+    return OUT.get(spec, GENERATED) / SPECS[spec][which]
+
+
+def require_toolchain() -> None:
+    """Skip the calling test, loudly, where node or tsc is absent."""
+    import pytest
+
+    if shutil.which("node") is None:
+        pytest.skip("SKIPPED LOUDLY: `node` is not installed, so the TypeScript packages cannot be built or run")
+    try:
+        ts_node.tsc()
+    except ts_node.NodeMissing as exc:
+        pytest.skip(f"SKIPPED LOUDLY: {exc}")
 
 
 def built(spec: str) -> Path:
-    return ts_node.build(GENERATED / SPECS[spec][1])
+    return ts_node.build(folder_of(spec, 1))
 
 
 def python_package(spec: str) -> Any:
@@ -52,7 +81,7 @@ def run_batch(spec: str, jobs: list[dict[str, Any]], folder: Path) -> dict[str, 
 
 def documents(spec: str) -> Iterator[tuple[str, str, str]]:
     """(id, definition, text) of every fixture and derived case of a spec."""
-    tests = GENERATED / SPECS[spec][0] / "tests"
+    tests = folder_of(spec, 0) / "tests"
     for f in json.loads((tests / "fixtures.json").read_text(encoding="utf-8"))["fixtures"]:
         yield f"fixture:{f['name']}", f["definition"], json.dumps(f["document"], ensure_ascii=False)
     for c in json.loads((tests / "cases.json").read_text(encoding="utf-8"))["cases"]:
@@ -94,7 +123,7 @@ def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]]
 
 def stream_examples(spec: str) -> Iterator[tuple[str, bytes]]:
     """(id, JSON Lines) of every rule example with a stream and every conformance stream."""
-    tests = GENERATED / SPECS[spec][0] / "tests"
+    tests = folder_of(spec, 0) / "tests"
     examples = json.loads((tests / "rule_examples.json").read_text(encoding="utf-8"))["examples"]
     for rule, entry in sorted(examples.items()):
         for kind in ("violates", "satisfies"):

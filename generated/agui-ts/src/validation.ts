@@ -50,7 +50,8 @@ export function length(s: string): number {
   return n;
 }
 
-function show(value: unknown): string {
+/** A value as messages show it (Python's json.dumps, cut at 60 characters; integers exact). */
+export function show(value: unknown): string {
   if (isInt(value)) return showNumber(value);
   const text = pyDumps(value);
   const chars = Array.from(text);
@@ -61,18 +62,22 @@ function loc(at: string | undefined, keyword: string): string {
   return `#${at ?? ""}/${keyword}`;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
 }
 
-const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+export const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
-function lessThan(a: unknown, b: number): boolean {
+/** a < b, exactly where a is a bigint; b is a number of the table (a PyFloat where the schema
+ * wrote an integral float). */
+export function lessThan(a: unknown, bound: number | PyFloat): boolean {
+  const b = numeric(bound);
   if (typeof a === "bigint") return Number.isInteger(b) ? a < BigInt(b) : Number(a) < b;
   return numeric(a) < b;
 }
 
-function greaterThan(a: unknown, b: number): boolean {
+export function greaterThan(a: unknown, bound: number | PyFloat): boolean {
+  const b = numeric(bound);
   if (typeof a === "bigint") return Number.isInteger(b) ? a > BigInt(b) : Number(a) > b;
   return numeric(a) > b;
 }
@@ -238,7 +243,7 @@ export class Validation {
   /** members of open objects the schema does not declare: valid, kept */
   readonly ignored: string[] = [];
 
-  constructor(readonly lenient = false) {}
+  constructor(public lenient = false) {}
 
   /** The document, with stripped members removed when lenient (or DROP). */
   run(value: unknown, definition: string): any {
@@ -313,7 +318,7 @@ export class Validation {
     }
   }
 
-  private typeError(value: unknown, expected: string, node: Node, ptr: string, definition: string): void {
+  protected typeError(value: unknown, expected: string, node: Node, ptr: string, definition: string): void {
     let got = jsonType(value);
     if (value instanceof PyFloat && expected === "integer") got = "a number with a fraction part (integers are written without one)";
     this.error(ptr, definition, "type", `expected ${expected}, got ${got}`, loc(node.loc, "type"));
@@ -419,7 +424,7 @@ export class Validation {
     return value;
   }
 
-  private bounds(value: unknown, node: Node, ptr: string, definition: string): unknown {
+  protected bounds(value: unknown, node: Node, ptr: string, definition: string): unknown {
     const lo = node["minimum"], hi = node["maximum"], xlo = node["exclusive_minimum"], xhi = node["exclusive_maximum"];
     const shown = showNumber(value);
     if (lo != null && lessThan(value, lo)) this.error(ptr, definition, "minimum", `${shown} is less than the minimum ${showNumber(lo)}`, loc(node.loc, "minimum"));

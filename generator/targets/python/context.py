@@ -15,7 +15,7 @@ from ...ir import model as M
 from ...products import Products
 from ...regex import ecma_to_python
 from ...rules.diagram import as_context, diagrams
-from ...validation_table import map_patterns, uses_general
+from ...validation_table import map_patterns, needs_vocabulary
 from .. import Data, Plan
 from .symbols import Symbols
 from ...ir.naming import constant
@@ -41,7 +41,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     cases = products.cases
     rules = products.rules
     tables = None if rules is None else rules.tables_for(sym.field_name)
-    vocabulary = uses_general(products.validation) or ir.integers != "exact" or ir.formats
+    vocabulary = needs_vocabulary(ir, products.validation)
     pointers = ctx.reference_pointers()
     reference_map = ir.draft != "2020-12" or any(p != "#/$defs/" + n.replace("~", "~0").replace("/", "~1") for n, p in pointers.items())
     context = {

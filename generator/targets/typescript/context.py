@@ -16,6 +16,7 @@ from ...binding import Binding
 from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
+from ...validation_table import needs_vocabulary
 from .. import Data, Plan
 
 # Words a type name may not be (TypeScript's reserved words and the names the modules bind).
@@ -90,8 +91,61 @@ class Types:
             inner = self.expr(t.items)
             return f"({inner})[]" if "|" in inner or inner.startswith("{") else f"{inner}[]"
         if isinstance(t, M.TUnion):
-            return " | ".join(self.expr(m) for m in t.members)
+            return " | ".join(dict.fromkeys(self.expr(m) for m in t.members))
+        if isinstance(t, M.TSchema):
+            return loose(t.types)
         raise AssertionError(t)
+
+
+_LOOSE = (
+    ("object", "{ [key: string]: JsonValue }"),
+    ("array", "JsonValue[]"),
+    ("string", "string"),
+    ("number", "number"),
+    ("boolean", "boolean"),
+    ("null", "null"),
+)
+
+
+def loose(types: tuple[str, ...]) -> str:
+    """A value the general validator checks (`TSchema`), typed as the JSON value it may be: the
+    package's `JsonValue` when it may be any, else the JSON types it admits (`integer` is a
+    `number`, as everywhere in the package; past 2^53 - 1 a `bigint`)."""
+    kinds = {"number" if k == "integer" else k for k in types}
+    if kinds >= {k for k, _ in _LOOSE}:
+        return "JsonValue"
+    if not kinds:
+        return "never"  # nothing is valid: the type is never reached
+    return " | ".join(ts for kind, ts in _LOOSE if kind in kinds)
+
+
+_FLOAT = "\u0000float:"
+
+
+def ts_table(table: dict[str, Any], exact_floats: bool) -> tuple[str, bool]:
+    """The validation table as a TypeScript literal, and whether it holds a `PyFloat`. With
+    `exact_floats` (the general validator's packages), a number the schema wrote as an integral
+    float (`minimum: 1.0`, `const: 2.0`) is `new PyFloat(...)`, as the reader holds one: it is
+    then shown as the reference binding shows it (`1.0`), and the integer rule tells it apart."""
+    found = False
+
+    def mark(node: Any) -> Any:
+        nonlocal found
+        if isinstance(node, float) and node.is_integer():
+            found = True
+            return _FLOAT + repr(node)
+        if isinstance(node, dict):
+            return {k: mark(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [mark(v) for v in node]
+        return node
+
+    text = json.dumps(mark(table) if exact_floats else table, indent=1, ensure_ascii=False)
+    if found:
+        text = re.sub(r'"\\u0000float:([^"]+)"', r"new PyFloat(\1)", text)
+    # a member named __proto__ in an object literal would set the prototype: a computed key
+    # defines it (json.dumps writes no `":` after a string value)
+    return text.replace('"__proto__":', '["__proto__"]:'), found
 
 
 def _comment(text: str | None, width: int = 92) -> list[str]:
@@ -116,7 +170,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         entry: dict[str, Any] = {"name": types.ts[name], "wire": name, "doc": _comment(d.doc)}
         if isinstance(d, M.ObjectDef):
             entry["kind"] = "object"
-            entry["open"] = not d.closed
+            entry["open"] = not d.closed  # an object with `checks` is open (its schema checked the rest)
             entry["fields"] = [
                 {
                     "prop": prop(f.wire),
@@ -140,8 +194,14 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
             entry["type"] = types.expr(d.type)
             entry["tagged"] = None
         declarations.append(entry)
-    root = binding.root or ir.root
+    root = binding.root or ir.root or next(iter(ir.defs))  # none named: the first definition
+    # the general validator (runtime/typescript/vocabulary), as the Python target decides it
+    vocabulary = needs_vocabulary(ir, products.validation)
+    table, floats = ts_table(products.validation, exact_floats=vocabulary)
     context = {
+        "vocabulary": vocabulary,
+        "integers": ir.integers,
+        "formats": ir.formats,
         "package": package,
         "protocol": binding.name,
         "protocol_version": binding.version,
@@ -153,7 +213,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "root_ts": types.ts[root] if root else None,
         "declarations": declarations,
         "definition_names": ts_literal(list(ir.defs)),
-        "table": json.dumps(products.validation, indent=1, ensure_ascii=False),
+        "table": table,
+        "table_floats": floats,
         "fixture_count": len(products.fixtures["fixtures"]),
         "case_count": len(products.cases),
         "conformance_count": 0 if rules is None else len(products.conformance["streams"]),
@@ -174,7 +235,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     if rules is not None:
         data.append(Data("tests/conformance.json", _json(products.conformance)))
         data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
-    runtime = ("core",) if rules is None else ("core", "rules")
+    runtime: tuple[str, ...] = ("core",) if rules is None else ("core", "rules")
+    runtime += ("vocabulary",) if vocabulary else ()
     return Plan(package_dir=package, context=context, data=tuple(data), templates="typescript", runtime=runtime)
 
 

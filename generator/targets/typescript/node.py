@@ -102,7 +102,8 @@ def run_cli(built: Path, args: list[str], stdin: Any = None) -> tuple[int, list[
     done = subprocess.run([node(), str(built / "dist" / "bin" / "cli.js"), *args], stdin=stdin, capture_output=True)
     err = done.stderr.decode("utf-8", "replace")
     try:
-        lines = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines() if line.strip()]
+        # split on newlines only: splitlines() would also break at a U+2028 inside a JSON string
+        lines = [json.loads(line) for line in done.stdout.decode("utf-8").split("\n") if line.strip()]
     except ValueError:
         # a report cut short: node died mid-run (its stderr says why)
         raise RuntimeError(f"node {args[0]} printed a report cut short (exit {done.returncode}):\n{err}") from None
