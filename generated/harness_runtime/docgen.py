@@ -498,12 +498,20 @@ class Documents:
             names = sorted(
                 set(node["tags"].values()), key=list(node["tags"].values()).index
             )
-            fitting = [n for n in names if self.heights[n] <= budget] or names
-            return self.value(self.table[choice(s, fitting)], budget)
+            return self.value(
+                self.table[
+                    choice(s, _fitting(names, [self.heights[n] for n in names], budget))
+                ],
+                budget,
+            )
         if kind == "union":
             members = [m[1] for m in node["members"]]
-            fitting = [m for m in members if self.node_height(m) <= budget] or members
-            return self.value(choice(s, fitting), budget)
+            return self.value(
+                choice(
+                    s, _fitting(members, [self.node_height(m) for m in members], budget)
+                ),
+                budget,
+            )
         if kind == "string":
             return self.string(node)
         if kind == "integer":
@@ -649,6 +657,18 @@ class Documents:
         for _ in range(n):
             out[s.text(0, 6)] = self.any(budget - 1)
         return out
+
+
+def _fitting(members: list[T], heights: list[int], budget: int) -> list[T]:
+    """The union members worth choosing with ``budget`` levels left: any that nests a little
+    deeper than the budget (a member's required structure is not optional), and when the budget
+    is spent only the shallowest, so that recursion ends."""
+    if budget > 0:
+        found = [m for m, h in zip(members, heights) if h <= budget + 2]
+        if found:
+            return found
+    least = min(heights)
+    return [m for m, h in zip(members, heights) if h == least]
 
 
 def _int_bounds(node: dict[str, Any]) -> tuple[int, int]:
