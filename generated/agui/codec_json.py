@@ -204,7 +204,7 @@ class Decoder:
             fast = not _suspect(data) and (
                 self._expect is None or type(value) is self._expect
             )
-            if fast and type(value) in models.CARRIERS:
+            if fast and _carries(value):
                 _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             fast = False
@@ -221,7 +221,7 @@ class Decoder:
             fast = not _suspect(data) and (
                 self._expect is None or type(value) is self._expect
             )
-            if fast and type(value) in models.CARRIERS:
+            if fast and _carries(value):
                 _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             fast = False
@@ -345,6 +345,14 @@ def _attach(value: Any, raw: Any) -> None:
             _attach(v, r)
 
 
+def _carries(value: Any) -> bool:
+    """Whether an open object may sit in the value: a carrier, or a list holding one (a
+    definition that is an array of open objects, such as a JSON Patch)."""
+    if type(value) in models.CARRIERS:
+        return True
+    return type(value) is list and any(_carries(v) for v in value)
+
+
 def extras(value: Any) -> dict[str, Any]:
     """The members an open object carried that the schema does not declare."""
     found: dict[str, Any] = (
@@ -443,7 +451,7 @@ def encode(
     EncodeError instead of reaching a peer. Values that are not Structs need ``definition``.
     """
     try:
-        if type(value) in models.CARRIERS and _has_extras(value):
+        if _carries(value) and _has_extras(value):
             data = _ENCODER.encode(_builtins(value))
         else:
             data = _ENCODER.encode(value)

@@ -199,21 +199,31 @@ def _walker(source: Source, options: dict[str, Any]) -> Any:
 
 
 def streams(**options: Any) -> Any:
-    """A hypothesis strategy of conformant event streams (``Stream``)."""
+    """A hypothesis strategy of conformant event streams (``Stream``).
+
+    A stream is drawn from a seed and a length (``max_events`` at most): its events depend on
+    each other, so hypothesis shrinks the two numbers (towards short streams) rather than the
+    events. A failure shows the stream; ``stream(seed=S, max_events=N)`` with its ``seed`` and
+    ``max_events`` makes it again."""
     from hypothesis import strategies as st
 
     _streamgen()
+    _split(options)
+    longest = int(options.get("max_events", 12))
 
     @st.composite
     def build(draw: Any) -> Any:
-        return _walker(HypothesisSource(draw), options).conformant()
+        length = draw(st.integers(1, longest))
+        seed = draw(st.integers(0, 2**32 - 1))
+        return _seeded(draw, lambda: stream(seed, **{**options, "max_events": length}))
 
     return build()
 
 
 def violations(rule: str | None = None, **options: Any) -> Any:
     """A hypothesis strategy of streams breaking ``rule`` and no other (None: any rule a
-    stream can break, chosen by the strategy)."""
+    stream can break, chosen by the strategy). Drawn from a seed, as ``streams`` are;
+    ``violation(stream.rule, seed=S, max_events=N)`` makes one again."""
     from hypothesis import strategies as st
 
     rules = stream_rules()
@@ -221,13 +231,30 @@ def violations(rule: str | None = None, **options: Any) -> Any:
         raise ValueError(
             f"{rule!r} is not a rule a stream can break (stream_rules() lists them)"
         )
+    _split(options)
+    longest = int(options.get("max_events", 12))
 
     @st.composite
     def build(draw: Any) -> Any:
         chosen = rule if rule is not None else draw(st.sampled_from(rules))
-        return _walker(HypothesisSource(draw), options).violating(chosen)
+        length = draw(st.integers(1, longest))
+        seed = draw(st.integers(0, 2**32 - 1))
+        return _seeded(
+            draw, lambda: violation(chosen, seed, **{**options, "max_events": length})
+        )
 
     return build()
+
+
+def _seeded(draw: Any, make: Any) -> Any:
+    """A stream from a seed; a seed no stream was found for is an invalid example, not a
+    failure."""
+    from hypothesis import reject
+
+    try:
+        return make()
+    except GenerationError:
+        reject()
 
 
 # -- from a seed ------------------------------------------------------------------------------------
@@ -258,8 +285,11 @@ def mutant(
 
 
 def stream(seed: int | None = None, **options: Any) -> Any:
-    """One conformant event stream (``Stream``), from a seed."""
-    return _walker(_source(seed), {"max_events": 30, **options}).conformant()
+    """One conformant event stream (``Stream``), from a seed (None: a random one, recorded
+    on the stream)."""
+    seed = random.getrandbits(32) if seed is None else seed
+    made = _walker(_source(seed), {"max_events": 30, **options}).conformant()
+    return made.replace(seed=seed)
 
 
 def violation(rule: str, seed: int | None = None, **options: Any) -> Any:
@@ -268,7 +298,9 @@ def violation(rule: str, seed: int | None = None, **options: Any) -> Any:
         raise ValueError(
             f"{rule!r} is not a rule a stream can break (stream_rules() lists them)"
         )
-    return _walker(_source(seed), {"max_events": 30, **options}).violating(rule)
+    seed = random.getrandbits(32) if seed is None else seed
+    made = _walker(_source(seed), {"max_events": 30, **options}).violating(rule)
+    return made.replace(seed=seed)
 
 
 def opener_from(request: Any, definition: str | None = None) -> dict[str, Any]:

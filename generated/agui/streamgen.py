@@ -27,6 +27,7 @@ them).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import deque
 from collections.abc import Callable
@@ -773,11 +774,17 @@ def _start_type(type_: str) -> str:
 class Stream:
     """A generated stream: its documents (JSON values, one per event, in order), the rule it
     breaks (None: conformant), and the rules a conforming automaton reports on it, in order
-    (the end of the stream last)."""
+    (the end of the stream last); ``seed`` and ``max_events``, when it came from a seed, make
+    it again (``strategies.stream(seed=..., max_events=...)``)."""
 
     documents: tuple[Any, ...]
     rule: str | None
     findings: tuple[str, ...]
+    seed: int | None = None
+    max_events: int | None = None
+
+    def replace(self, **changes: Any) -> Stream:
+        return dataclasses.replace(self, **changes)
 
     def jsonl(self) -> bytes:
         """The stream as JSON Lines."""
@@ -823,7 +830,7 @@ class Walker:
             length = s.integer(1, self.max_events)
             self._walk(model, out, length)
             if out and self._wind_down(model, out) and not model.finish():
-                return Stream(tuple(out), None, ())
+                return Stream(tuple(out), None, (), max_events=self.max_events)
         raise GenerationError(
             "no conformant stream was found within the attempts allowed"
         )
@@ -855,10 +862,17 @@ class Walker:
             if site[0] == "end":
                 end = model.finish()
                 if end and all(r == rule for r in end):
-                    return Stream(tuple(out), rule, tuple(broken + end))
+                    return Stream(
+                        tuple(out),
+                        rule,
+                        tuple(broken + end),
+                        max_events=self.max_events,
+                    )
                 continue
             if self._wind_down(model, out) and not model.finish():
-                return Stream(tuple(out), rule, tuple(broken))
+                return Stream(
+                    tuple(out), rule, tuple(broken), max_events=self.max_events
+                )
         raise GenerationError(
             f"no stream breaking only {rule} was found within the attempts allowed"
         )
