@@ -45,7 +45,8 @@ minimum), ``max_text`` (free text), ``optional`` (how often an optional member i
 ``extras`` (how often an open object carries undeclared members) for documents;
 ``max_events`` (the length the random part of a stream aims at), ``max_runs`` (how many runs a
 stream may hold; None: any), ``opener`` (members every run opener carries, e.g. a request's
-identity: see ``opener_from``) for streams.
+identity: see ``opener_from``), ``owners`` (False: no event is attributed to an owner, the
+rules' ``owner`` member, such as a subagent's run id) for streams.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def stream_rules() -> list[str]:
 
 
 _DOC_OPTIONS = ("max_depth", "max_items", "max_text", "optional", "extras", "portable")
-_STREAM_OPTIONS = ("max_events", "max_runs", "opener")
+_STREAM_OPTIONS = ("max_events", "max_runs", "opener", "owners")
 
 
 def _split(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -103,24 +103,26 @@ async def _one(client_module: ModuleType, client: Any, document: Any) -> dict[st
 async def _campaign(client_module: ModuleType, url: str, runs: int, seed: int, proto: bool, headers: dict[str, str],
                     timeout: float, exitfirst: bool, say: Any) -> list[dict[str, Any]]:
     make = _inputs(client_module)
-    client = client_module.AgentClient(url, proto=proto, headers=headers,
-                                       timeout=client_module.httpx.Timeout(30.0, read=timeout))
     results: list[dict[str, Any]] = []
-    try:
-        for n in range(runs):
-            run_seed = seed + n
-            document = make(run_seed)
-            started = time.monotonic()
+    for n in range(runs):
+        run_seed = seed + n
+        document = make(run_seed)
+        # a client per run: a client remembers the threads it saw, and a run replayed alone
+        # (--seed S --runs 1) must be posted as it was in the campaign
+        client = client_module.AgentClient(url, proto=proto, headers=headers,
+                                           timeout=client_module.httpx.Timeout(30.0, read=timeout))
+        started = time.monotonic()
+        try:
             result = await _one(client_module, client, document)
-            result.update(run=n, seed=run_seed, seconds=round(time.monotonic() - started, 3))
-            results.append(result)
-            say(result)
-            if n == 0 and result.get("transport") and result["status"] is None:
-                break  # no agent there at all
-            if exitfirst and result["verdict"] == "failed":
-                break
-    finally:
-        await client.aclose()
+        finally:
+            await client.aclose()
+        result.update(run=n, seed=run_seed, seconds=round(time.monotonic() - started, 3))
+        results.append(result)
+        say(result)
+        if n == 0 and result.get("transport") and result["status"] is None:
+            break  # no agent there at all
+        if exitfirst and result["verdict"] == "failed":
+            break
     return results
 
 

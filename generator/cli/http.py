@@ -109,13 +109,14 @@ def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: b
 @click.option("--delay", type=float, default=0.0, show_default=True, help="Seconds before each event.")
 @click.option("--generate", is_flag=True, help="Answer every request with a new random stream generated from the rules (conformant unless --violate).")
 @click.option("--seed", type=int, default=None, help="With --generate: request N (from 0) gets the stream of seed SEED + N (default: a random SEED, printed).")
-@click.option("--violate", metavar="RULE", default=None, help="With --generate: every stream breaks RULE, and only RULE.")
+@click.option("--violate", metavar="RULE", default=None, help="With --generate: every stream breaks RULE, and only RULE ('all': request N breaks the Nth rule a stream can break, in turn).")
 @click.option("--max-events", type=click.IntRange(1, 10_000), default=30, show_default=True, help="With --generate: the length the random part of a stream aims at.")
+@click.option("--unattributed", is_flag=True, help="With --generate: attribute no event to an owner (the rules' owner member: AG-UI's subagentRunId).")
 @out_option
 @click.argument("stream", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, check: bool, keepalive: float,
-          delay: float, generate: bool, seed: int | None, violate: str | None, max_events: int, out: Path,
-          stream: Path | None) -> None:
+          delay: float, generate: bool, seed: int | None, violate: str | None, max_events: int, unattributed: bool,
+          out: Path, stream: Path | None) -> None:
     """Serve STREAM (a recorded stream, JSON Lines or SSE) as a mock agent endpoint: every
     POST whose request validates gets the recorded events. Without STREAM, the package's
     built-in demo agent answers. With --generate, every request gets a new random stream
@@ -125,8 +126,8 @@ def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, che
     Bad input gets a 4xx problem document and no stream, as from a real agent."""
     if generate and stream is not None:
         raise click.UsageError("--generate serves generated streams: give no STREAM with it")
-    if not generate and (seed is not None or violate is not None):
-        raise click.UsageError("--seed and --violate go with --generate")
+    if not generate and (seed is not None or violate is not None or unattributed):
+        raise click.UsageError("--seed, --violate and --unattributed go with --generate")
     server_module = _module(spec_dir, out, "http_server", "http")
     try:
         import uvicorn
@@ -140,9 +141,9 @@ def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, che
             import random
 
             seed = random.SystemRandom().randrange(2**32)
-        handler = _generated(package, strategies, seed, violate, max_events, delay)
+        handler = _generated(package, strategies, seed, violate, max_events, delay, not unattributed)
         what = f"generated streams ({'each breaking ' + violate if violate else 'conformant'}; seed {seed}: request N gets seed {seed} + N)"
-        if violate is not None and violate in _document_rules(package):
+        if violate is not None and (violate == "all" or violate in _document_rules(package)):
             options["protobuf"] = False  # a document that does not decode has no protobuf form
     elif stream is None:
         handler = server_module.demo
@@ -179,7 +180,7 @@ def _generator(package: ModuleType, violate: str | None) -> ModuleType:
         rules = strategies.stream_rules()
     except (ModuleNotFoundError, ValueError) as exc:
         raise click.UsageError(f"{package.__name__} cannot generate streams: {exc}") from None
-    if violate is not None and violate not in rules:
+    if violate is not None and violate != "all" and violate not in rules:
         automaton = importlib.import_module(f"{package.__name__}.automaton")
         if violate in automaton.RULES:
             raise click.BadParameter(f"{violate} is not decided on a stream (it is checked on an input or a listing)", param_hint="--violate")
@@ -195,7 +196,7 @@ def _document_rules(package: ModuleType) -> set[str]:
 
 
 def _generated(package: ModuleType, strategies: ModuleType, seed: int, violate: str | None, max_events: int,
-               delay: float) -> Any:
+               delay: float, owners: bool = True) -> Any:
     """A handler answering request N with the stream of seed SEED + N: one run, opened with the
     identity the request carries (the members the run opener shares with it)."""
     import asyncio
@@ -203,21 +204,23 @@ def _generated(package: ModuleType, strategies: ModuleType, seed: int, violate: 
 
     codec = importlib.import_module(f"{package.__name__}.codec_json")
     counter = itertools.count()
+    rules = strategies.stream_rules()
 
     async def handler(run: Any) -> Any:
         n = next(counter)
         request = codec.to_builtins(run.input)
-        options = {"max_runs": 1, "opener": strategies.opener_from(request), "max_events": max_events}
+        options = {"max_runs": 1, "opener": strategies.opener_from(request), "max_events": max_events, "owners": owners}
+        rule = rules[n % len(rules)] if violate == "all" else violate
         made = None
         for tried in range(seed + n, seed + n + 5):  # a seed no stream was found for: the next
             try:
-                made = strategies.violation(violate, tried, **options) if violate else strategies.stream(tried, **options)
+                made = strategies.violation(rule, tried, **options) if rule else strategies.stream(tried, **options)
                 break
             except strategies.GenerationError:
                 continue
         if made is None:
             raise RuntimeError(f"no stream could be generated from seeds {seed + n}..{seed + n + 4}")
-        kind = f"breaking {violate}" if violate else "conformant"
+        kind = f"breaking {rule}" if rule else "conformant"
         click.echo(f"request {n}: seed {made.seed}: {kind}, {len(made.documents)} events", err=True)
         for document in made.documents:
             if delay:

@@ -723,8 +723,9 @@ class Walker:
     """Generates streams, every choice from ``source``. ``max_events``: the length the random
     part of a walk aims at (closing what is open may add more); ``max_runs``: how many runs
     (openers) a stream may have, None for any number; ``opener``: wire members every run opener
-    carries (an input's thread and run ids, say); ``documents``: the Documents the events are
-    drawn with."""
+    carries (an input's thread and run ids, say); ``owners``: whether events may be attributed
+    (the rules' ``owner`` member, a subagent's run id); ``documents``: the Documents the events
+    are drawn with."""
 
     def __init__(
         self,
@@ -735,6 +736,7 @@ class Walker:
         opener: dict[str, Any] | None = None,
         documents: Documents | None = None,
         attempts: int = 25,
+        owners: bool = True,
     ) -> None:
         self.source = source
         self.max_events = max(1, max_events)
@@ -742,6 +744,7 @@ class Walker:
         self.opener_fields = dict(opener or {})
         self.docs = documents or Documents(source, max_depth=3, max_items=2, max_text=10, optional=0.4, extras=0.1)
         self.attempts = attempts
+        self.owners = owners
         self._fresh = 0
 
     # -- public -----------------------------------------------------------------------------------
@@ -767,14 +770,24 @@ class Walker:
         if not sites:
             raise GenerationError(f"{rule} is not decided on a stream (it is checked on an input or a listing)")
         s = self.source
-        for _ in range(self.attempts * 2):
+        for attempt in range(self.attempts * 2):
             model = Model()
             out: list[Any] = []
             site = choice(s, sites)
             # the prefix never leaves the states from which the site's state can be reached
             keep = set(_distances({site[1]})) if site[0] in ("row", "require", "end") else None
             self._walk(model, out, s.integer(0, max(0, self.max_events // 2)), keep)
-            broken = self._break(model, out, site, rule)
+            # without owners, a rule about owners is broken (and its stream closed) by attributed
+            # events all the same: the later attempts allow them from the breaking move on
+            background = self.owners
+            self.owners = background or attempt >= self.attempts
+            ended = False
+            try:
+                broken = self._break(model, out, site, rule)
+                if broken is not None and site[0] != "end":
+                    ended = self._wind_down(model, out) and not model.finish()
+            finally:
+                self.owners = background
             if broken is None:
                 continue
             if site[0] == "end":
@@ -782,7 +795,7 @@ class Walker:
                 if end and all(r == rule for r in end):
                     return Stream(tuple(out), rule, tuple(broken + end), max_events=self.max_events)
                 continue
-            if self._wind_down(model, out) and not model.finish():
+            if ended:
                 return Stream(tuple(out), rule, tuple(broken), max_events=self.max_events)
         raise GenerationError(f"no stream breaking only {rule} was found within the attempts allowed")
 
@@ -972,8 +985,16 @@ class Walker:
                 continue
             if not self._hold(check, doc, type_):
                 return None
+        self._unattributed(type_, doc)
         self._sequence(model, doc)
         return doc if _EVENTS.accepts(msgspec.json.encode(doc)) else None
+
+    def _unattributed(self, type_: str, doc: dict[str, Any]) -> None:
+        """Without owners, an event is nobody's: its owner member goes (an event that needs one,
+        a subagent's own, then does not validate and is not proposed)."""
+        owner = TABLES["owner"]
+        if not self.owners and owner:
+            doc.pop(wire(type_, owner), None)
 
     def _pin(self, model: Model, type_: str, doc: dict[str, Any]) -> None:
         """The run's identity (and the sequence's key) as the opener gave them."""
@@ -1122,6 +1143,7 @@ class Walker:
                 w = wire(type_, attr)
                 if w not in doc:
                     doc[w] = self.fresh(type_, w)
+        self._unattributed(type_, doc)
         return doc if _EVENTS.accepts(msgspec.json.encode(doc)) else None
 
     # -- breaking one rule -----------------------------------------------------------------------
@@ -1168,6 +1190,7 @@ class Walker:
         row = _TABLE[model.state].get(type_)
         if case is not None and row is not None:
             _make_hold(row["cases"][case]["when"], doc, self, type_)
+        self._unattributed(type_, doc)
         self._sequence(model, doc)
         return doc if _EVENTS.accepts(msgspec.json.encode(doc)) else None
 
