@@ -32,6 +32,7 @@ check: $(STAMP)
 test: $(STAMP) $(NODE_PEERS)
 	$(BIN)/specbind check
 	$(BIN)/python -m mypy --strict generated generator
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 

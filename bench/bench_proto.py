@@ -36,7 +36,6 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "generated"))
 
-import msgspec  # noqa: E402
 
 from agui import codec_json, codec_proto  # noqa: E402
 

@@ -37,12 +37,19 @@ class Binding:
     conformance: Path | None
     targets: dict[str, dict[str, Any]]  # built-in targets' tables, and [proto]
     templates: tuple[Path, ...] = ()
+    # the spec's own fixed modules, `<folder>/<target>/...`, copied into that target's package
+    runtime: tuple[Path, ...] = ()
     # [targets.NAME] with `from`: a target defined in that folder, with its options
     target_folders: dict[str, tuple[Path, dict[str, Any]]] = field(default_factory=dict)
     # [targets.NAME] without `from`: options for a target given on the command line
     target_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     conformance_gaps: tuple[dict[str, str], ...] = ()
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
+    # "exact": 1.0 is not an integer (the default); "json-schema": it is, as JSON Schema says
+    integers: str = "exact"
+    formats: bool = False  # `format` asserts (formats = "assert") or only annotates
+    annotations: frozenset[str] = frozenset()  # keywords read as annotations only
+    root_name: str = "Root"  # the definition a root schema becomes
 
     def display(self, path: Path) -> str:
         try:
@@ -131,14 +138,33 @@ def load_binding(spec_dir: Path) -> Binding:
         if not folder.is_dir():
             raise SpecError(shown, "[protocol].templates", f"{entry!r} is not a folder of the spec")
         templates.append(folder)
+    integers = proto.get("integers", "exact")
+    if integers not in ("exact", "json-schema"):
+        raise SpecError(shown, "[protocol].integers", '"exact" (1.0 is not an integer) or "json-schema" (it is)')
+    formats = proto.get("formats", "annotate")
+    if formats not in ("annotate", "assert"):
+        raise SpecError(shown, "[protocol].formats", '"annotate" (format is an annotation, as JSON Schema says by default) or "assert"')
+    annotations = proto.get("annotations", [])
+    if not isinstance(annotations, list) or not all(isinstance(a, str) for a in annotations):
+        raise SpecError(shown, "[protocol].annotations", "a list of keyword names the schema uses as annotations")
+    root_name = proto.get("root_name", "Root")
+    if not isinstance(root_name, str) or not root_name:
+        raise SpecError(shown, "[protocol].root_name", "the name of the definition a root schema becomes")
     gaps = []
     for i, entry in enumerate(raw.get("conformance_gap", [])):
         if not all(isinstance(entry.get(k), str) for k in ("fixture", "key", "reason")):
             raise SpecError(shown, f"[[conformance_gap]] #{i + 1}", "needs `fixture`, `key` and `reason` strings")
         gaps.append({k: entry[k] for k in ("fixture", "key", "reason")})
+    runtime = []
+    named = proto.get("runtime", [])
+    for entry in [named] if isinstance(named, str) else named if isinstance(named, list) else [None]:
+        if not isinstance(entry, str) or not (spec_dir / entry).is_dir():
+            raise SpecError(shown, "[protocol].runtime", "a folder, or a list of folders, of the spec (holding <target>/<file>)")
+        runtime.append(spec_dir / entry)
     return Binding(
         spec_dir=spec_dir,
         templates=tuple(templates),
+        runtime=tuple(runtime),
         conformance_gaps=tuple(gaps),
         display_dir=display_dir(spec_dir),
         name=proto["name"],
@@ -153,4 +179,8 @@ def load_binding(spec_dir: Path) -> Binding:
         target_folders=folders,
         target_options=options,
         fixture_divergences=tuple(divergences),
+        integers=integers,
+        formats=formats == "assert",
+        annotations=frozenset(annotations),
+        root_name=root_name,
     )

@@ -6,6 +6,7 @@ null is not allowed), each with the keyword and instance location the failure mu
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -25,6 +26,19 @@ class Sampler:
     def __init__(self, ir: M.IR) -> None:
         self.ir = ir
         self.stack: list[str] = []
+        self.general: Any = None  # a GeneralDeriver, when the IR has general nodes
+
+    def general_sample(self, node: dict[str, Any], loc: str) -> Any:
+        from .general_cases import NoSample
+
+        try:
+            return self.general.sample(node)
+        except NoSample:
+            raise SpecError(
+                self.ir.source,
+                loc,
+                "no sample document fits this schema, so no test can be derived from it: give it an `examples` entry that does",
+            ) from None
 
     def of(self, t: M.TypeExpr | M.Definition) -> Any:
         if isinstance(t, M.TRef):
@@ -39,6 +53,10 @@ class Sampler:
                 return self.of(self.ir.defs[t.name])
             finally:
                 self.stack.pop()
+        if isinstance(t, M.ObjectDef) and t.checks is not None:
+            return self.general_sample(t.checks, t.loc)
+        if isinstance(t, M.TSchema):
+            return self.general_sample(t.node, t.loc)
         if isinstance(t, M.ObjectDef):
             return {f.wire: self.of(f.type) for f in t.fields if f.required}
         if isinstance(t, M.UnionDef):
@@ -180,9 +198,13 @@ class Deriver:
                 if bad is not None:
                     value = None if r.values is None else self.sample.of(r.values)
                     out.append(("bad-property-name", {bad: value}, "propertyNames", ""))
+        elif isinstance(r, M.TSchema):
+            valid = self.sample.of(r)
+            out += [(label, v, PROBE, p) for label, v, p in self.sample.general.probes(r.node, valid)]
         elif isinstance(r, (M.UnionDef, M.TUnion)):
             u = r.union if isinstance(r, M.UnionDef) else r
-            out += [("null", None, u.keyword, "")]
+            if "null" not in self._kinds(u):
+                out += [("null", None, u.keyword, "")]
             if u.discriminator:
                 out += [("not-an-object", 42, u.keyword, "")]
                 out += [("unknown-member", {u.discriminator: UNKNOWN_TAG}, u.keyword, "")]
@@ -251,14 +273,70 @@ class Deriver:
         return out
 
     def for_definition(self, name: str, d: M.Definition) -> list[Case]:
+        if self.sample.general is not None:
+            try:
+                return self.judged(name, d, self.typed_cases(name, d))
+            except SpecError:
+                # no document fits (a schema that admits nothing, or nothing the sampler finds):
+                # plain values of every JSON type, judged by the validator, are the cases
+                cases = []
+                for label, doc in (("null", None), ("true", True), ("zero", 0), ("fraction", 1.5), ("text", "x"), ("array", []), ("object", {})):
+                    ok = self.sample.general.valid_as(doc, name)
+                    cases.append(valid(name, label, doc) if ok else invalid(name, label, doc, None, None))
+                return cases
+        return self.typed_cases(name, d)
+
+    def judged(self, name: str, d: M.Definition, cases: list[Case]) -> list[Case]:
+        """Cases of a schema with general nodes: probes (and every case of a definition the
+        general validator checks) judged by that validator, the rest as the typed deriver says."""
+        general = self.sample.general
+        whole = isinstance(d, M.ObjectDef) and d.checks is not None or isinstance(d, M.AliasDef) and isinstance(d.type, M.TSchema)
+        out = []
+        for case in cases:
+            if case["valid"] and not whole and case.get("keyword") != PROBE:
+                out.append(case)
+                continue
+            if not case["valid"] and case["keyword"] != PROBE and not whole:
+                out.append(case)
+                continue
+            label = case["name"].split("/", 2)[2]
+            if general.valid_as(case["document"], name):
+                out.append(valid(name, label, case["document"]))
+            else:
+                out.append(invalid(name, label, case["document"], None, None))
+        if whole:
+            node = d.checks if isinstance(d, M.ObjectDef) else d.type.node  # type: ignore[union-attr]
+            base = cases[0]["document"]
+            seen = {json.dumps(c["document"], sort_keys=True) for c in out}
+            for label, v, p in general.probes(node, base):
+                key = json.dumps(v, sort_keys=True)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if general.valid_as(v, name):
+                    out.append(valid(name, f"probe-{label}", v))
+                else:
+                    out.append(invalid(name, f"probe-{label}", v, None, None))
+        names = set()
+        for case in out:  # labels may repeat across probes: keep names unique
+            n, i = case["name"], 2
+            while case["name"] in names:
+                case["name"] = f"{n}-{i}"
+                i += 1
+            names.add(case["name"])
+        return out
+
+    def typed_cases(self, name: str, d: M.Definition) -> list[Case]:
         base = self.sample.of(d)
         cases: list[Case] = [valid(name, "minimal", base)]
         if isinstance(d, M.EnumDef):
             cases += [valid(name, f"member-{v}", v) for v in d.values[1:]]
         if isinstance(d, M.UnionDef):
             cases += [valid(name, f"member-{m.name}", self.sample.of(m)) for m in d.union.members[1:] if isinstance(m, M.TRef)]
-        if isinstance(d, (M.UnionDef, M.EnumDef, M.AliasDef)):
+        if isinstance(d, (M.UnionDef, M.EnumDef, M.AliasDef)) or d.checks is not None:
             t: M.TypeExpr = M.TRef(name, d.loc)
+            if isinstance(d, M.ObjectDef) or isinstance(d, M.AliasDef) and isinstance(d.type, M.TSchema):
+                return cases  # probes come from the general validator's node
             for label, v, kw, p in self.wrong(t):
                 cases.append(invalid(name, label, v, kw, p, lenient=_lenient(label, p, top=True)))
             return cases
@@ -277,9 +355,13 @@ class Deriver:
             if isinstance(self.resolve(f.type), M.TInteger):
                 doc = dict(base)
                 doc[f.wire] = 1.0
-                case = invalid(name, f"{f.wire}-integral-float", doc, "type", pointer_join("", f.wire))
-                case["reference"] = "accepts"
-                case["why"] = "JSON Schema counts 1.0 as an integer; specbind keeps integers integers (1 and 1.0 told apart)"
+                if self.ir.integers == "json-schema":
+                    case = valid(name, f"{f.wire}-integral-float", doc)
+                    case["normalized"] = {**doc, f.wire: 1}
+                else:
+                    case = invalid(name, f"{f.wire}-integral-float", doc, "type", pointer_join("", f.wire))
+                    case["reference"] = "accepts"
+                    case["why"] = "JSON Schema counts 1.0 as an integer; specbind keeps integers integers (1 and 1.0 told apart)"
                 cases.append(case)
         if d.closed:
             doc = dict(base)
@@ -305,7 +387,10 @@ def valid(definition: str, label: str, doc: Any) -> Case:
     return {"definition": definition, "name": f"{definition}/valid/{label}", "document": doc, "valid": True}
 
 
-def invalid(definition: str, label: str, doc: Any, keyword: str, pointer: str, lenient: str = "error") -> Case:
+PROBE = "?probe"  # a document whose validity the general validator decides
+
+
+def invalid(definition: str, label: str, doc: Any, keyword: str | None, pointer: str | None, lenient: str = "error") -> Case:
     return {
         "definition": definition,
         "name": f"{definition}/invalid/{label}",
@@ -318,5 +403,38 @@ def invalid(definition: str, label: str, doc: Any, keyword: str, pointer: str, l
     }
 
 
-def derive_cases(ir: M.IR) -> list[Case]:
-    return Deriver(ir).cases()
+def derive_cases(ir: M.IR, table: dict[str, Any] | None = None) -> list[Case]:
+    deriver = Deriver(ir)
+    if ir.integers != "exact" or ir.formats or any(_general(d) for d in ir.defs.values()):
+        from .general_cases import GeneralDeriver
+        from .validation_table import validation_table
+
+        deriver.sample.general = GeneralDeriver(
+            table if table is not None else validation_table(ir),
+            ir.integers,
+            ir.formats,
+            lambda name: deriver.sample.of(M.TRef(name, ir.defs[name].loc)),
+        )
+    return deriver.cases()
+
+
+def _general(d: M.Definition) -> bool:
+    if isinstance(d, M.ObjectDef):
+        return d.checks is not None or any(_has_schema(f.type) for f in d.fields)
+    if isinstance(d, M.UnionDef):
+        return _has_schema(d.union)
+    if isinstance(d, M.AliasDef):
+        return _has_schema(d.type)
+    return False
+
+
+def _has_schema(t: M.TypeExpr) -> bool:
+    if isinstance(t, M.TSchema):
+        return True
+    if isinstance(t, M.TArray):
+        return _has_schema(t.items)
+    if isinstance(t, M.TMap):
+        return t.values is not None and _has_schema(t.values)
+    if isinstance(t, M.TUnion):
+        return any(_has_schema(m) for m in t.members)
+    return False

@@ -13,7 +13,7 @@ from typing import Any
 from .binding import CONFIG, Binding, load_binding
 from .errors import SpecError
 from .products import LedgerUpdate, compute, load_ir
-from .render import Progress, Rendered, environment, finish, render_plan, template_sets
+from .render import Progress, Rendered, copy_folder, environment, finish, render_plan, template_sets
 from .targets import Target, builtins, load_folder, resolve
 
 __all__ = ["SpecOutput", "discover_specs", "drift", "load_ir", "render_spec", "render_specs", "write", "targets_for"]
@@ -66,8 +66,12 @@ def _render(spec_dir: Path, layers: Sequence[Path], allow_new_slots: bool, extra
     rendered = []
     for target, options in chosen:
         out = Rendered(target)
-        for plan in target.build(products, options):
+        plans = target.build(products, options)
+        for plan in plans:
             render_plan(target, plan, env, out)
+        for folder in binding.runtime:  # the spec's own fixed modules, into the target's package
+            if plans and (folder / target.name).is_dir():
+                copy_folder(target, plans[0], folder / target.name, out)
         rendered.append(out)
     return binding, rendered, products.ledger_update, [t.name for t, _ in chosen]
 

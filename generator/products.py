@@ -48,7 +48,7 @@ class Products:
     @cached_property
     def cases(self) -> list[dict[str, Any]]:
         """Valid and invalid documents derived from every constraint of the IR."""
-        return derive_cases(self.ir)
+        return derive_cases(self.ir, self.validation)
 
     @cached_property
     def fixtures(self) -> dict[str, Any]:
@@ -73,7 +73,8 @@ class Products:
 
 def load_ir(binding: Binding) -> IR:
     overlays = [(o, binding.display(o)) for o in binding.overlays]
-    ir = build_ir(load_schema(binding.schema, binding.display(binding.schema), overlays))
+    doc = load_schema(binding.schema, binding.display(binding.schema), overlays, binding.annotations, binding.root_name)
+    ir = build_ir(doc, binding.integers, binding.formats)
     root = binding.root
     if root is not None and root not in ir.defs:
         raise SpecError(binding.display(binding.spec_dir / CONFIG), "[protocol].root", f"no definition named {root!r}")

@@ -30,6 +30,12 @@ _ESCAPES = {
 _DOT = "[^\\n\\r\\u2028\\u2029]"
 
 
+# Unicode property escapes Python's `re` can spell: (\p{...}, \P{...})
+_LETTER = ("[^\\W\\d_]", "[\\W\\d_]")
+_DIGIT = ("\\d", "\\D")  # Python's \d is Unicode's decimal digits (Nd)
+_PROPERTIES = {"L": _LETTER, "Letter": _LETTER, "Nd": _DIGIT, "digit": _DIGIT, "Decimal_Number": _DIGIT}
+
+
 class Untranslatable(ValueError):
     """An ECMA-262 construct with no Python equivalent here."""
 
@@ -87,6 +93,14 @@ def _escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
         if end < 0:
             raise Untranslatable("\\u{ without its closing }")
         return f"\\U{int(pattern[i + 3:end], 16):08x}", end + 1
+    if c in "pP" and pattern.startswith("{", i + 2):
+        # a Unicode property escape (JSON Schema reads patterns with Unicode semantics)
+        end = pattern.find("}", i + 3)
+        name = pattern[i + 3 : end] if end > 0 else ""
+        found = _PROPERTIES.get(name)
+        if found is None or in_class:
+            raise Untranslatable(f"\\{c}{{{name}}}: only \\p{{L}} (Letter) and \\p{{Nd}} (digit) are translated, outside classes")
+        return found[c == "P"], end + 1
     if c in "AZzGQEaUNpPL" or (c.isascii() and c.isalpha() and c not in "tnvfrux0"):
         # an identity escape in ECMA-262 (\Z is "Z"); Python reads these as something else
         return re.escape(c), i + 2

@@ -135,7 +135,11 @@ def copy_runtime(target: Target, plan: Plan, name: str, out: Rendered) -> None:
     """The fixed modules of one runtime set, into the plan's package, each with the banner."""
     if target.runtime is None or not (target.runtime / name).is_dir():
         raise SpecError(target.origin, "", f"target {target.name!r} has no runtime set {name!r}")
-    base = target.runtime / name
+    copy_folder(target, plan, target.runtime / name, out)
+
+
+def copy_folder(target: Target, plan: Plan, base: Path, out: Rendered) -> None:
+    """Every file under `base` into the plan's package, each with the target's banner."""
     for path in sorted(base.rglob("*")):
         if not path.is_file() or "__pycache__" in path.parts:
             continue

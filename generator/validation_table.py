@@ -22,6 +22,8 @@ class _Table:
         return {name: self.definition(d) for name, d in self.ir.defs.items()}
 
     def definition(self, d: M.Definition) -> dict[str, Any]:
+        if isinstance(d, M.ObjectDef) and d.checks is not None:
+            return dict(d.checks)
         if isinstance(d, M.ObjectDef):
             return {
                 "kind": "object",
@@ -39,6 +41,8 @@ class _Table:
         return self.node(d.type)
 
     def node(self, t: M.TypeExpr) -> dict[str, Any]:
+        if isinstance(t, M.TSchema):
+            return dict(t.node)
         if isinstance(t, M.TRef):
             return {"kind": "ref", "name": t.name}
         if isinstance(t, M.TString):
@@ -90,13 +94,29 @@ class _Table:
         raise AssertionError(t)
 
 
+def uses_general(table: dict[str, Any]) -> bool:
+    """Whether any node of a table is of the `schema` kind (the general validator's)."""
+
+    def walk(node: Any) -> bool:
+        if isinstance(node, dict):
+            return node.get("kind") == "schema" or any(walk(v) for v in node.values())
+        if isinstance(node, list):
+            return any(walk(v) for v in node)
+        return False
+
+    return walk(table)
+
+
+_PATTERNED = ("string", "schema", "pattern")
+
+
 def map_patterns(node: Any, translate: Any) -> Any:
     """A copy of a table (or node) with every string pattern translated by `translate`; the
     schema's own spelling is kept as `source` where it differs, for messages to quote."""
     if isinstance(node, dict):
         out: dict[str, Any] = {}
         for k, v in node.items():
-            if k == "pattern" and node.get("kind") == "string":
+            if k == "pattern" and node.get("kind") in _PATTERNED and isinstance(v, str):
                 out["pattern"] = translate(v)
                 if out["pattern"] != v:
                     out["source"] = v

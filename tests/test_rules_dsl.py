@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from generator.errors import SpecError
-from generator.ir.naming import snake
 from generator.products import load_ir
 from generator.binding import load_binding
 from generator.rules.load import load_rules

@@ -99,7 +99,7 @@ def test_diff_reads_upstream_release_folders_with_their_ledgers() -> None:
 
 def test_a_refused_input_exits_2_never_1(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"$defs": {"A": {"type": "string", "contentSchema": {}}}}))
+    bad.write_text(json.dumps({"$defs": {"A": {"$dynamicRef": "#meta"}}}))
     for args in ((bad, HARNESS / "openapi.yaml"), (tmp_path / "nothing-here", bad), (tmp_path, bad)):
         result = run_cli("diff", *args)
         assert result.exit_code == 2, result.output

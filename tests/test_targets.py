@@ -8,7 +8,6 @@ import importlib
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 

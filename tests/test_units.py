@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import pytest
 
 from generator.binding import load_binding
 from generator.cases import derive_cases
@@ -112,6 +111,29 @@ def test_inline_objects_are_named_after_their_owner(tmp_path: Path) -> None:
     assert "RunError" in ir.defs and isinstance(ir.defs["RunError"], M.ObjectDef)
     run = ir.defs["Run"]
     assert isinstance(run, M.ObjectDef) and run.field("error").type == M.TRef("RunError", "/$defs/Run/properties/error")  # type: ignore[union-attr]
+
+
+def test_a_failed_union_keeps_what_the_definitions_it_built_made(tmp_path: Path) -> None:
+    # an untagged anyOf listed before its members builds them, then is not a typed union: the
+    # members it built stay, with the inline objects they named and the tags their unions gave
+    ir = ir_of(tmp_path, {
+        "Message": {"anyOf": [{"$ref": "#/$defs/Req"}, {"$ref": "#/$defs/Note"}]},
+        "Req": {
+            "type": "object",
+            "properties": {
+                "params": {"type": "object", "properties": {"a": {"type": "string"}}},
+                "content": {"anyOf": [{"$ref": "#/$defs/Text"}, {"$ref": "#/$defs/Image"}]},
+            },
+        },
+        "Note": {"type": "object", "properties": {"method": {"type": "string"}}},
+        "Text": {"type": "object", "properties": {"type": {"const": "text"}}, "required": ["type"]},
+        "Image": {"type": "object", "properties": {"type": {"const": "image"}}, "required": ["type"]},
+    })
+    req = ir.defs["Req"]
+    assert isinstance(req, M.ObjectDef) and req.field("params").type == M.TRef("ReqParams", "/$defs/Req/properties/params")  # type: ignore[union-attr]
+    assert isinstance(ir.defs["ReqParams"], M.ObjectDef)
+    assert ir.defs["Text"].tags == [("type", "text")] and ir.defs["Image"].tags == [("type", "image")]  # type: ignore[union-attr]
+    assert derive_cases(ir)
 
 
 # -- the case deriver ---------------------------------------------------------------------------------

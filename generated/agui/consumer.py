@@ -28,6 +28,7 @@ from . import codec_json, models
 from .automaton import Automaton, Finding
 from .errors import DecodeError, Issue
 from .jsonpatch import PatchError, apply_patch
+from .version import PROTOCOL_VERSION
 from .limits import MAX_DEPTH, safe_text, value_depth
 
 __all__ = [
@@ -38,7 +39,6 @@ __all__ = [
     "version_tuple",
 ]
 
-PROTOCOL_VERSION = "1.1"
 # the first version whose peers read protocolVersion; older peers are sent none
 _DECLARES_VERSION = (1, 0, 0)
 # peers at or below these versions need the content and subagent downgrades

@@ -235,4 +235,28 @@ def diff(old: Path, new: Path, as_json: bool, markdown: bool, allow_breaking: bo
 
 
 
-COMMANDS += [generate, check, lint, diff, targets_command]
+@click.command()
+@click.argument("schema", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", required=True, help="The spec folder's name and the Python package's (as snake_case).")
+@click.option(
+    "--spec-dir", "spec_root", type=click.Path(file_okay=False, path_type=Path), default=SPEC_ROOT, show_default=True,
+    help="Where the spec folder is made.",
+)
+def init(schema: Path, name: str, spec_root: Path) -> None:
+    """Make a spec folder for SCHEMA (JSON Schema 2020-12 or draft-07, or OpenAPI 3.x; JSON or
+    YAML): a copy of it, a SOURCE note with its sha256 and a binding.toml with working defaults,
+    so that `generate` needs no hand edit."""
+    from ..init import init as run
+
+    try:
+        made = run(schema, name, spec_root)
+    except SpecError as exc:
+        fail(exc)
+    click.echo(f"{made.folder}: {made.definitions} definitions ({made.draft}), package {made.package!r}" + (f", root {made.root!r}" if made.root else ""))
+    if made.annotations:
+        click.echo(f"  read as annotations: {', '.join(made.annotations)} (no JSON Schema vocabulary defines them)")
+    click.echo(f"next: specbind generate --spec {made.folder} --out OUT")
+    click.echo(f"      specbind validate --spec {made.folder} --out OUT --as DEFINITION --json FILE...")
+
+
+COMMANDS += [init, generate, check, lint, diff, targets_command]

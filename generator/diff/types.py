@@ -76,6 +76,8 @@ def describe(t: M.TypeExpr | None) -> str:
         if t.discriminator:
             return f"one of {len(t.members)} by {t.discriminator}"
         return " | ".join(describe(m) for m in t.members)
+    if isinstance(t, M.TSchema):
+        return "a value its schema checks (" + (" or ".join(t.types) or "nothing") + ")"
     raise AssertionError(t)
 
 

@@ -11,23 +11,84 @@ from ..errors import SpecError, pointer_join
 from ..regex import Untranslatable, ecma_to_python
 from ..schema import vocabulary as V
 from ..schema.loader import SchemaDoc
+from . import general as G
 from . import model as M
 from .naming import snake
+
+# what a typed attempt raises when the typed model cannot say what a node means: the node is
+# then compiled for the general validator instead (which re-checks the keyword values, so a
+# malformed schema still stops generation with its pointer)
+_TYPED_FAILS = (SpecError, TypeError, AttributeError, KeyError, ValueError, IndexError)
 
 _OBJECT_KEYS = {"type", "properties", "required", "allOf", "unevaluatedProperties", "additionalProperties"}
 
 
-def build_ir(doc: SchemaDoc) -> M.IR:
-    return _Builder(doc).build()
+def build_ir(doc: SchemaDoc, integers: str = "exact", formats: bool = False) -> M.IR:
+    return _Builder(doc, integers, formats).build()
 
 
 class _Builder:
-    def __init__(self, doc: SchemaDoc) -> None:
+    def __init__(self, doc: SchemaDoc, integers: str = "exact", formats: bool = False) -> None:
         self.doc = doc
+        self.integers = integers
+        self.formats = formats
         self.defs: dict[str, M.Definition] = {}
         self.building: list[str] = []
         self.synthesized: list[str] = []  # names given to inline objects, in creation order
+        self.tag_log: list[tuple[str, tuple[str, str], str | None]] = []  # (object, tag, definition being built) as registered
+        self.made_by: dict[str, str | None] = {}  # inline object -> the definition being built when it was named
+        self.general = G.Compiler(doc.draft, doc.resolve, self.fail, doc.annotations, formats)
         self.fragments = self._find_fragments()
+
+    # -- typed attempts ---------------------------------------------------------------------
+
+    def _snapshot(self) -> tuple[int, int, list[str]]:
+        return len(self.synthesized), len(self.tag_log), list(self.building)
+
+    def _rollback(self, snap: tuple[int, int, list[str]]) -> None:
+        """Forget what a failed typed attempt made: the inline objects it named, the tags it
+        gave union members. What a definition the attempt built to the end made stays: that
+        definition is kept (`definition` memoizes it) and refers to its inline objects and
+        relies on its tags (an anyOf listed before its members builds them, then fails)."""
+        n_syn, n_tags, building = snap
+        kept = [name for name in self.synthesized[n_syn:] if self.made_by.get(name) in self.defs]
+        for name in self.synthesized[n_syn:]:
+            if name not in kept:
+                self.defs.pop(name, None)
+                self.doc.inline.pop(name, None)
+                self.made_by.pop(name, None)
+        self.synthesized[n_syn:] = kept
+        kept_tags = [entry for entry in self.tag_log[n_tags:] if entry[2] in self.defs]
+        for entry in self.tag_log[n_tags:]:
+            if entry in kept_tags:
+                continue
+            owner, tag, _ = entry
+            d = self.defs.get(owner)
+            if isinstance(d, M.ObjectDef) and tag in d.tags:
+                d.tags.remove(tag)
+        self.tag_log[n_tags:] = kept_tags
+        self.building[:] = building
+
+    def compile_general(self, node: Any, at: str) -> dict[str, Any]:
+        return self.general.compile(node, at)
+
+    def general_types(self, compiled: dict[str, Any]) -> tuple[str, ...]:
+        def safe(name: str) -> M.Definition:
+            if name in self.defs:
+                return self.defs[name]
+            if name in self.building:  # still being built: it may be anything
+                return M.AliasDef(name, "", None, M.TAny(""))
+            return self.definition(name)
+
+        def lookup(name: str) -> set[str]:
+            return M.json_types(safe(name), safe)
+
+        found = G.json_types(compiled, lookup)
+        return tuple(t for t in M.JSON_TYPES if t in found)
+
+    def schema_expr(self, node: Any, at: str) -> M.TSchema:
+        compiled = self.compile_general(node, at)
+        return M.TSchema(at, compiled, self.general_types(compiled))
 
     def fail(self, at: str, message: str) -> SpecError:
         return SpecError(self.doc.file_of(at), at, message)
@@ -40,16 +101,51 @@ class _Builder:
             self.alias_cycle(name, d, ordered)
         for d in ordered.values():
             d.tags.sort() if isinstance(d, M.ObjectDef) else None
+        self.endless(ordered)
         raw = self.doc.raw
         return M.IR(
             reference=self.doc.combined(),
             source=self.doc.display,
             sha256=self.doc.sha256,
-            title=raw.get("title"),
-            description=raw.get("description"),
+            title=raw.get("title") if isinstance(raw.get("title"), str) else None,
+            description=raw.get("description") if isinstance(raw.get("description"), str) else None,
             root=self.doc.root_ref,
             defs=ordered,
+            draft=self.doc.draft,
+            integers=self.integers,
+            formats=self.formats,
         )
+
+    def endless(self, defs: dict[str, M.Definition]) -> None:
+        """A definition that applies itself to the very value it validates (through $ref,
+        allOf, anyOf, not, if...) without reaching into a member or item never terminates."""
+        edges: dict[str, set[str]] = {}
+        for name, d in defs.items():
+            node = d.checks if isinstance(d, M.ObjectDef) else d.type if isinstance(d, M.AliasDef) else None
+            if isinstance(node, M.TSchema):
+                node = node.node
+            elif isinstance(node, M.TRef):
+                node = {"kind": "ref", "name": node.name}
+            edges[name] = G.same_instance_refs(node) if isinstance(node, dict) else set()
+        state: dict[str, int] = {}
+
+        def visit(name: str, path: list[str]) -> None:
+            state[name] = 1
+            for nxt in sorted(edges.get(name, ())):
+                if state.get(nxt) == 1:
+                    cycle = path[path.index(nxt):] + [nxt] if nxt in path else [name, nxt]
+                    raise self.fail(
+                        self.doc.def_pointer(nxt),
+                        f"definitions apply each other to the same value in a cycle that never ends: {' -> '.join(cycle)} "
+                        "(each needs itself to be valid first): break the cycle, or make one step go into a property or item",
+                    )
+                if state.get(nxt) is None:
+                    visit(nxt, path + [nxt])
+            state[name] = 2
+
+        for name in defs:
+            if state.get(name) is None:
+                visit(name, [name])
 
     def alias_cycle(self, name: str, d: M.Definition, defs: dict[str, M.Definition]) -> None:
         """A definition that is only a $ref to another, round and round, names no type."""
@@ -68,16 +164,19 @@ class _Builder:
 
         def walk(node: Any, at: str) -> None:
             if isinstance(node, dict):
-                for sub in node.get("allOf", []):
+                subs = node.get("allOf", [])
+                for i, sub in enumerate(subs if isinstance(subs, list) else []):
                     if isinstance(sub, dict) and "$ref" in sub:
-                        found.add(self.doc.resolve(sub["$ref"], at + "/allOf"))
+                        found.add(self.doc.resolve(sub["$ref"], pointer_join(at, "allOf", i, "$ref")))
                 for key, value in node.items():
                     if key in V.SCHEMA_MAPS and isinstance(value, dict):
-                        for v in value.values():
-                            walk(v, at)
-                    elif key in V.SCHEMA_SINGLE or key in V.SCHEMA_LISTS:
-                        for v in value if isinstance(value, list) else [value]:
-                            walk(v, at)
+                        for k, v in value.items():
+                            walk(v, pointer_join(at, key, k))
+                    elif key in V.SCHEMA_SINGLE:
+                        walk(value, pointer_join(at, key))
+                    elif key in V.SCHEMA_LISTS and isinstance(value, list):
+                        for i, v in enumerate(value):
+                            walk(v, pointer_join(at, key, i))
 
         walk(self.doc.raw, "")
         return found
@@ -91,25 +190,15 @@ class _Builder:
             raise self.fail(at, f"definitions compose themselves in a cycle: {cycle}")
         self.building.append(name)
         node = self.doc.defs[name]
-        doc = node.get("description")
-        keys = set(node) - V.ANNOTATIONS
-        d: M.Definition
-        if keys & {"oneOf", "anyOf"}:
-            extra = keys - {"oneOf", "anyOf", "type"}
-            if extra or {"oneOf", "anyOf"} <= keys:
-                raise self.fail(at, f"a union definition cannot also carry {sorted(extra or {'anyOf'})}")
-            union = self.expr(node, at)
-            # a union of every JSON value is no union at all: an alias of any
-            d = M.UnionDef(name, at, doc, union) if isinstance(union, M.TUnion) else M.AliasDef(name, at, doc, union)
-        elif "enum" in keys and node.get("type") == "string":
-            t = self.expr(node, at)
-            assert isinstance(t, M.TEnum)
-            d = M.EnumDef(name, at, doc, t.values)
-        elif node.get("type") == "object" and keys & {"properties", "allOf", "required"}:
-            d = self.object_def(name, node, at, doc)
-        else:
-            d = M.AliasDef(name, at, doc, self.expr(node, at))
-        self.building.pop()
+        snap = self._snapshot()
+        try:
+            d = self.typed_definition(name, node, at)
+        except _TYPED_FAILS:
+            self._rollback(snap)
+            d = self.general_definition(name, node, at)
+        finally:
+            if self.building and self.building[-1] == name:
+                self.building.pop()
         self.defs[name] = d
         if isinstance(d, M.UnionDef) and d.union.discriminator:
             for tag, member in d.union.tags:
@@ -119,8 +208,61 @@ class _Builder:
                     obj.tags.append((d.union.discriminator, tag))
         return d
 
+    def general_definition(self, name: str, node: Any, at: str) -> M.Definition:
+        """A definition the typed model cannot say exactly: validated by its compiled schema;
+        an object with properties keeps a (open) model of its fields."""
+        doc = _text(node.get("description")) if isinstance(node, dict) else None
+        checks = self.compile_general(node, at)
+        if isinstance(node, dict) and node.get("type") == "object" and isinstance(node.get("properties"), dict):
+            required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
+            fields = []
+            for wire, sub in node["properties"].items():
+                p_at = pointer_join(at, "properties", wire)
+                fields.append(
+                    M.Field(
+                        wire=wire,
+                        name=snake(wire),
+                        type=self.expr(sub, p_at),
+                        required=wire in required,
+                        loc=p_at,
+                        required_loc=at + "/required" if wire in required else None,
+                        doc=_text(sub.get("description")) if isinstance(sub, dict) else None,
+                        default=sub.get("default", M.NO_DEFAULT) if isinstance(sub, dict) else M.NO_DEFAULT,
+                    )
+                )
+            names = [f.name for f in fields]
+            if len(set(names)) == len(names):
+                return M.ObjectDef(name, at, doc, tuple(fields), False, None, fragment=False, checks=checks)
+        return M.AliasDef(name, at, doc, M.TSchema(at, checks, self.general_types(checks)))
+
+    def typed_definition(self, name: str, node: Any, at: str) -> M.Definition:
+        if not isinstance(node, dict):
+            raise self.fail(at, "a boolean definition has no typed model")
+        doc = node.get("description")
+        keys = set(node) - V.ANNOTATIONS - self.extension_keys(node)
+        d: M.Definition
+        if keys & {"oneOf", "anyOf"}:
+            extra = keys - {"oneOf", "anyOf", "type"}
+            if extra or {"oneOf", "anyOf"} <= keys:
+                raise self.fail(at, f"a union definition cannot also carry {sorted(extra or {'anyOf'})}")
+            union = self.typed_expr(node, at)
+            # a union of every JSON value is no union at all: an alias of any
+            d = M.UnionDef(name, at, doc, union) if isinstance(union, M.TUnion) else M.AliasDef(name, at, doc, union)
+        elif "enum" in keys and node.get("type") == "string":
+            t = self.typed_expr(node, at)
+            assert isinstance(t, M.TEnum)
+            d = M.EnumDef(name, at, doc, t.values)
+        elif node.get("type") == "object" and keys & {"properties", "allOf", "required"}:
+            d = self.object_def(name, node, at, doc)
+        else:
+            d = M.AliasDef(name, at, doc, self.typed_expr(node, at))
+        return d
+
+    def extension_keys(self, node: dict[str, Any]) -> set[str]:
+        return {k for k in node if V.is_extension(k) or k in self.doc.annotations}
+
     def object_def(self, name: str, node: dict[str, Any], at: str, doc: str | None) -> M.ObjectDef:
-        extra = set(node) - V.ANNOTATIONS - _OBJECT_KEYS
+        extra = set(node) - V.ANNOTATIONS - _OBJECT_KEYS - self.extension_keys(node)
         if extra:
             raise self.fail(pointer_join(at, sorted(extra)[0]), "keyword does not apply to an object with properties")
         fields: dict[str, M.Field] = {}
@@ -128,10 +270,10 @@ class _Builder:
         composes: list[str] = []
         for i, sub in enumerate(node.get("allOf", [])):
             sub_at = pointer_join(at, "allOf", i)
-            if set(sub) - V.ANNOTATIONS != {"$ref"}:
+            if set(sub) - V.ANNOTATIONS - self.extension_keys(sub) != {"$ref"}:
                 raise self.fail(sub_at, "allOf members must be plain $refs to object definitions")
             frag = self.definition(self.doc.resolve(sub["$ref"], sub_at + "/$ref"))
-            if not isinstance(frag, M.ObjectDef):
+            if not isinstance(frag, M.ObjectDef) or frag.checks is not None:
                 raise self.fail(sub_at, f"allOf member {frag.name!r} is not an object definition")
             composes.append(frag.name)
             for f in frag.fields:
@@ -170,6 +312,12 @@ class _Builder:
         if clash:
             raise self.fail(at + "/properties", f"properties map to the same snake_case name: {sorted(clash)}")
         closed, closed_loc = self.closedness(node, at)
+        for frag_name in composes:
+            frag = self.defs[frag_name]
+            assert isinstance(frag, M.ObjectDef)
+            if frag.closed and set(fields) - {f.wire for f in frag.fields}:
+                # the member's own closing keyword refuses what the composition adds
+                raise self.fail(at + "/allOf", f"allOf member {frag_name!r} is closed to the properties beside it")
         return M.ObjectDef(
             name=name,
             loc=at,
@@ -184,6 +332,10 @@ class _Builder:
     def closedness(self, node: dict[str, Any], at: str) -> tuple[bool, str | None]:
         un = node.get("unevaluatedProperties", True)
         add = node.get("additionalProperties", True)
+        un = True if un == {} else un
+        add = True if add == {} else add
+        if un is False and add not in (True, False):
+            raise self.fail(at + "/additionalProperties", "additionalProperties as a schema beside unevaluatedProperties")
         if un is False:
             return True, at + "/unevaluatedProperties"
         if add is False:
@@ -241,23 +393,39 @@ class _Builder:
     # -- type expressions -------------------------------------------------------------------
 
     def expr(self, node: Any, at: str) -> M.TypeExpr:
+        """The type of a subschema: typed where the typed model says exactly what it means,
+        else checked by its compiled schema."""
+        snap = self._snapshot()
+        try:
+            return self.typed_expr(node, at)
+        except _TYPED_FAILS:
+            self._rollback(snap)
+            return self.schema_expr(node, at)
+
+    def typed_expr(self, node: Any, at: str) -> M.TypeExpr:
         if node is True:
             return M.TAny(at)
         if not isinstance(node, dict):
             raise self.fail(at, "only the boolean schema true is supported here")
-        keys = set(node) - V.ANNOTATIONS
+        keys = set(node) - V.ANNOTATIONS - self.extension_keys(node)
+        if "type" in keys and isinstance(node["type"], list):
+            return self.type_list(node, keys, at)
         if "$ref" in keys:
             return self.ref_expr(node, keys, at)
         if "const" in keys:
             self.only(node, keys, {"const", "type"}, at)
             value = node["const"]
+            if value is None and node.get("type", "null") == "null":
+                return M.TNull(at)
             if not isinstance(value, (str, int, bool)) or isinstance(value, float):
                 raise self.fail(at + "/const", "only string, integer and boolean consts are supported")
+            if "type" in node and G._type_of(value) != node["type"] and not (node["type"] == "number" and G._type_of(value) == "integer"):
+                raise self.fail(at + "/type", "the const is not of the type beside it")
             return M.TConst(at, value)
         if "enum" in keys:
             self.only(node, keys, {"enum", "type"}, at)
             values = node["enum"]
-            if node.get("type") != "string" or not all(isinstance(v, str) for v in values):
+            if node.get("type", "string") != "string" or not all(isinstance(v, str) for v in values):
                 raise self.fail(at + "/enum", "only enums of strings (with type: string) are supported")
             if len(set(values)) != len(values):
                 raise self.fail(at + "/enum", "enum values repeat")
@@ -267,7 +435,13 @@ class _Builder:
                 self.only(node, keys, {combinator, "type"}, at)
                 subs = node[combinator]
                 members = tuple(self.expr(sub, pointer_join(at, combinator, i)) for i, sub in enumerate(subs))
-                return self.union(members, at, combinator)
+                union = self.union(members, at, combinator)
+                if "type" in node:
+                    allowed = set(node["type"] if isinstance(node["type"], list) else [node["type"]])
+                    allowed |= {"integer"} if "number" in allowed else set()
+                    if not self.json_types(union) <= allowed:
+                        raise self.fail(at + "/type", f"{combinator} members admit JSON types the `type` beside it does not")
+                return union
         if "not" in keys:
             self.only(node, keys, {"not"}, at)
             if node["not"] != {"type": "null"}:
@@ -295,8 +469,10 @@ class _Builder:
                     re.compile(ecma_to_python(pattern))
                 except (re.error, TypeError, Untranslatable) as exc:
                     raise self.fail(at + "/pattern", f"pattern does not compile: {exc}") from None
-            examples = tuple(e for e in node.get("examples", []) if isinstance(e, str))
+            examples = tuple(e for e in node.get("examples", []) if isinstance(e, str)) if isinstance(node.get("examples"), list) else ()
             fmt = node.get("format") if isinstance(node.get("format"), str) else None
+            if fmt is not None and self.formats:
+                raise self.fail(at + "/format", "an asserted format is checked by the general validator")
             return M.TString(at, pattern, examples, bounds["minLength"], bounds["maxLength"], fmt)
         if kind in ("integer", "number"):
             names = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
@@ -329,6 +505,36 @@ class _Builder:
             return M.TMap(at, values, self.property_names(node, at))
         raise self.fail(at + "/type", f"unsupported type {json.dumps(kind)}")
 
+    # which keywords apply to which JSON type, for `type` arrays
+    _TYPE_KEYS = {
+        "null": set(),
+        "boolean": set(),
+        "string": {"pattern", "minLength", "maxLength"},
+        "integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+        "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+        "array": {"items", "minItems"},
+        "object": {"properties", "required", "allOf", "unevaluatedProperties", "additionalProperties", "propertyNames"},
+    }
+
+    def type_list(self, node: dict[str, Any], keys: set[str], at: str) -> M.TypeExpr:
+        """`type: [a, b]`: a union told apart by JSON type, each member carrying the keywords
+        that apply to its type (a keyword of another type says nothing about it)."""
+        kinds = node["type"]
+        if not kinds or not all(isinstance(k, str) for k in kinds) or len(set(kinds)) != len(kinds):
+            raise self.fail(at + "/type", "type must be a type name or an array of distinct ones")
+        if "integer" in kinds and "number" in kinds:
+            kinds = [k for k in kinds if k != "integer"]
+        if len(kinds) == 1:
+            return self.typed_expr({**node, "type": kinds[0]}, at)
+        applying = set().union(*(self._TYPE_KEYS.get(k, set()) for k in kinds))
+        self.only(node, keys, {"type", *applying}, at)
+        members = []
+        for k in kinds:
+            sub = {key: v for key, v in node.items() if key in self._TYPE_KEYS.get(k, set()) or key in V.ANNOTATIONS or key == "type"}
+            sub["type"] = k
+            members.append(self.typed_expr(sub, at))
+        return self.union(tuple(members), at, "type")
+
     def property_names(self, node: dict[str, Any], at: str) -> M.TString | None:
         """The `propertyNames` of a map as a string type; None when it admits every name (a
         member name is always a string, so `{type: string}` says nothing)."""
@@ -336,11 +542,11 @@ class _Builder:
             return None
         sub = node["propertyNames"]
         sub_at = at + "/propertyNames"
-        if not isinstance(sub, dict) or (set(sub) - V.ANNOTATIONS) - {"type", "minLength", "maxLength", "pattern"}:
+        if not isinstance(sub, dict) or (set(sub) - V.ANNOTATIONS - self.extension_keys(sub)) - {"type", "minLength", "maxLength", "pattern"}:
             raise self.fail(sub_at, "propertyNames is supported as a string schema (type, minLength, maxLength, pattern)")
         if sub.get("type", "string") != "string":
             raise self.fail(sub_at + "/type", "a property name is a string: propertyNames of another type admits no member")
-        t = self.expr({**sub, "type": "string"}, sub_at)
+        t = self.typed_expr({**sub, "type": "string"}, sub_at)
         assert isinstance(t, M.TString)
         return None if _trivially_full(t) else t
 
@@ -353,11 +559,18 @@ class _Builder:
         words = [t for t in rest if t and t not in ("properties", "items", "additionalProperties", "oneOf", "anyOf", "allOf") and not t.isdigit()]
         name = owner + "".join(w[:1].upper() + w[1:] for w in (snake(x).replace("_", " ").title().replace(" ", "") for x in words))
         if name in self.doc.defs or name in self.defs:
-            raise self.fail(at, f"the inline object would be named {name!r}, which is taken: make it a named definition")
+            # a union's inline members: named after their tag (a required const string), or numbered
+            required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
+            tags: list[str] = [p["const"] for k, p in (node.get("properties") or {}).items() if k in required and isinstance(p, dict) and isinstance(p.get("const"), str)]
+            stem = name + (_pascal(tags[0]) if tags else "")
+            name, i = stem, 2
+            while name in self.doc.defs or name in self.defs:
+                name, i = f"{stem}{i}", i + 1
         self.doc.containers.setdefault(name, self.doc.containers.get(owner, self.doc.defs_pointer))
         self.doc.origin.setdefault(name, self.doc.origin.get(owner, self.doc.display))
         self.defs[name] = self.object_def(name, node, at, node.get("description"))
         self.synthesized.append(name)
+        self.made_by[name] = self.building[-1] if self.building else None
         self.doc.inline[name] = node
         return name
 
@@ -370,7 +583,7 @@ class _Builder:
     def ref_expr(self, node: dict[str, Any], keys: set[str], at: str) -> M.TypeExpr:
         name = self.doc.resolve(node["$ref"], at + "/$ref")
         others = keys - {"$ref"}
-        if not others:
+        if not others or self.doc.draft == V.DRAFT_07:  # draft-07: a $ref's siblings are ignored
             return M.TRef(name, at)
         target = self.definition(name)
         if others == {"not"} and node["not"] == {"type": "null"}:
@@ -401,7 +614,9 @@ class _Builder:
                     return False
                 if isinstance(r, M.TMap) and r.values is not None and not self.universal(r.values, seen):
                     return False
-                if isinstance(r, (M.ObjectDef, M.TString, M.TInteger, M.TConst, M.TEnum)) and not _trivially_full(r):
+                if isinstance(r, (M.ObjectDef, M.TString, M.TInteger, M.TNumber, M.TConst, M.TEnum)) and not _trivially_full(r):
+                    return False
+                if isinstance(r, (M.TSchema, M.UnionDef, M.EnumDef)) or isinstance(r, M.TMap) and r.keys is not None:
                     return False
             return True
         return False
@@ -409,14 +624,31 @@ class _Builder:
     def union(self, members: tuple[M.TypeExpr, ...], at: str, combinator: str = "oneOf") -> M.TypeExpr:
         """oneOf or anyOf: the two mean the same when no value can match two members, which is
         what a discriminator or disjoint JSON types guarantee; either is required here."""
+        if combinator != "type" and members and all(isinstance(m, M.TConst) and isinstance(m.value, str) for m in members):
+            values = [m.value for m in members]  # type: ignore[union-attr]
+            if len(set(values)) == len(values):
+                # distinct string consts: exactly one matches, as in an enum
+                return M.TEnum(at, tuple(values))  # type: ignore[arg-type]
         if all(isinstance(m, M.TRef) and isinstance(self.definition(m.name), M.ObjectDef) for m in members):
             objs = [self.definition(m.name) for m in members if isinstance(m, M.TRef)]
             found = self.discriminator(objs)  # type: ignore[arg-type]
             if found:
                 prop, tags = found
-                return M.TUnion(at, members, prop, tags, combinator)
+                # msgspec gives a class one tag: a member tagged otherwise by another union
+                # cannot be tagged by this one too
+                clash = any(t != (prop, tag) for tag, member in tags for t in self.defs[member].tags)  # type: ignore[union-attr]
+                if not clash:
+                    for tag, member in tags:
+                        obj = self.defs[member]
+                        assert isinstance(obj, M.ObjectDef)
+                        if (prop, tag) not in obj.tags:
+                            obj.tags.append((prop, tag))
+                            self.tag_log.append((member, (prop, tag), self.building[-1] if self.building else None))
+                    return M.TUnion(at, members, prop, tags, combinator)
         candidate = M.TUnion(at, members, keyword=combinator)
-        if self.universal(candidate):
+        kinds = [self.json_types(m) for m in members]
+        disjoint = all(not (kinds[i] & kinds[j]) for i in range(len(kinds)) for j in range(i + 1, len(kinds)))
+        if (combinator != "oneOf" or disjoint) and self.universal(candidate):
             return M.TAny(at)  # e.g. a recursive JsonValue: exactly "any JSON value"
         kinds = [self.json_types(m) for m in members]
         for i in range(len(kinds)):
@@ -450,7 +682,7 @@ def _trivially_full(t: Any) -> bool:
     """A member that admits every value of its JSON type."""
     if isinstance(t, M.TString):
         return t.pattern is None and not t.min_length and t.max_length is None
-    if isinstance(t, M.TInteger):
+    if isinstance(t, (M.TInteger, M.TNumber)):
         return t.minimum is t.maximum is t.exclusive_minimum is t.exclusive_maximum is None
     return False
 
@@ -464,3 +696,11 @@ def _same_shape(a: M.TypeExpr, b: M.TypeExpr) -> bool:
 
 def _ecma_search(pattern: str, value: str) -> bool:
     return re.search(ecma_to_python(pattern), value) is not None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _pascal(text: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in re.split(r"[^0-9A-Za-z]+", text) if w)

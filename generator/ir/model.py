@@ -107,7 +107,18 @@ class TUnion:
     keyword: str = "oneOf"  # or anyOf: the same meaning here, since no value matches two members
 
 
-TypeExpr = Union[TRef, TString, TInteger, TNumber, TBoolean, TConst, TEnum, TAny, TMap, TArray, TUnion, TNull]
+@dataclass(frozen=True)
+class TSchema:
+    """A value the typed model does not capture exactly: it is checked by `node`, the schema
+    compiled for the general validator (the validation table's `schema` kind, every keyword of
+    the vocabulary), and modelled loosely by the JSON types it may have (`types`)."""
+
+    loc: str
+    node: Any = field(compare=False, hash=False)
+    types: tuple[str, ...] = JSON_TYPES
+
+
+TypeExpr = Union[TRef, TString, TInteger, TNumber, TBoolean, TConst, TEnum, TAny, TMap, TArray, TUnion, TNull, TSchema]
 
 NO_DEFAULT: Any = object()
 
@@ -137,6 +148,10 @@ class ObjectDef:
     tags: list[tuple[str, str]] = field(default_factory=list)
     # the object definitions it composes with allOf, directly, in schema order
     composes: tuple[str, ...] = ()
+    # the whole schema compiled for the general validator, when the fields and closedness do not
+    # say everything it asserts (patternProperties, dependentRequired, if/then...): the
+    # definition is then validated by it, and its model is open
+    checks: Any = None
 
     def field(self, wire: str) -> Field | None:
         for f in self.fields:
@@ -183,6 +198,10 @@ class IR:
     # the schema as one JSON Schema document, when the source is not one already (OpenAPI,
     # overlays): what a reference validator checks the generated codec against
     reference: dict[str, Any] | None = None
+    draft: str = "2020-12"
+    # "exact": 1.0 is not an integer (the default of existing bindings); "json-schema": it is
+    integers: str = "exact"
+    formats: bool = False  # whether `format` asserts (the formats the validator knows)
 
     def deref(self, t: TypeExpr) -> TypeExpr | Definition:
         return self.defs[t.name] if isinstance(t, TRef) else t
@@ -229,4 +248,6 @@ def json_types(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"]
         return {"array"}
     if isinstance(t, TAny):
         return set(JSON_TYPES) - ({"null"} if t.nonnull else set())
+    if isinstance(t, TSchema):
+        return set(t.types)
     raise AssertionError(t)

@@ -145,7 +145,7 @@ class Parser:
         c.end()
 
     def stmt_rule(self, c: Cursor) -> None:
-        at = c.keyword("rule")
+        c.keyword("rule")
         rid = c.word("a rule ID")
         if rid.text in self.out.rules:
             raise c.fail(rid, f"duplicate rule ID {rid.text} (first declared on line {self.out.rules[rid.text].at.line})")
@@ -322,7 +322,7 @@ class Parser:
 
     def block_entity(self, head: Statement, body: list[Statement]) -> None:
         c = Cursor(head, self.file)
-        at = c.keyword("entity")
+        c.keyword("entity")
         name = c.word("the entity's name")
         if any(e.name == name.text for e in self.out.entities):
             raise c.fail(name, f"duplicate entity {name.text!r}")

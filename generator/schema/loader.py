@@ -1,23 +1,33 @@
 """Read a JSON Schema document, pin its keyword vocabulary and resolve its references.
 
 The loader knows JSON Schema, not any protocol: it hands the IR builder a document whose every
-`$ref` is known to land on a named definition.
+`$ref` is known to land on a definition. Named definitions are those under `$defs` or
+`definitions` (either draft may use either) or an OpenAPI document's `components/schemas`; a
+`$ref` to any other place in the document (a property of a definition, the root, a `$id` or an
+anchor) names that place, which becomes a definition of its own, named after its path. A
+reference out of the document (another file, a URL) is refused: vendor what it names.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
 
-from ..errors import SpecError, pointer_join
+from ..errors import SpecError, pointer_escape, pointer_join
 from . import vocabulary as V
 
-_DEF_REF = re.compile(r"^#/(?:\$defs|components/schemas)/([^/]+)$")
-_ANCHOR_REF = re.compile(r"^#([A-Za-z_][A-Za-z0-9_.-]*)$")
+_DEF_REF = re.compile(r"^#/(?:\$defs|definitions|components/schemas)/([^/]+)$")
+_ANCHOR_REF = re.compile(r"^#([A-Za-z_][A-Za-z0-9_.:-]*)$")
+# the base URI of a document that names none: references resolve against it, and a reference
+# that leaves it is remote
+_BASE = "https://specbind.invalid/document.json"
+ROOT_NAME = "Root"
 
 
 @dataclass
@@ -37,11 +47,24 @@ class SchemaDoc:
     origin: dict[str, str] = field(default_factory=dict)
     overlays: list[tuple[str, str]] = field(default_factory=list)  # (display, sha256)
     inline: dict[str, Any] = field(default_factory=dict)  # names given to inline objects -> node
+    draft: str = V.DRAFT_2020
+    openapi: str | None = None  # the OpenAPI version, for an OpenAPI document
+    # definitions that are not `container/name`: the root, and places a $ref names
+    pointers: dict[str, str] = field(default_factory=dict)
+    # pointer -> definition name, for every definition
+    by_pointer: dict[str, str] = field(default_factory=dict)
+    # absolute URI (no fragment) -> pointer of the (sub)schema that $id names; "uri#name" -> pointer
+    ids: dict[str, str] = field(default_factory=dict)
+    id_anchors: dict[str, str] = field(default_factory=dict)
+    id_bases: list[tuple[str, str]] = field(default_factory=list)  # (pointer, base URI), longest first
+    annotations: frozenset[str] = frozenset()  # keywords the binding reads as annotations
+    root_name: str = ROOT_NAME
+    converted: bool = False  # raw was rewritten on load (OpenAPI 3.0): the reference is `raw`
 
     def combined(self) -> dict[str, Any] | None:
         """One JSON Schema document with every definition under $defs (refs rewritten), for
         a reference validator; None when the source already is one."""
-        if self.defs_pointer == "/$defs" and not self.overlays:
+        if self.openapi is None and not self.overlays:
             return None
 
         def rewrite(node: Any) -> Any:
@@ -54,10 +77,12 @@ class SchemaDoc:
                 return [rewrite(v) for v in node]
             return node
 
-        defs = {name: rewrite(node) for name, node in [*self.defs.items(), *self.inline.items()]}
+        defs = {name: rewrite(node) for name, node in [*self.defs.items(), *self.inline.items()] if name not in self.pointers}
         return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}
 
     def def_pointer(self, name: str) -> str:
+        if name in self.pointers:
+            return self.pointers[name]
         return pointer_join(self.containers.get(name, self.defs_pointer), name)
 
     def file_of(self, pointer: str) -> str:
@@ -68,27 +93,100 @@ class SchemaDoc:
                 return self.origin[name]
         return self.display
 
+    def node_at(self, pointer: str) -> Any:
+        node: Any = self.raw
+        for token in pointer.split("/")[1:]:
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                raise KeyError(pointer)
+        return node
+
+    def base_at(self, pointer: str) -> str:
+        for at, base in self.id_bases:
+            if pointer == at or pointer.startswith(at + "/"):
+                return base
+        return _BASE
+
     def resolve(self, ref: Any, at: str) -> str:
         """The definition name a `$ref` names, or a SpecError naming the dangling reference."""
         if not isinstance(ref, str):
-            raise SpecError(self.display, at, f"$ref must be a string, got {json.dumps(ref)}")
+            raise SpecError(self.file_of(at), at, f"$ref must be a string, got {json.dumps(ref)}")
         m = _DEF_REF.match(ref)
         if m:
             name = m.group(1).replace("~1", "/").replace("~0", "~")
-            if name in self.defs:
+            name = unquote(name)
+            if name in self.defs and name not in self.pointers:
                 return name
-            raise SpecError(self.file_of(at), at, f"dangling $ref {ref!r}: no definition named {name!r}")
         m = _ANCHOR_REF.match(ref)
-        if m:
-            if m.group(1) in self.anchors:
-                return self.anchors[m.group(1)]
-            raise SpecError(self.file_of(at), at, f"dangling $ref {ref!r}: no $anchor {m.group(1)!r}")
-        raise SpecError(
-            self.file_of(at),
-            at,
-            f"unsupported $ref {ref!r}: only local references to named definitions "
-            "('#/$defs/Name' or '#Anchor') are supported",
-        )
+        if m and m.group(1) in self.anchors and self.base_at(at) == _BASE:
+            return self.anchors[m.group(1)]
+        return self.by_pointer_of(self.locate(ref, at), ref, at)
+
+    def locate(self, ref: str, at: str) -> str:
+        """The JSON Pointer (into this document) of what a `$ref` names."""
+        where = self.file_of(at)
+        target = _join(self.base_at(at), ref)
+        uri, fragment = urldefrag(target)
+        if uri not in self.ids:
+            raise SpecError(
+                where,
+                at,
+                f"unsupported $ref {ref!r}: it names another document ({uri}); only references within this "
+                "document are supported: copy what it names into this document's $defs and refer to it there",
+            )
+        base = self.ids[uri]
+        if fragment == "" and not target.endswith("#") and "#" not in ref:
+            return base
+        if fragment == "":
+            return base
+        if fragment.startswith("/"):
+            pointer = base + unquote(fragment)
+            try:
+                self.node_at(pointer)
+            except KeyError:
+                raise SpecError(where, at, f"dangling $ref {ref!r}: nothing at {pointer or '/'} (no definition named {fragment.rsplit('/', 1)[-1]!r})") from None
+            return pointer
+        key = f"{uri}#{fragment}"
+        if key not in self.id_anchors:
+            raise SpecError(where, at, f"dangling $ref {ref!r}: no $anchor {fragment!r}")
+        return self.id_anchors[key]
+
+    def by_pointer_of(self, pointer: str, ref: str, at: str) -> str:
+        """The definition at a pointer, made one (named after its path) if it is not yet."""
+        if pointer in self.by_pointer:
+            return self.by_pointer[pointer]
+        node = self.node_at(pointer)
+        if not isinstance(node, (dict, bool)):
+            raise SpecError(self.file_of(at), at, f"$ref {ref!r} names {pointer or '/'}, which is not a schema")
+        words = [w for w in pointer.split("/")[1:] if w not in ("$defs", "definitions", "components", "schemas", "properties")]
+        stem = "".join(_camel(w.replace("~1", "/").replace("~0", "~")) for w in words) or self.root_name
+        name, i = stem, 2
+        while name in self.defs:
+            name, i = f"{stem}{i}", i + 1
+        self.defs[name] = node  # type: ignore[assignment]
+        self.pointers[name] = pointer
+        self.by_pointer[pointer] = name
+        self.origin[name] = self.file_of(pointer) if pointer else self.display
+        return name
+
+
+def _join(base: str, ref: str) -> str:
+    """A reference resolved against a base URI (RFC 3986; also for URNs, which urljoin
+    does not resolve against)."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", ref):
+        return ref
+    return urljoin(base, ref)
+
+
+def _camel(word: str) -> str:
+    parts = re.split(r"[^0-9A-Za-z]+", word)
+    return "".join(p[:1].upper() + p[1:] for p in parts if p)
 
 
 def read_document(path: Path, display: str) -> tuple[Any, bytes]:
@@ -123,45 +221,100 @@ def read_json(path: Path, display: str) -> tuple[Any, bytes]:
     try:
         return json.loads(data), data
     except json.JSONDecodeError as exc:
-        raise SpecError(display, f"line {exc.lineno} column {exc.colno}", exc.msg) from None
+        raise SpecError(display, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
     except UnicodeDecodeError as exc:
         raise SpecError(display, f"byte {exc.start}", "not valid UTF-8") from None
 
 
-def load_schema(path: Path, display: str | None = None, overlays: list[tuple[Path, str]] | None = None) -> SchemaDoc:
-    """A JSON Schema document (definitions under $defs) or an OpenAPI 3.1 document (under
-    components/schemas), plus overlays: JSON Schema documents whose $defs add definitions to the
-    same namespace, so a vendored file stays byte-identical to its source."""
+# Root keywords that make the document itself a schema of something (beyond holding definitions).
+_CONTAINER_KEYS = {"$schema", "$id", "$defs", "definitions", "$comment", "title", "description", "$ref", "$anchor", "$vocabulary", "examples", "default", "deprecated", "readOnly", "writeOnly"}
+
+
+def load_schema(
+    path: Path,
+    display: str | None = None,
+    overlays: list[tuple[Path, str]] | None = None,
+    annotations: frozenset[str] = frozenset(),
+    root_name: str = ROOT_NAME,
+) -> SchemaDoc:
+    """A JSON Schema document (draft 2020-12 or draft-07; definitions under $defs or definitions,
+    and/or a root schema) or an OpenAPI 3.x document (under components/schemas), plus overlays:
+    JSON Schema documents whose $defs add definitions to the same namespace, so a vendored file
+    stays byte-identical to its source."""
     shown = display or str(path)
     raw, data = read_document(path, shown)
     if not isinstance(raw, dict):
-        raise SpecError(shown, "", "a schema document must be a JSON object")
-    if "openapi" in raw:
-        version = str(raw["openapi"])
-        if not version.startswith("3.1"):
-            raise SpecError(shown, "/openapi", f"OpenAPI {version}: only 3.1 (whose schemas are JSON Schema 2020-12) is supported")
+        raise SpecError(shown, "", "a schema document must be a JSON object (JSON Schema, or OpenAPI 3.x with components/schemas)")
+    draft = V.DRAFT_2020
+    openapi: str | None = None
+    converted = False
+    if "openapi" in raw or "swagger" in raw:
+        version = str(raw.get("openapi", raw.get("swagger")))
+        if not re.match(r"^3\.[01](\.|$)", version):
+            raise SpecError(shown, "/openapi" if "openapi" in raw else "/swagger", f"OpenAPI {version}: only OpenAPI 3.0 and 3.1 documents are supported")
+        openapi = version
+        if version.startswith("3.0"):
+            raw = copy.deepcopy(raw)
+            converted = True
         container = "/components/schemas"
         defs = (raw.get("components") or {}).get("schemas")
+        if not isinstance(defs, dict) or not defs:
+            raise SpecError(shown, container, "the document has no named definitions (components/schemas)")
+        if version.startswith("3.0"):
+            for name in list(defs):
+                defs[name] = _from_openapi30(defs[name], shown, pointer_join(container, name))
+        all_defs = dict(defs)
+        containers = {name: container for name in defs}
     else:
-        container = "/$defs"
-        defs = raw.get("$defs")
-    if not isinstance(defs, dict) or not defs:
-        raise SpecError(shown, container, f"the document has no named definitions ({container.lstrip('/')})")
+        if "$schema" in raw:
+            found = V.draft_of(raw["$schema"])
+            if found is None:
+                raise SpecError(
+                    shown,
+                    "/$schema",
+                    f"$schema {raw['$schema']!r}: only draft 2020-12 and draft-07 (or -06) documents are read; "
+                    "for another draft, port the document to one of those (draft-04: boolean exclusive bounds become numbers, `id` becomes `$id`)",
+                )
+            draft = found
+        all_defs = {}
+        containers = {}
+        for key in ("$defs", "definitions"):
+            found_defs = raw.get(key)
+            if found_defs is None:
+                continue
+            if not isinstance(found_defs, dict):
+                raise SpecError(shown, "/" + key, f"{key} must be an object of named schemas")
+            for name, node in found_defs.items():
+                if name in all_defs:
+                    raise SpecError(shown, pointer_join("/" + key, name), f"{name!r} is defined under both $defs and definitions")
+                all_defs[name] = node
+                containers[name] = "/" + key
+        container = "/$defs" if "$defs" in raw or "definitions" not in raw else "/definitions"
+        has_root = bool(set(raw) - _CONTAINER_KEYS - {k for k in raw if V.is_extension(k) or k in annotations})
+        has_root = has_root or ("$ref" in raw and not all_defs)
+        if not all_defs and not has_root:
+            raise SpecError(shown, container, f"the document has no named definitions ({container.lstrip('/')}) and no root schema")
     doc = SchemaDoc(
         path=path,
         display=shown,
         sha256=hashlib.sha256(data).hexdigest(),
         raw=raw,
-        defs=dict(defs),
+        defs=all_defs,
         defs_pointer=container,
+        draft=draft,
+        openapi=openapi,
+        annotations=annotations,
+        root_name=root_name,
+        converted=converted,
     )
-    for name in defs:
-        doc.containers[name] = container
+    for name in all_defs:
+        doc.containers[name] = containers[name]
         doc.origin[name] = shown
-    if container == "/$defs":
+        doc.by_pointer[pointer_join(containers[name], name)] = name
+    if openapi is None:
         check_vocabulary(doc, raw, "")
     else:
-        for name, node in defs.items():
+        for name, node in all_defs.items():
             check_vocabulary(doc, node, doc.def_pointer(name))
     for overlay_path, overlay_shown in overlays or []:
         extra, extra_data = read_document(overlay_path, overlay_shown)
@@ -174,26 +327,98 @@ def load_schema(path: Path, display: str | None = None, overlays: list[tuple[Pat
             doc.defs[name] = node
             doc.containers[name] = "/$defs"
             doc.origin[name] = overlay_shown
-        overlay_doc = SchemaDoc(overlay_path, overlay_shown, "", extra, extra["$defs"], "/$defs")
+        overlay_doc = SchemaDoc(overlay_path, overlay_shown, "", extra, extra["$defs"], "/$defs", annotations=annotations)
         check_vocabulary(overlay_doc, extra, "")
     for name, node in doc.defs.items():
         at = doc.def_pointer(name)
-        if not isinstance(node, dict):
-            raise SpecError(doc.origin[name], at, "a definition must be a JSON object schema")
-        anchor = node.get("$anchor")
-        if anchor is not None:
-            if anchor in doc.anchors:
-                raise SpecError(doc.origin[name], at, f"duplicate $anchor {anchor!r}")
-            doc.anchors[anchor] = name
-    if "$ref" in raw:
+        if not isinstance(node, (dict, bool)):
+            raise SpecError(doc.origin[name], at, "a definition must be a JSON Schema (an object or a boolean)")
+    _index_ids(doc)
+    if openapi is None and has_root:
+        if root_name in doc.defs:
+            raise SpecError(shown, "", f"the root schema would be the definition {root_name!r}, which is taken: name the root otherwise ([protocol].root_name)")
+        doc.defs = {root_name: raw, **doc.defs}
+        doc.pointers[root_name] = ""
+        doc.by_pointer[""] = root_name
+        doc.origin[root_name] = shown
+        doc.root_ref = root_name
+    elif "$ref" in raw and openapi is None:
         doc.root_ref = doc.resolve(raw["$ref"], "/$ref")
-    for name, node in doc.defs.items():
-        check_refs(doc, node, doc.def_pointer(name))
+    for name in list(doc.defs):
+        check_refs(doc, doc.defs[name], doc.def_pointer(name))
     return doc
 
 
+def _index_ids(doc: SchemaDoc) -> None:
+    """Every `$id` (absolute, after resolution against its parent's) and anchor in the
+    document, so references by URI and by anchor resolve to pointers."""
+    doc.ids[_BASE] = ""
+    root_id = doc.raw.get("$id") if isinstance(doc.raw.get("$id"), str) and "$ref" not in doc.raw or doc.draft != V.DRAFT_07 else None
+    root_base = urldefrag(_join(_BASE, root_id))[0] if isinstance(root_id, str) and not root_id.startswith("#") else _BASE
+
+    def walk(node: Any, at: str, base: str) -> None:
+        if not isinstance(node, dict):
+            return
+        ident = node.get("$id")
+        if doc.draft == V.DRAFT_07 and "$ref" in node:
+            ident = None  # draft-07: every keyword beside $ref is ignored, $id included
+        if isinstance(ident, str):
+            if ident.startswith("#") and doc.draft == V.DRAFT_07:
+                doc.id_anchors[f"{base}#{ident[1:]}"] = at
+                if base == root_base:
+                    _anchor(doc, ident[1:], at)
+            else:
+                base = urldefrag(_join(base, ident))[0]
+                doc.ids.setdefault(base, at)
+                doc.id_bases.append((at, base))
+        anchor = node.get("$anchor")
+        if isinstance(anchor, str):
+            key = f"{base}#{anchor}"
+            if key in doc.id_anchors and doc.id_anchors[key] != at:
+                raise SpecError(doc.file_of(at), at, f"duplicate $anchor {anchor!r}")
+            doc.id_anchors[key] = at
+            if base == root_base:
+                _anchor(doc, anchor, at)
+        for key, value in node.items():
+            for sub, sub_at in _subschemas(key, value, at):
+                walk(sub, sub_at, base)
+
+    walk(doc.raw, "", _BASE)
+    for name, node in doc.defs.items():
+        if doc.origin.get(name) != doc.display and isinstance(node, dict) and isinstance(node.get("$anchor"), str):
+            _anchor(doc, node["$anchor"], doc.def_pointer(name), name)
+    doc.id_bases.sort(key=lambda p: -len(p[0]))
+
+
+def _anchor(doc: SchemaDoc, anchor: str, at: str, name: str | None = None) -> None:
+    """`#Anchor` references to a definition resolve to its name directly."""
+    owner = name or doc.by_pointer.get(at)
+    if owner is not None:
+        if anchor in doc.anchors and doc.anchors[anchor] != owner:
+            raise SpecError(doc.file_of(at), at, f"duplicate $anchor {anchor!r}")
+        doc.anchors[anchor] = owner
+
+
+def _subschemas(key: str, value: Any, at: str) -> list[tuple[Any, str]]:
+    """The subschemas under one keyword (never inside `enum`, `const`, `default` or `examples`,
+    which are data)."""
+    where = pointer_join(at, key)
+    if key in V.SCHEMA_MAPS or key == "dependencies":
+        if isinstance(value, dict):
+            return [(v, pointer_join(where, k)) for k, v in value.items() if isinstance(v, (dict, bool))]
+        return []
+    if key in V.SCHEMA_SINGLE:
+        return [(value, where)]
+    if key in V.SCHEMA_LISTS or key == "items":
+        if isinstance(value, list):
+            return [(v, pointer_join(where, i)) for i, v in enumerate(value)]
+        return [(value, where)] if key == "items" else []
+    return []
+
+
 def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
-    """Every keyword must be one specbind implements; fail on the first that is not."""
+    """Every keyword must be one specbind implements, in the document's draft; fail on the first
+    that is not."""
     if isinstance(node, bool):
         return
     if not isinstance(node, dict):
@@ -201,17 +426,36 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
     for key in sorted(node):
         value = node[key]
         where = pointer_join(at, key)
+        if key in V.REFUSED:
+            raise SpecError(doc.display, where, V.REFUSED[key])
+        if V.is_extension(key) or key in doc.annotations:
+            continue
         if key not in V.KNOWN:
-            raise SpecError(doc.display, where, f"unsupported JSON Schema keyword {key!r}")
-        if key in V.SCHEMA_MAPS:
+            raise SpecError(
+                doc.display,
+                where,
+                f"unsupported JSON Schema keyword {key!r}: if it only annotates, list it in binding.toml "
+                f"([protocol].annotations = [{json.dumps(key)}]); `specbind init` does so for every such keyword it finds",
+            )
+        if doc.draft == V.DRAFT_07 and key in V.ONLY_2020 and doc.openapi is None:
+            raise SpecError(doc.display, where, f"{key!r} is a draft 2020-12 keyword, but the document is draft-07 ({V.ONLY_2020[key]}): port the document to 2020-12 or spell it the draft-07 way")
+        if doc.draft == V.DRAFT_2020 and key in V.ONLY_07:
+            raise SpecError(doc.display, where, f"{key!r} is a draft-07 keyword, but the document is draft 2020-12 ({V.ONLY_07[key]})")
+        if doc.draft == V.DRAFT_2020 and key == "items" and isinstance(value, list):
+            raise SpecError(doc.display, where, "`items` as an array is draft-07's tuple form: in draft 2020-12 it is `prefixItems`")
+        if key in V.SCHEMA_MAPS or key == "dependencies":
             if not isinstance(value, dict):
                 raise SpecError(doc.display, where, f"{key} must be an object")
             for name, sub in value.items():
+                if key == "dependencies" and isinstance(sub, list):
+                    if not all(isinstance(s, str) for s in sub):
+                        raise SpecError(doc.display, pointer_join(where, name), "dependencies: an array must list property names")
+                    continue
                 check_vocabulary(doc, sub, pointer_join(where, name))
-        elif key in V.SCHEMA_SINGLE:
+        elif key in V.SCHEMA_SINGLE or (key == "items" and not isinstance(value, list)):
             check_vocabulary(doc, value, where)
-        elif key in V.SCHEMA_LISTS:
-            if not isinstance(value, list) or not value:
+        elif key in V.SCHEMA_LISTS or key == "items":
+            if not isinstance(value, list) or (not value and key != "prefixItems" and key != "items"):
                 raise SpecError(doc.display, where, f"{key} must be a non-empty array of schemas")
             for i, sub in enumerate(value):
                 check_vocabulary(doc, sub, pointer_join(where, i))
@@ -225,9 +469,48 @@ def check_refs(doc: SchemaDoc, node: Any, at: str) -> None:
             where = pointer_join(at, key)
             if key == "$ref":
                 doc.resolve(value, where)
-            elif key in V.SCHEMA_MAPS and isinstance(value, dict):
-                for name, sub in value.items():
-                    check_refs(doc, sub, pointer_join(where, name))
-            elif key in V.SCHEMA_SINGLE or key in V.SCHEMA_LISTS:
-                for i, sub in enumerate(value if isinstance(value, list) else [value]):
-                    check_refs(doc, sub, pointer_join(where, i) if isinstance(value, list) else where)
+            elif key in ("$defs", "definitions") and at != "" and doc.by_pointer.get(at) is None:
+                continue  # nested definitions are reached by the references that name them
+            else:
+                for sub, sub_at in _subschemas(key, value, at):
+                    check_refs(doc, sub, sub_at)
+
+
+def _from_openapi30(node: Any, shown: str, at: str) -> Any:
+    """An OpenAPI 3.0 schema object as the 2020-12 schema it means: `nullable: true` admits null
+    (beside the type, or the enum), boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04's
+    form) make `minimum`/`maximum` exclusive, and a `$ref`'s siblings are dropped (3.0 ignores
+    them)."""
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        return {"$ref": node["$ref"]}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        where = pointer_join(at, key)
+        if key in ("properties", "patternProperties") and isinstance(value, dict):
+            out[key] = {k: _from_openapi30(v, shown, pointer_join(where, k)) for k, v in value.items()}
+        elif key in ("allOf", "anyOf", "oneOf") and isinstance(value, list):
+            out[key] = [_from_openapi30(v, shown, pointer_join(where, i)) for i, v in enumerate(value)]
+        elif key in ("items", "not", "additionalProperties") and isinstance(value, dict):
+            out[key] = _from_openapi30(value, shown, where)
+        else:
+            out[key] = value
+    for bound, flag in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        if isinstance(out.get(flag), bool):
+            if out.pop(flag) and bound in out:
+                out[flag] = out.pop(bound)
+    if out.pop("nullable", False) is True:
+        t = out.get("type")
+        if isinstance(t, str):
+            out["type"] = [t, "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+        if "type" not in out and "enum" not in out:
+            pass  # no type: null is admitted already
+        elif not isinstance(t, str) and "enum" not in out:
+            out = {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+__all__ = ["SchemaDoc", "load_schema", "read_document", "read_json", "check_vocabulary", "check_refs", "ROOT_NAME", "pointer_escape"]

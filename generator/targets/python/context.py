@@ -15,7 +15,7 @@ from ...ir import model as M
 from ...products import Products
 from ...regex import ecma_to_python
 from ...rules.diagram import as_context, diagrams
-from ...validation_table import map_patterns
+from ...validation_table import map_patterns, uses_general
 from .. import Data, Plan
 from .symbols import Symbols
 from ...ir.naming import constant
@@ -41,7 +41,15 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     cases = products.cases
     rules = products.rules
     tables = None if rules is None else rules.tables_for(sym.field_name)
+    vocabulary = uses_general(products.validation) or ir.integers != "exact" or ir.formats
+    pointers = ctx.reference_pointers()
+    reference_map = ir.draft != "2020-12" or any(p != "#/$defs/" + n.replace("~", "~0").replace("/", "~1") for n, p in pointers.items())
     context = {
+        "vocabulary": vocabulary,
+        "integers": ir.integers,
+        "formats": ir.formats,
+        "slow": ctx.slow() if vocabulary else [],
+        "reference_map": reference_map,
         "package": package,
         "protocol": binding.name,
         "protocol_version": binding.version,
@@ -50,7 +58,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "generator_version": __version__,
         "title": ir.title,
         "description": ir.description,
-        "root": binding.root or ir.root,
+        "root": binding.root or ir.root or next(iter(ir.defs)),  # none named: the first definition
         "runtime_requires": RUNTIME_REQUIRES,
         "optional_requires": _optional_requires(binding, opts),
         "enums": ctx.enums(),
@@ -82,10 +90,14 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         Data("tests/fixtures.json", _json(fixtures)),
         Data("tests/cases.json", _json({"cases": cases})),
     ]
+    if reference_map:
+        draft = "draft-07" if ir.draft == "draft-07" and ir.reference is None else "2020-12"
+        data.append(Data("tests/reference.json", _json({"draft": draft, "pointers": pointers})))
     if rules is not None:
         data.append(Data("tests/conformance.json", _json(products.conformance)))
         data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
-    runtime = ("core",) if rules is None else ("core", "rules")
+    runtime: tuple[str, ...] = ("core",) if rules is None else ("core", "rules")
+    runtime += ("vocabulary",) if vocabulary else ()
     return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=runtime)
 
 
@@ -225,14 +237,104 @@ class _Context:
                 reach[name] = reaches(d, frozenset({name}))
         return sorted(self.py[n] for n, r in reach.items() if r)
 
+    def reference_pointers(self) -> dict[str, str]:
+        """Each definition's place in the schema the generated tests give jsonschema (the
+        vendored file, or the document combined from an OpenAPI one and its overlays)."""
+        out = {}
+        combined = self.ir.reference is not None
+        for name, d in self.ir.defs.items():
+            loc = d.loc
+            if combined:
+                named = loc == "/components/schemas/" + name.replace("~", "~0").replace("/", "~1") or loc.startswith("/$defs/") and loc.count("/") == 2
+                inline = isinstance(d, M.ObjectDef) and name in (self.ir.reference or {}).get("$defs", {})
+                if named or inline:
+                    loc = "/$defs/" + name.replace("~", "~0").replace("/", "~1")
+                else:
+                    loc = loc.replace("/components/schemas/", "/$defs/", 1)
+            out[name] = "#" + loc
+        return out
+
+    def slow(self) -> list[str]:
+        """Definitions whose typed fast path is not exact: a value checked by the general
+        validator (a loose annotation) or an object with assertions beyond its fields is
+        reachable from them. Their documents are decoded by the table-driven validator."""
+        memo: dict[str, bool] = {}
+
+        def inexact(t: Any, seen: frozenset[str]) -> bool:
+            if isinstance(t, M.TRef):
+                if t.name in seen:
+                    return False
+                if t.name in memo:
+                    return memo[t.name]
+                return definition(t.name, seen | {t.name})
+            if isinstance(t, M.TSchema):
+                return True
+            if isinstance(t, M.TArray):
+                return inexact(t.items, seen)
+            if isinstance(t, M.TMap):
+                return (t.values is not None and inexact(t.values, seen)) or (t.keys is not None and inexact(t.keys, seen))
+            if isinstance(t, M.TUnion):
+                return any(inexact(m, seen) for m in t.members)
+            return False
+
+        def definition(name: str, seen: frozenset[str]) -> bool:
+            d = self.ir.defs[name]
+            if isinstance(d, M.ObjectDef):
+                found = d.checks is not None or any(inexact(f.type, seen) for f in d.fields)
+            elif isinstance(d, M.UnionDef):
+                found = inexact(d.union, seen)
+            elif isinstance(d, M.AliasDef):
+                found = inexact(d.type, seen)
+            else:
+                found = False
+            return found
+
+        for name in self.ir.defs:
+            memo[name] = definition(name, frozenset({name}))
+        # a cycle can hide an inexact member from the first pass: close over references
+        changed = True
+        while changed:
+            changed = False
+            for name, d in self.ir.defs.items():
+                if memo[name]:
+                    continue
+                refs = self.refs(d.union if isinstance(d, M.UnionDef) else d.type) if isinstance(d, (M.UnionDef, M.AliasDef)) else set().union(*(self.refs(f.type) for f in d.fields)) if isinstance(d, M.ObjectDef) else set()
+                if any(memo.get(r) for r in refs):
+                    memo[name] = changed = True
+        return [n for n in self.ir.defs if memo[n]]
+
     def definitions(self) -> list[dict[str, Any]]:
-        """Per definition: the type the fast path decodes with, and the class the result must be.
-        A union member is decoded through its union, so a missing discriminator is caught."""
-        unions: dict[str, str] = {}
+        """Per definition: the types the fast path decodes with (one, or the members of a union),
+        and the class the result must be. A union member is decoded through its union (a union
+        definition, else an inline union that tags it), so a missing discriminator is caught:
+        msgspec reads a tagged class alone without its tag."""
+        unions: dict[str, list[str]] = {}
         for d in self.ir.defs.values():
             if isinstance(d, M.UnionDef) and d.union.discriminator:
                 for _, member in d.union.tags:
-                    unions.setdefault(member, d.name)
+                    unions.setdefault(member, [d.name])
+
+        def inline(t: M.TypeExpr) -> None:
+            if isinstance(t, M.TUnion):
+                if t.discriminator:
+                    members = [member for _, member in t.tags]
+                    for member in members:
+                        unions.setdefault(member, members)
+                for m in t.members:
+                    inline(m)
+            elif isinstance(t, M.TArray):
+                inline(t.items)
+            elif isinstance(t, M.TMap) and t.values is not None:
+                inline(t.values)
+
+        for d in self.ir.defs.values():
+            if isinstance(d, M.ObjectDef):
+                for f in d.fields:
+                    inline(f.type)
+            elif isinstance(d, M.UnionDef):
+                inline(d.union)
+            elif isinstance(d, M.AliasDef):
+                inline(d.type)
         out = []
         for name, d in self.ir.defs.items():
             kind = type(d).__name__.removesuffix("Def").lower()
@@ -242,7 +344,7 @@ class _Context:
                     "name": name,
                     "py": self.py[name],
                     "kind": kind,
-                    "decode_as": self.py[via or name],
+                    "decode_as": [self.py[v] for v in via or [name]],
                     "expect": self.py[name] if via else None,
                 }
             )

@@ -35,6 +35,25 @@ def py_literal(value: str | int | bool) -> str:
     return repr(value) if isinstance(value, (bool, int)) else json.dumps(value, ensure_ascii=False)
 
 
+# The loose annotation of a value checked by the general validator: the plain JSON value, typed
+# by the JSON types it may have (msgspec holds at most one of each kind in a union).
+_LOOSE = (("object", "dict[str, Any]"), ("array", "list[Any]"), ("string", "str"), ("number", "float"), ("integer", "int"), ("boolean", "bool"), ("null", "None"))
+
+
+def loose(types: tuple[str, ...] | list[str] | set[str]) -> str:
+    kinds = set(types)
+    if kinds >= {"object", "array", "string", "number", "boolean", "null"}:
+        return "JSONValue"
+    if not kinds:
+        return "None"  # nothing is valid: the annotation is never reached
+    if "number" in kinds:
+        kinds.discard("integer")
+        parts = [ann for kind, ann in _LOOSE if kind in kinds]
+        # a number may be written as an integer: keep it one
+        return " | ".join(["int", *parts]) if "int" not in parts else " | ".join(parts)
+    return " | ".join(ann for kind, ann in _LOOSE if kind in kinds)
+
+
 class Symbols:
     """Python names for one IR: a class name per definition, an attribute per wire name (never
     shadowing a class), and the annotation of any type."""
@@ -70,10 +89,11 @@ class Symbols:
         if isinstance(t, M.TNull):
             return "None"
         if isinstance(t, (M.TInteger, M.TNumber)):
-            base = "int" if isinstance(t, M.TInteger) else "float"
             bounds = (("ge", t.minimum), ("le", t.maximum), ("gt", t.exclusive_minimum), ("lt", t.exclusive_maximum))
             meta = [f"{k}={v!r}" for k, v in bounds if v is not None]
-            return f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base
+            # a number written as an integer stays one (1 is not read back as 1.0)
+            bases = ("int",) if isinstance(t, M.TInteger) else ("int", "float")
+            return " | ".join(f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base for base in bases)
         if isinstance(t, M.TBoolean):
             return "bool"
         if isinstance(t, M.TConst):
@@ -89,7 +109,9 @@ class Symbols:
             inner = f"list[{self.ann(t.items)}]"
             return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
         if isinstance(t, M.TUnion):
-            return " | ".join(self.ann(m) for m in t.members)
+            return " | ".join(dict.fromkeys(self.ann(m) for m in t.members))
+        if isinstance(t, M.TSchema):
+            return loose(t.types)
         raise AssertionError(t)
 
     def refs(self, t: M.TypeExpr) -> set[str]:

@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """A replay client for `GET /v1/executions/{id}/events?after=N` (protocol § Replay).
 
 It reads the JSON replay or follows the SSE stream, reconnects from the last sequence it

@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """An AG-UI client for the HTTP binding (needs ``httpx``, imported here only).
 
     async with AgentClient("http://127.0.0.1:8000/agent") as client:

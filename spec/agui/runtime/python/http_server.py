@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """An AG-UI agent endpoint for the HTTP binding, as an ASGI app (needs ``starlette``, imported
 here only).
 

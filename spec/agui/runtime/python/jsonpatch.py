@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """JSON Patch (RFC 6902) over plain JSON values, applied atomically: either every operation
 applies, or the document is left as it was and PatchError says which operation failed and why.
 Operations are the typed patch operations of ``models``; members they do not declare are ignored,

@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """The AG-UI consumer core: what a client does with a stream after the automaton has checked it.
 
 ``Consumer`` decodes each event leniently (stripping and reporting what a newer peer added),
@@ -28,11 +26,11 @@ from . import codec_json, models
 from .automaton import Automaton, Finding
 from .errors import DecodeError, Issue
 from .jsonpatch import PatchError, apply_patch
+from .version import PROTOCOL_VERSION
 from .limits import MAX_DEPTH, safe_text, value_depth
 
 __all__ = ["PROTOCOL_VERSION", "Projection", "Consumer", "prepare_input", "version_tuple"]
 
-PROTOCOL_VERSION = {{ protocol_version | pystr }}
 # the first version whose peers read protocolVersion; older peers are sent none
 _DECLARES_VERSION = (1, 0, 0)
 # peers at or below these versions need the content and subagent downgrades

@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """AG-UI's HTTP binding, the parts its client (``http_client``) and server (``http_server``)
 share: media types and ``Accept`` negotiation, how events are framed in each media type, problem
 documents for requests refused before a stream starts, and the errors both raise.

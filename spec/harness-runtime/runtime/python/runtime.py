@@ -1,5 +1,3 @@
-{% import "python/macros.jinja" as m with context %}
-{{ m.banner() }}
 """Harness Runtime API rules that are functions rather than stream order: the capability
 preflight, idempotency equivalence, and the protocol's Problem values with their stable codes.
 

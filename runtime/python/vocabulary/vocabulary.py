@@ -1,0 +1,512 @@
+"""The general validator: every keyword of JSON Schema's validation vocabulary (draft 2020-12 and
+draft-07, compiled to one form by the generator), for the parts of a schema the typed models do
+not capture exactly. It extends ``validation.Validation`` with the ``schema`` node kind:
+
+- assertions: ``type``, ``const`` and ``enum`` of any JSON value, ``multipleOf`` (exact, on
+  the numbers' decimal values), the four bounds, string lengths in code points, ``pattern``
+  (ECMA-262, translated), ``minItems``/``maxItems``, ``uniqueItems``, ``contains`` with
+  ``minContains``/``maxContains``, ``required``, ``minProperties``/``maxProperties``,
+  ``dependentRequired`` (and draft-07's ``dependencies``), ``format`` where the binding asserts it;
+- applicators: ``properties``, ``patternProperties``, ``additionalProperties``,
+  ``propertyNames``, ``dependentSchemas``, ``prefixItems`` and ``items`` (draft-07's tuple
+  ``items`` and ``additionalItems``), ``allOf``, ``anyOf`` (at least one), ``oneOf`` (exactly
+  one), ``not``, ``if``/``then``/``else``, ``$ref``, boolean schemas, and ``unevaluatedProperties``
+  and ``unevaluatedItems``, which see what every successful subschema evaluated.
+
+``INTEGERS`` (from the schema table) is the binding's integer rule: ``"json-schema"`` counts
+``1.0`` as an integer (and equal to ``1``), as JSON Schema does; ``"exact"`` tells them apart.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+from datetime import date, time
+from fractions import Fraction
+from typing import Any
+
+from .errors import Issue
+from .limits import show_number
+from .schema_table import DEFINITIONS, FORMATS, INTEGERS
+from .validation import DROP, JSONParseError, Validation as _Base, json_equal, json_type, parse_json, unreadable
+
+__all__ = ["DROP", "JSONParseError", "Validation", "json_equal", "json_type", "normalize", "parse_json", "unreadable"]
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+ALL: Any = object()
+"""Every item of an array evaluated (the annotation of ``items``)."""
+
+Ann = tuple[set[str], Any]  # (evaluated property names, evaluated item indices or ALL)
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    rx = _PATTERNS.get(pattern)
+    if rx is None:
+        rx = _PATTERNS[pattern] = re.compile(pattern)
+    return rx
+
+
+def _kind(value: Any) -> str:
+    """The JSON type of a value under the binding's integer rule."""
+    t = type(value)
+    if t is float:
+        return "integer" if INTEGERS == "json-schema" and value.is_integer() else "number"
+    return json_type(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality under the integer rule: by value (1 == 1.0) for json-schema, else 1 and
+    1.0 differ; a boolean is never a number."""
+    if INTEGERS == "json-schema":
+        return json_equal(a, b)
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return bool(a.keys() == b.keys()) and all(_same(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) is int or type(value) is float
+
+
+def _multiple(value: int | float, divisor: int | float) -> bool:
+    """Whether value is an integer multiple of divisor, exactly, on the decimal values the
+    document and the schema wrote (0.3 is a multiple of 0.1)."""
+    q = Fraction(repr(value) if type(value) is float else value) / Fraction(repr(divisor) if type(divisor) is float else divisor)
+    return q.denominator == 1
+
+
+def _show(value: Any) -> str:
+    if type(value) is int:
+        return show_number(value)
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def normalize(document: Any) -> Any:
+    """A valid document with every integral float as an int (``1.0`` -> ``1``), for the typed
+    models under the json-schema integer rule: the same JSON number, as an ``int`` field holds it."""
+    t = type(document)
+    if t is float and document.is_integer():
+        return int(document)
+    if t is dict:
+        return {k: normalize(v) for k, v in document.items()}
+    if t is list:
+        return [normalize(v) for v in document]
+    return document
+
+
+# -- formats (asserted only where the binding says so) ----------------------------------------
+
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$", re.ASCII)
+_TIME = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$", re.ASCII)
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", re.ASCII)
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$", re.ASCII)
+_HOST = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$", re.ASCII)
+
+
+def _date(text: str) -> bool:
+    m = _DATE.match(text)
+    if not m:
+        return False
+    try:
+        date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return False
+    return True
+
+
+def _time(text: str) -> bool:
+    m = _TIME.match(text)
+    if not m:
+        return False
+    hour, minute, second = int(m[1]), int(m[2]), int(m[3])
+    if hour > 23 or minute > 59 or second > 60:
+        return False
+    offset = m[5]
+    if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
+        return False
+    if second == 60:  # a leap second is 23:59:60 in UTC
+        shift = 0 if offset in ("Z", "z") else (1 if offset[0] == "-" else -1) * (int(offset[1:3]) * 60 + int(offset[4:6]))
+        return (hour * 60 + minute + shift) % 1440 == 23 * 60 + 59
+    try:
+        time(hour, minute, second)
+    except ValueError:
+        return False
+    return True
+
+
+def _date_time(text: str) -> bool:
+    parts = re.split("[Tt]", text)
+    return len(parts) == 2 and _date(parts[0]) and _time(parts[1])
+
+
+def _ip(text: str, version: int) -> bool:
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return address.version == version and "%" not in text
+
+
+FORMAT_CHECKS: dict[str, Any] = {
+    "date": _date,
+    "time": _time,
+    "date-time": _date_time,
+    "uuid": lambda t: _UUID.match(t) is not None,
+    "email": lambda t: _EMAIL.match(t) is not None,
+    "uri": lambda t: _URI.match(t) is not None,
+    "hostname": lambda t: _HOST.match(t) is not None,
+    "ipv4": lambda t: _ip(t, 4),
+    "ipv6": lambda t: _ip(t, 6),
+    "regex": lambda t: _compiles(t),
+}
+
+
+def _compiles(text: str) -> bool:
+    try:
+        re.compile(text)
+    except re.error:
+        return False
+    return True
+
+
+
+class Validation(_Base):
+    """The table interpreter with the ``schema`` kind, and the binding's integer rule."""
+
+    # -- the typed kinds under the integer rule ---------------------------------------------
+
+    def _integer(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
+        if type(value) is float and INTEGERS == "json-schema" and value.is_integer():
+            return self._bounds(value, node, ptr, definition)
+        return super()._integer(value, node, ptr, definition)
+
+    def _const(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
+        if INTEGERS == "json-schema":
+            if not json_equal(value, node["value"]):
+                want = node["value"]
+                self.error(ptr, definition, "const", f"expected {_show(want)}, got {_show(value)}", f"#{node['loc']}/const")
+            return value
+        return super()._const(value, node, ptr, definition)
+
+    # -- the schema kind -------------------------------------------------------------------
+
+    def _schema(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
+        lenient, self.lenient = self.lenient, False  # stripping is for the typed kinds only
+        try:
+            self.evaluate(value, node, ptr, definition)
+        finally:
+            self.lenient = lenient
+        return value
+
+    def trial(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> tuple[bool, Ann, list[Issue]]:
+        """Evaluate a subschema apart: whether it holds, its annotations, its errors."""
+        saved, self.errors = self.errors, []
+        try:
+            ann = self.evaluate(value, node, ptr, definition)
+            return not self.errors, ann, self.errors
+        finally:
+            self.errors = saved
+
+    def evaluate(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Ann:
+        """Check value against a node, appending errors; return what it evaluated (property
+        names, item indices), for unevaluatedProperties/unevaluatedItems above it."""
+        kind = node["kind"]
+        if kind == "ref":
+            name = node["name"]
+            return self.evaluate(value, DEFINITIONS[name], ptr, name)
+        if kind != "schema":
+            return self._typed(value, node, ptr, definition)
+        loc = node["loc"]
+        props: set[str] = set()
+        items: Any = set()
+        if node.get("bool") is False:
+            self.error(ptr, definition, "false", "no value is valid here (the schema is false)", f"#{loc}")
+            return props, items
+
+        def merge(ann: Ann) -> None:
+            nonlocal items
+            props.update(ann[0])
+            if ann[1] is ALL or items is ALL:
+                items = ALL
+            else:
+                items = items | ann[1]
+
+        if "ref" in node:
+            name = node["ref"]
+            merge(self.evaluate(value, DEFINITIONS[name], ptr, name))
+        kind_of = _kind(value)
+        types = node.get("types")
+        if types is not None and kind_of not in types and not (kind_of == "integer" and "number" in types):
+            expected = " or ".join(types)
+            got = kind_of
+            if type(value) is float and value.is_integer() and "integer" in types:
+                got = "a number with a fraction part (integers are written without one)"
+            self.error(ptr, definition, "type", f"expected {expected}, got {got}", f"#{loc}/type")
+        if "const" in node and not _same(value, node["const"][0]):
+            self.error(ptr, definition, "const", f"expected {_show(node['const'][0])}, got {_show(value)}", f"#{loc}/const")
+        if "enum" in node and not any(_same(value, v) for v in node["enum"]):
+            shown = ", ".join(_show(v) for v in node["enum"][:10]) + (", ..." if len(node["enum"]) > 10 else "")
+            self.error(ptr, definition, "enum", f"{_show(value)} is not one of {shown}", f"#{loc}/enum")
+        if _is_number(value):
+            self.numeric(value, node, ptr, definition)
+        elif type(value) is str:
+            self.textual(value, node, ptr, definition)
+        elif type(value) is list:
+            merge(self.array(value, node, ptr, definition))
+        elif type(value) is dict:
+            merge(self.object(value, node, ptr, definition))
+        for sub in node.get("all_of", ()):
+            merge(self.evaluate(value, sub, ptr, definition))
+        if "any_of" in node:
+            passed = False
+            failures: list[Issue] = []
+            for sub in node["any_of"]:
+                ok, ann, errs = self.trial(value, sub, ptr, definition)
+                if ok:
+                    passed = True
+                    merge(ann)
+                else:
+                    failures.extend(errs[:1])
+            if not passed:
+                self.error(ptr, definition, "anyOf", "matches none of the anyOf members" + _why(failures), f"#{loc}/anyOf")
+        if "one_of" in node:
+            matched: list[int] = []
+            failures = []
+            kept: Ann | None = None
+            for i, sub in enumerate(node["one_of"]):
+                ok, ann, errs = self.trial(value, sub, ptr, definition)
+                if ok:
+                    matched.append(i)
+                    kept = ann
+                else:
+                    failures.extend(errs[:1])
+            if len(matched) == 1 and kept is not None:
+                merge(kept)
+            elif not matched:
+                self.error(ptr, definition, "oneOf", "matches none of the oneOf members" + _why(failures), f"#{loc}/oneOf")
+            else:
+                self.error(ptr, definition, "oneOf", f"matches oneOf members {matched}, where exactly one must match", f"#{loc}/oneOf")
+        if "not" in node:
+            ok, _, _ = self.trial(value, node["not"], ptr, definition)
+            if ok:
+                self.error(ptr, definition, "not", "matches the schema under not", f"#{loc}/not")
+        if "if" in node:
+            ok, ann, _ = self.trial(value, node["if"], ptr, definition)
+            if ok:
+                merge(ann)
+                if "then" in node:
+                    merge(self.evaluate(value, node["then"], ptr, definition))
+            elif "else" in node:
+                merge(self.evaluate(value, node["else"], ptr, definition))
+        if type(value) is dict:
+            deps = node.get("dependent_schemas")
+            if deps:
+                for prop, sub in deps.items():
+                    if prop in value:
+                        merge(self.evaluate(value, sub, ptr, definition))
+            if "unevaluated_properties" in node:
+                sub = node["unevaluated_properties"]
+                for key, member in value.items():
+                    if key in props:
+                        continue
+                    ok, _, errs = self.trial(member, sub, f"{ptr}/{_escape(key)}", definition)
+                    if not ok:
+                        if sub.get("bool") is False:
+                            self.error(ptr, definition, "unevaluatedProperties", f"unknown property {key!r}", f"#{loc}/unevaluatedProperties")
+                        else:
+                            self.errors.extend(errs)
+                props.update(value)
+        if type(value) is list and "unevaluated_items" in node:
+            sub = node["unevaluated_items"]
+            for i, member in enumerate(value):
+                if items is ALL or i in items:
+                    continue
+                ok, _, errs = self.trial(member, sub, f"{ptr}/{i}", definition)
+                if not ok:
+                    if sub.get("bool") is False:
+                        self.error(ptr, definition, "unevaluatedItems", f"item {i} is not allowed here", f"#{loc}/unevaluatedItems")
+                    else:
+                        self.errors.extend(errs)
+            items = ALL
+        return props, items
+
+    def _typed(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Ann:
+        """A typed node inside a general one: checked by its own kind; what it evaluated."""
+        self.check(value, node, ptr, definition)
+        return self.annotate(value, node, ptr, definition)
+
+    def annotate(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Ann:
+        """What a node evaluated of a value, without reporting anything."""
+        kind = node["kind"]
+        if kind == "ref":
+            return self.annotate(value, DEFINITIONS[node["name"]], ptr, node["name"])
+        if kind == "schema":
+            return self.trial(value, node, ptr, definition)[1]
+        if kind == "object" and type(value) is dict:
+            if node["closed"] is not None:
+                return set(value), set()
+            return {k for k in value if k in node["fields"]}, set()
+        if kind == "map" and type(value) is dict:
+            return (set(value) if node["values"] is not None else set()), set()
+        if kind == "tagged" and type(value) is dict:
+            tag = value.get(node["field"])
+            member = node["tags"].get(tag) if type(tag) is str else None
+            if member is not None:
+                return self.annotate(value, DEFINITIONS[member], ptr, member)
+        if kind == "union":
+            got = json_type(value)
+            for kinds, member in node["members"]:
+                if got in kinds or (got == "integer" and "number" in kinds):
+                    return self.annotate(value, member, ptr, definition)
+        if kind == "array" and type(value) is list:
+            return set(), ALL
+        return set(), set()
+
+    def numeric(self, value: int | float, node: dict[str, Any], ptr: str, definition: str) -> None:
+        loc = node["loc"]
+        lo, hi = node.get("minimum"), node.get("maximum")
+        if lo is not None and value < lo:
+            self.error(ptr, definition, "minimum", f"{show_number(value)} is less than the minimum {lo}", f"#{loc}/minimum")
+        if hi is not None and value > hi:
+            self.error(ptr, definition, "maximum", f"{show_number(value)} is greater than the maximum {hi}", f"#{loc}/maximum")
+        xlo, xhi = node.get("exclusive_minimum"), node.get("exclusive_maximum")
+        if xlo is not None and value <= xlo:
+            self.error(ptr, definition, "exclusiveMinimum", f"{show_number(value)} is not greater than {xlo}", f"#{loc}/exclusiveMinimum")
+        if xhi is not None and value >= xhi:
+            self.error(ptr, definition, "exclusiveMaximum", f"{show_number(value)} is not less than {xhi}", f"#{loc}/exclusiveMaximum")
+        step = node.get("multiple_of")
+        if step is not None and not _multiple(value, step):
+            self.error(ptr, definition, "multipleOf", f"{show_number(value)} is not a multiple of {step}", f"#{loc}/multipleOf")
+
+    def textual(self, value: str, node: dict[str, Any], ptr: str, definition: str) -> None:
+        loc = node["loc"]
+        least, most = node.get("min_length"), node.get("max_length")
+        if least is not None and len(value) < least:
+            self.error(ptr, definition, "minLength", f"is {len(value)} characters long, shorter than {least}", f"#{loc}/minLength")
+        if most is not None and len(value) > most:
+            self.error(ptr, definition, "maxLength", f"is {len(value)} characters long, longer than {most}", f"#{loc}/maxLength")
+        pattern = node.get("pattern")
+        if pattern is not None and _regex(pattern).search(value) is None:
+            shown = node.get("source", pattern)
+            self.error(ptr, definition, "pattern", f"{_show(value)} does not match {shown}", f"#{loc}/pattern")
+        fmt = node.get("format")
+        if fmt is not None and FORMATS:
+            check = FORMAT_CHECKS.get(fmt)
+            if check is not None and not check(value):
+                self.error(ptr, definition, "format", f"{_show(value)} is not a valid {fmt}", f"#{loc}/format")
+
+    def array(self, value: list[Any], node: dict[str, Any], ptr: str, definition: str) -> Ann:
+        loc = node["loc"]
+        items: Any = set()
+        prefix = node.get("prefix_items")
+        if prefix is not None:
+            for i, (member, sub) in enumerate(zip(value, prefix)):
+                self.evaluate(member, sub, f"{ptr}/{i}", definition)
+            items = set(range(min(len(prefix), len(value))))
+        rest = node.get("items")
+        if rest is not None:
+            start = len(prefix) if prefix is not None else 0
+            if rest.get("bool") is False and len(value) > start:
+                keyword = node.get("items_keyword", "items")
+                self.error(ptr, definition, keyword, f"has {len(value)} items, where at most {start} are allowed", f"#{loc}/{keyword}")
+            else:
+                for i in range(start, len(value)):
+                    self.evaluate(value[i], rest, f"{ptr}/{i}", definition)
+            items = ALL
+        contains = node.get("contains")
+        if contains is not None:
+            found = {i for i, member in enumerate(value) if self.trial(member, contains, f"{ptr}/{i}", definition)[0]}
+            least = node.get("min_contains", 1)
+            most = node.get("max_contains")
+            if len(found) < least:
+                keyword = "contains" if "min_contains" not in node else "minContains"
+                self.error(ptr, definition, keyword, f"holds {len(found)} matching item(s), fewer than {least}", f"#{loc}/{keyword}")
+            if most is not None and len(found) > most:
+                self.error(ptr, definition, "maxContains", f"holds {len(found)} matching items, more than {most}", f"#{loc}/maxContains")
+            if items is not ALL:
+                items = items | found
+        least, most = node.get("min_items"), node.get("max_items")
+        if least is not None and len(value) < least:
+            self.error(ptr, definition, "minItems", f"has {len(value)} items, fewer than the minimum {least}", f"#{loc}/minItems")
+        if most is not None and len(value) > most:
+            self.error(ptr, definition, "maxItems", f"has {len(value)} items, more than the maximum {most}", f"#{loc}/maxItems")
+        if node.get("unique_items"):
+            for i in range(len(value)):
+                for j in range(i + 1, len(value)):
+                    if _same(value[i], value[j]):
+                        self.error(ptr, definition, "uniqueItems", f"items {i} and {j} are equal", f"#{loc}/uniqueItems")
+                        break
+                else:
+                    continue
+                break
+        return set(), items
+
+    def object(self, value: dict[str, Any], node: dict[str, Any], ptr: str, definition: str) -> Ann:
+        loc = node["loc"]
+        props: set[str] = set()
+        for name in node.get("required", ()):
+            if name not in value:
+                self.error(ptr, definition, "required", f"missing required property {name!r}", f"#{loc}/required")
+        deps = node.get("dependent_required")
+        if deps:
+            keyword = node.get("dependencies_keyword", "dependentRequired")
+            for prop, needed in deps.items():
+                if prop in value:
+                    for name in needed:
+                        if name not in value:
+                            self.error(ptr, definition, keyword, f"{prop!r} is present, so {name!r} is required", f"#{loc}/{keyword}")
+        least, most = node.get("min_properties"), node.get("max_properties")
+        if least is not None and len(value) < least:
+            self.error(ptr, definition, "minProperties", f"has {len(value)} properties, fewer than {least}", f"#{loc}/minProperties")
+        if most is not None and len(value) > most:
+            self.error(ptr, definition, "maxProperties", f"has {len(value)} properties, more than {most}", f"#{loc}/maxProperties")
+        names = node.get("property_names")
+        if names is not None:
+            for key in value:
+                ok, _, errs = self.trial(key, names, ptr, definition)
+                if not ok:
+                    why = errs[0].message if errs else "refused"
+                    self.error(ptr, definition, "propertyNames", f"property name {_show(key)}: {why}", errs[0].schema_location if errs else f"#{loc}/propertyNames")
+        properties = node.get("properties")
+        patterns = node.get("pattern_properties")
+        extra = node.get("additional_properties")
+        if properties is None and patterns is None and extra is None:
+            return props, set()
+        for key, member in value.items():
+            sub = f"{ptr}/{_escape(key)}"
+            known = False
+            if properties is not None and key in properties:
+                known = True
+                self.evaluate(member, properties[key], sub, definition)
+            if patterns is not None:
+                for entry in patterns:
+                    if _regex(entry["pattern"]).search(key) is not None:
+                        known = True
+                        self.evaluate(member, entry["schema"], sub, definition)
+            if known:
+                props.add(key)
+            elif extra is not None:
+                if extra.get("bool") is False:
+                    self.error(ptr, definition, "additionalProperties", f"unknown property {key!r}", f"#{loc}/additionalProperties")
+                else:
+                    self.evaluate(member, extra, sub, definition)
+                props.add(key)
+        return props, set()
+
+
+def _why(failures: list[Issue]) -> str:
+    if not failures:
+        return ""
+    first = failures[0]
+    return f" (the first: {first.pointer or '/'}: {first.message})"
