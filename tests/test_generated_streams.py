@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from agui import strategies
 from agui.http_client import random_input
@@ -135,6 +134,32 @@ def test_serve_generate_usage_errors(tmp_path: Path) -> None:
 def test_fuzz_with_nothing_listening_exits_3() -> None:
     code, report = fuzz("http://127.0.0.1:9/", "--runs", 5, "--seed", 1)  # port 9 (discard): closed
     assert code == 3 and report["runs"] == 1 and report["results"][0]["verdict"] == "failed"
+    human = run_cli("fuzz", "--spec", SPEC_AGUI, "http://127.0.0.1:9/", "--runs", "5", "--seed", "1")
+    assert human.exit_code == 3 and "nothing answered at http://127.0.0.1:9/" in human.output
+    assert "first failing seed" not in human.output
+
+
+def test_fuzz_and_run_usage_errors_exit_2_before_any_request() -> None:
+    """A newcomer's wrong inputs: a URL that is not an http(s) endpoint (found: `http://[::1`
+    ended in an internal error, exit 70; `notaurl` was posted and counted as a failed run),
+    a run count below 1, a malformed header. Each is exit 2 with what is wrong, no traceback."""
+    cases = [
+        (["notaurl"], "an http:// or https:// URL, this has no scheme"),
+        (["ftp://example.com/"], "this has the scheme 'ftp'"),
+        (["http://"], "no host"),
+        (["http://[::1"], "not a URL"),
+        (["http://127.0.0.1:port/"], "not a URL"),
+        (["http://127.0.0.1:9/", "--runs", "0"], "0 is not in the range x>=1"),
+        (["http://127.0.0.1:9/", "--runs", "-1"], "-1 is not in the range x>=1"),
+        (["http://127.0.0.1:9/", "-H", "no colon"], "expected 'Name: value'"),
+    ]
+    for args, message in cases:
+        result = run_cli("fuzz", "--spec", SPEC_AGUI, *args)
+        assert result.exit_code == 2 and message in result.output, (args, result.output)
+        assert "Traceback" not in result.output and "internal error" not in result.output
+    for url, message in cases[:5]:
+        result = run_cli("run", "--spec", SPEC_AGUI, *url)
+        assert result.exit_code == 2 and message in result.output, (url, result.output)
 
 
 # -- the official Node client against serve --generate -----------------------------------------------

@@ -343,6 +343,14 @@ def _attach(value: Any, raw: Any) -> None:
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)
+    elif isinstance(value, dict) and isinstance(
+        raw, dict
+    ):  # a map whose values are objects
+        for k, v in value.items():
+            if isinstance(
+                v, (msgspec.Struct, list)
+            ):  # not the plain dicts of any-JSON values
+                _attach(v, raw.get(k))
 
 
 def _carries(value: Any) -> bool:
@@ -350,7 +358,9 @@ def _carries(value: Any) -> bool:
     definition that is an array of open objects, such as a JSON Patch)."""
     if type(value) in models.CARRIERS:
         return True
-    return type(value) is list and any(_carries(v) for v in value)
+    if type(value) is list:
+        return any(_carries(v) for v in value)
+    return type(value) is dict and any(_carries(v) for v in value.values())
 
 
 def extras(value: Any) -> dict[str, Any]:
@@ -371,6 +381,8 @@ def _has_extras(value: Any) -> bool:
         )
     if isinstance(value, list):
         return any(_has_extras(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_extras(v) for v in value.values())
     return False
 
 
@@ -387,6 +399,8 @@ def _builtins(value: Any) -> Any:
         return out
     if isinstance(value, list):
         return [_builtins(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _builtins(v) for k, v in value.items()}
     return msgspec.to_builtins(value)
 
 

@@ -28,9 +28,11 @@ import math
 import re
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 from .schema_table import DEFINITIONS
+from .validation import json_type
 
 __all__ = [
     "GenerationError",
@@ -387,6 +389,8 @@ def _heights(table: dict[str, dict[str, Any]]) -> dict[str, int]:
             )
         if kind == "map":
             return 1
+        if kind == "schema" and "ref" in node:
+            return found[node["ref"]]
         return 0
 
     changed = True
@@ -430,6 +434,7 @@ class Documents:
         optional: float = 0.5,
         extras: float = 0.2,
         portable: bool = True,
+        tries: int = 40,
     ) -> None:
         self.source = source
         self.table = DEFINITIONS if table is None else table
@@ -440,6 +445,7 @@ class Documents:
         self.optional = optional
         self.extras = extras
         self.portable = portable
+        self.tries = tries
 
     # -- entry points ------------------------------------------------------------------------
 
@@ -452,8 +458,22 @@ class Documents:
             raise GenerationError(
                 f"{definition}: no finite instance exists (its required members form a cycle)"
             )
-        return self.value(
-            {"kind": "ref", "name": definition}, max(self.max_depth, need)
+        node = {"kind": "ref", "name": definition}
+        budget = max(self.max_depth, need)
+        if not _general(self.table, definition):
+            return self.value(node, budget)
+        # the general vocabulary (allOf, not, if/then/else, oneOf's "exactly one"...) is
+        # generated on a best-effort basis and kept when the package's validator agrees
+        accepts = _acceptor(definition)
+        for _ in range(self.tries):
+            try:
+                candidate = self.value(node, budget)
+            except GenerationError:
+                continue
+            if accepts(candidate):
+                return candidate
+        raise GenerationError(
+            f"{definition}: no document its schema accepts was found in {self.tries} tries"
         )
 
     def field(self, definition: str, wire: str, budget: int | None = None) -> Any:
@@ -483,6 +503,8 @@ class Documents:
             return 1 + (self.node_height(node["items"]) if node.get("min_items") else 0)
         if kind == "map":
             return 1
+        if kind == "schema" and "ref" in node:
+            return self.heights[node["ref"]]
         return 0
 
     # -- one node ------------------------------------------------------------------------------
@@ -540,6 +562,8 @@ class Documents:
             return [self.value(items, budget - 1) for _ in range(n)]
         if kind == "map":
             return self._map(node, budget)
+        if kind == "schema":
+            return self._schema(node, budget)
         raise ValueError(f"unknown node kind {kind!r}")
 
     def _object(self, node: dict[str, Any], budget: int) -> dict[str, Any]:
@@ -630,6 +654,273 @@ class Documents:
             hi, exclude_hi = xhi, True
         return self.source.number(lo, hi, exclude_lo, exclude_hi)
 
+    # -- the general vocabulary (the ``schema`` kind) -------------------------------------------
+
+    def _schema(self, node: dict[str, Any], budget: int) -> Any:
+        """A value for a node of the general vocabulary, built from its keywords (best effort:
+        ``document`` keeps it only when the validator agrees)."""
+        s = self.source
+        if node.get("bool") is False:
+            raise GenerationError(f"{node.get('loc')}: the schema is false")
+        if budget < -6:
+            raise GenerationError(f"{node.get('loc')}: nested too deep")
+        if "const" in node:
+            return _copy(node["const"][0])
+        if "enum" in node:
+            return _copy(choice(s, node["enum"]))
+        base: Any = _NOTHING
+        if "ref" in node:
+            base = self.value(self.table[node["ref"]], budget)
+        branches = node.get("one_of") or node.get("any_of")
+        if branches:
+            picked = self.value(choice(s, branches), budget)
+            base = picked if base is _NOTHING else _merge(base, picked)
+        for sub in node.get("all_of", ()):
+            part = self.value(sub, budget)
+            base = part if base is _NOTHING else _merge(base, part)
+        if "if" in node and s.boolean(0.5):
+            try:
+                part = self.value(node["if"], budget)
+                base = part if base is _NOTHING else _merge(base, part)
+                if "then" in node:
+                    base = _merge(base, self.value(node["then"], budget))
+            except GenerationError:
+                pass
+        kinds = self._schema_types(node)
+        if base is not _NOTHING and _type_of(base) in kinds + (
+            ["integer"] if "number" in kinds else []
+        ):
+            return self._refine(node, base, budget)
+        if base is not _NOTHING and not node.get("types") and len(kinds) == 7:
+            return base
+        kind = choice(s, kinds)
+        return self._refine(node, self._fresh(node, kind, budget), budget)
+
+    def _schema_types(self, node: dict[str, Any]) -> list[str]:
+        types = node.get("types")
+        if types:
+            return list(types)
+        keys = set(node)
+        if keys & {
+            "properties",
+            "required",
+            "pattern_properties",
+            "additional_properties",
+            "min_properties",
+            "max_properties",
+            "dependent_required",
+            "property_names",
+            "unevaluated_properties",
+        }:
+            return ["object"]
+        if keys & {
+            "items",
+            "prefix_items",
+            "contains",
+            "min_items",
+            "max_items",
+            "unique_items",
+        }:
+            return ["array"]
+        if keys & {"min_length", "max_length", "pattern", "format"}:
+            return ["string"]
+        if keys & {
+            "minimum",
+            "maximum",
+            "exclusive_minimum",
+            "exclusive_maximum",
+            "multiple_of",
+        }:
+            return ["number"]
+        return ["null", "boolean", "integer", "number", "string", "array", "object"]
+
+    def _fresh(self, node: dict[str, Any], kind: str, budget: int) -> Any:
+        s = self.source
+        if kind == "null":
+            return None
+        if kind == "boolean":
+            return s.boolean()
+        if kind in ("integer", "number"):
+            return self._schema_number(node, kind)
+        if kind == "string":
+            return self._schema_string(node)
+        if kind == "array":
+            return []
+        return {}
+
+    def _refine(self, node: dict[str, Any], value: Any, budget: int) -> Any:
+        """Add to a value what the node's own keywords ask of its type."""
+        if type(value) is dict:
+            return self._schema_object(node, value, budget)
+        if type(value) is list:
+            return self._schema_array(node, value, budget)
+        return value
+
+    def _schema_number(self, node: dict[str, Any], kind: str) -> int | float:
+        s = self.source
+        lo = node.get("minimum")
+        hi = node.get("maximum")
+        xlo = node.get("exclusive_minimum")
+        xhi = node.get("exclusive_maximum")
+        step = node.get("multiple_of")
+        if kind == "integer" or step is not None:
+            unit = Fraction(str(step)) if step is not None else Fraction(1)
+            if kind == "integer" and unit.denominator != 1:
+                unit = unit * unit.denominator  # a multiple of both 1 and the step
+            low = -MAX_SAFE_INTEGER if lo is None else Fraction(str(lo))
+            high = MAX_SAFE_INTEGER if hi is None else Fraction(str(hi))
+            if xlo is not None:
+                low = max(low, Fraction(str(xlo)) + Fraction(1, 10**9))
+            if xhi is not None:
+                high = min(high, Fraction(str(xhi)) - Fraction(1, 10**9))
+            first, last = math.ceil(low / unit), math.floor(high / unit)
+            if first > last:
+                raise GenerationError(
+                    f"{node.get('loc')}: no multiple of {unit} in range"
+                )
+            k = (
+                self.some_integer(max(first, -(10**6)), min(last, 10**6))
+                if first <= 10**6 and last >= -(10**6)
+                else s.integer(first, last)
+            )
+            value = unit * k
+            return int(value) if value.denominator == 1 else float(value)
+        return self.number(
+            {
+                k: v
+                for k, v in node.items()
+                if k in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum")
+            }
+        )
+
+    def _schema_string(self, node: dict[str, Any]) -> str:
+        fmt = node.get("format")
+        samples = _FORMATS.get(fmt or "", ())
+        if samples and self.source.boolean(0.9):
+            return str(choice(self.source, samples))
+        return self.string(
+            {
+                k: v
+                for k, v in node.items()
+                if k in ("pattern", "min_length", "max_length", "loc")
+            }
+        )
+
+    def _schema_array(
+        self, node: dict[str, Any], value: list[Any], budget: int
+    ) -> list[Any]:
+        s = self.source
+        out = list(value)
+        prefix = node.get("prefix_items") or []
+        items = node.get("items")
+        least = node.get("min_items") or 0
+        most = node.get("max_items")
+        for i, sub in enumerate(prefix):
+            if i >= len(out) and (i < least or s.boolean(0.6)):
+                out.append(self.value(sub, budget - 1))
+        closed = items is not None and items.get("bool") is False
+        if not closed and len(out) >= len(prefix):
+            extra = s.integer(0, self.max_items) if budget > 0 else 0
+            for _ in range(max(extra, least - len(out))):
+                out.append(
+                    self.value(items, budget - 1)
+                    if items is not None
+                    else self.any(budget - 1)
+                )
+        contains = node.get("contains")
+        if contains is not None:
+            for _ in range(max(1, node.get("min_contains", 1) or 0)):
+                out.append(self.value(contains, budget - 1))
+        if node.get("unique_items"):
+            seen: set[str] = set()
+            unique = []
+            for item in out:
+                key = _canonical_key(item)
+                if key not in seen:
+                    seen.add(key)
+                    unique.append(item)
+            out = unique
+        if most is not None:
+            out = out[:most]
+        return out
+
+    def _schema_object(
+        self, node: dict[str, Any], value: dict[str, Any], budget: int
+    ) -> dict[str, Any]:
+        s = self.source
+        out = dict(value)
+        props = node.get("properties") or {}
+        for name in node.get("required") or ():
+            if name not in out:
+                out[name] = self._member(node, name, budget - 1)
+        for name, sub in props.items():
+            if name not in out and budget > 0 and s.boolean(self.optional):
+                out[name] = self.value(sub, budget - 1)
+        for entry in node.get("pattern_properties") or ():
+            if budget > 0 and s.boolean(0.3):
+                try:
+                    key = s.regex(entry["pattern"])
+                except GenerationError:
+                    continue
+                if key not in out:
+                    out[key] = self.value(entry["schema"], budget - 1)
+        additional = node.get("additional_properties")
+        unevaluated = node.get("unevaluated_properties")
+        shut = (additional is not None and additional.get("bool") is False) or (
+            unevaluated is not None and unevaluated.get("bool") is False
+        )
+        if not shut and budget > 0 and s.boolean(self.extras):
+            name = self._key(node, set(out))
+            if name is not None:
+                out[name] = self._member(node, name, budget - 1)
+        for key, needs in (node.get("dependent_required") or {}).items():
+            if key in out:
+                for name in needs:
+                    if name not in out:
+                        out[name] = self._member(node, name, budget - 1)
+        least = node.get("min_properties") or 0
+        for _ in range(8):
+            if len(out) >= least:
+                break
+            name = next((p for p in props if p not in out), None) or self._key(
+                node, set(out)
+            )
+            if name is None:
+                break
+            out[name] = self._member(node, name, budget - 1)
+        most = node.get("max_properties")
+        if most is not None and len(out) > most:
+            keep = set(node.get("required") or ())
+            for name in [k for k in out if k not in keep][: len(out) - most]:
+                del out[name]
+        return out
+
+    def _key(self, node: dict[str, Any], taken: set[str]) -> str | None:
+        names = node.get("property_names")
+        if names is None:
+            return self.member_name(taken | set(node.get("properties") or {}))
+        for _ in range(10):
+            try:
+                key = self.value(names, 0)
+            except GenerationError:
+                return None
+            if isinstance(key, str) and key not in taken:
+                return key
+        return None
+
+    def _member(self, node: dict[str, Any], name: str, budget: int) -> Any:
+        """A value for property ``name`` as the node's applicators see it."""
+        props = node.get("properties") or {}
+        if name in props:
+            return self.value(props[name], budget)
+        for entry in node.get("pattern_properties") or ():
+            if re.search(entry["pattern"], name):
+                return self.value(entry["schema"], budget)
+        additional = node.get("additional_properties")
+        if additional is not None and additional.get("bool") is not False:
+            return self.value(additional, budget)
+        return self.any(budget)
+
     def any(self, budget: int, nonnull: bool = False) -> Any:
         """Any JSON value (``nonnull``: but null), nesting at most ``budget`` levels."""
         s = self.source
@@ -659,6 +950,61 @@ class Documents:
         return out
 
 
+def _general(table: dict[str, dict[str, Any]], definition: str) -> bool:
+    """Whether a definition reaches a node of the general vocabulary (the ``schema`` kind)."""
+    found = _GENERAL.get((id(table), definition))
+    if found is not None:
+        return found
+    seen: set[str] = set()
+    todo = [definition]
+    hit = False
+    while todo and not hit:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        stack: list[Any] = [table[name]]
+        while stack and not hit:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if node.get("kind") == "schema":
+                    hit = True
+                elif node.get("kind") == "ref":
+                    todo.append(node["name"])
+                elif node.get("kind") == "tagged":
+                    todo.extend(node["tags"].values())
+                stack.extend(v for k, v in node.items() if k != "tags")
+            elif isinstance(node, list):
+                stack.extend(node)
+    _GENERAL[(id(table), definition)] = hit
+    return hit
+
+
+_GENERAL: dict[tuple[int, str], bool] = {}
+
+
+def _acceptor(definition: str) -> Callable[[Any], bool]:
+    """Whether the package's strict decoder accepts a document of ``definition``."""
+    import json as _json
+
+    codec = importlib.import_module(f"{__package__}.codec_json")
+    decoder = codec.decoder(definition)
+
+    def accepts(document: Any) -> bool:
+        try:
+            return bool(
+                decoder.accepts(
+                    _json.dumps(document, ensure_ascii=False, allow_nan=False).encode(
+                        "utf-8"
+                    )
+                )
+            )
+        except ValueError:
+            return False
+
+    return accepts
+
+
 def _fitting(members: list[T], heights: list[int], budget: int) -> list[T]:
     """The union members worth choosing with ``budget`` levels left: any that nests a little
     deeper than the budget (a member's required structure is not optional), and when the budget
@@ -669,6 +1015,42 @@ def _fitting(members: list[T], heights: list[int], budget: int) -> list[T]:
             return found
     least = min(heights)
     return [m for m, h in zip(members, heights) if h == least]
+
+
+_NOTHING: Any = object()
+
+# values in the formats the validator can assert (only present when the binding asserts them)
+_FORMATS: dict[str, tuple[str, ...]] = {
+    "date-time": ("2026-01-01T00:00:00Z", "1999-12-31T23:59:59.5+01:00"),
+    "date": ("2026-01-01", "2024-02-29"),
+    "time": ("00:00:00Z", "12:34:56.789+02:00"),
+    "email": ("a@example.com",),
+    "uri": ("https://example.com/x", "urn:isbn:0451450523"),
+    "uri-reference": ("/x", "https://example.com/"),
+    "uuid": ("00000000-0000-4000-8000-000000000000",),
+    "hostname": ("example.com",),
+    "ipv4": ("192.0.2.1",),
+    "ipv6": ("2001:db8::1",),
+    "regex": ("^a+$",),
+}
+
+
+def _type_of(value: Any) -> str:
+    """A generated value's JSON type, a float never an integer (1.0 is not one here)."""
+    return "number" if type(value) is float else json_type(value)
+
+
+def _merge(a: Any, b: Any) -> Any:
+    """Two partial values of one document (allOf parts): objects merged, else the first."""
+    if type(a) is dict and type(b) is dict:
+        return {**b, **a}
+    return a
+
+
+def _canonical_key(value: Any) -> str:
+    import json as _json
+
+    return _json.dumps(value, sort_keys=True)
 
 
 def _int_bounds(node: dict[str, Any]) -> tuple[int, int]:

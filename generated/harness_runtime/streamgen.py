@@ -743,16 +743,16 @@ _TO_ACCEPT = _distances(_ACCEPTING)
 
 def _begins(type_: str, state: str) -> bool:
     row = _TABLE[state].get(type_)
-    return bool(row) and any(
-        "begin-run" in alt["actions"] for alt in [row, *row.get("cases", ())]
-    )
+    if not row:
+        return False
+    return any("begin-run" in alt["actions"] for alt in [row, *row.get("cases", ())])
 
 
 def _ends(type_: str, state: str) -> bool:
     row = _TABLE[state].get(type_)
-    return bool(row) and any(
-        "end-run" in alt["actions"] for alt in [row, *row.get("cases", ())]
-    )
+    if not row:
+        return False
+    return any("end-run" in alt["actions"] for alt in [row, *row.get("cases", ())])
 
 
 def _allowed(type_: str, state: str) -> bool:
@@ -981,7 +981,7 @@ class Walker:
 
     def _close_one(self, model: Model, out: list[Any]) -> bool:
         """One move closing an open item (held by no chunk lane), when one can be made."""
-        held = {(l[1]) for l in model.lanes.values()}
+        held = {lane[1] for lane in model.lanes.values()}
         candidates = [(e, k) for e, k in model.open_items() if k not in held]
         if not candidates:
             return False
@@ -1321,9 +1321,10 @@ class Walker:
     ) -> list[str] | None:
         """Steer to where ``site`` decides ``rule`` and make the one move that breaks it; the
         findings of that move (all of ``rule``), or None."""
-        only: Callable[[list[str]], bool] = lambda found: bool(found) and all(
-            r == rule for r in found
-        )
+
+        def only(found: list[str]) -> bool:
+            return bool(found) and all(r == rule for r in found)
+
         kind = site[0]
         if kind == "row":
             _, state, type_, case = site
@@ -1622,8 +1623,8 @@ class Walker:
                     2
                     - sum(
                         1
-                        for l, v in model.lanes.items()
-                        if v[0] == type_ and l is not None
+                        for key, v in model.lanes.items()
+                        if v[0] == type_ and key is not None
                     )
                 ):
                     if (

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from .common import EXIT_FINDING, EXIT_OK, load_package, out_option, spec_option
+from .common import EXIT_FINDING, EXIT_OK, http_url, load_package, out_option, spec_option
 
 # no answer at all from the first request: nothing was judged (as `run`'s 3: no stream came)
 EXIT_NO_AGENT = 3
@@ -136,7 +136,7 @@ async def _campaign(client_module: ModuleType, url: str, runs: int, seed: int, p
 @click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds an answer may stay silent.")
 @click.option("--exitfirst", "-x", is_flag=True, help="Stop at the first failing run.")
 @out_option
-@click.argument("url")
+@click.argument("url", callback=http_url)
 def fuzz(spec_dir: Path, runs: int, seed: int | None, proto: bool, as_json: bool, header: tuple[str, ...],
          timeout: float, exitfirst: bool, out: Path, url: str) -> None:
     """POST random valid inputs to the agent endpoint at URL and judge every stream it answers
@@ -193,7 +193,9 @@ def fuzz(spec_dir: Path, runs: int, seed: int | None, proto: bool, as_json: bool
         line = (f"{url}: {len(results)} run(s) from seed {seed}: {counts['passed']} passed, {counts['failed']} failed, "
                 f"{counts['refused']} refused" + (f", {counts['skipped']} skipped" if counts["skipped"] else "") + f"; {warned} warnings")
         click.echo(line)
-        if first is not None:
+        if no_agent:
+            click.echo(f"nothing answered at {url}: no agent judged (exit {EXIT_NO_AGENT})")
+        elif first is not None:
             click.echo(f"first failing seed: {first} (again: {replay})")
     if interrupted:
         raise KeyboardInterrupt

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from .common import consumer_warning, load_package, out_option, public_finding, rules_module, runs_summary, spec_option
+from .common import consumer_warning, http_url, load_package, out_option, public_finding, rules_module, runs_summary, spec_option
 from .fuzz import fuzz
 
 # `run` exit codes (README): 0 a conformant stream whose last run ended, 1 a MUST-level violation
@@ -65,7 +65,7 @@ def _headers(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--header", "-H", "header", multiple=True, metavar="'NAME: VALUE'", help="An extra request header. Repeatable.")
 @click.option("--timeout", type=float, default=300.0, show_default=True, help="Seconds the stream may stay silent.")
 @out_option
-@click.argument("url")
+@click.argument("url", callback=http_url)
 def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: bool, as_json: bool,
         header: tuple[str, ...], timeout: float, out: Path, url: str) -> None:
     """POST a request to URL and judge the event stream it answers with, as `replay`

@@ -41,7 +41,7 @@ RANDOM = os.environ.get("SPECBIND_PROPERTY_RANDOM") == "1"
 DEFINITIONS = strategies.definitions()
 
 
-def budget(examples: int) -> Any:
+def budget(examples: int) -> settings:
     return settings(
         max_examples=examples * SCALE,
         deadline=None,

@@ -32,7 +32,7 @@ RANDOM = os.environ.get("SPECBIND_PROPERTY_RANDOM") == "1"
 CARRIED = [d for d in strategies.definitions() if d in codec_proto.DEFINITIONS]
 
 
-def budget(examples: int) -> Any:
+def budget(examples: int) -> settings:
     return settings(
         max_examples=examples * SCALE,
         deadline=None,
