@@ -41,6 +41,7 @@ bench: $(STAMP) $(NODE_PEERS)
 	$(BIN)/python bench/bench_replay.py
 	$(BIN)/python bench/bench_sse.py
 	$(BIN)/python bench/bench_proto.py
+	$(BIN)/python bench/bench_typescript.py
 
 # The long fuzz run (fuzz/README.md): every entry point, coverage-guided with atheris where it
 # installs, one niced process at a time. RUNS=N to change the budget per entry point.

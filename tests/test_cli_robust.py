@@ -118,20 +118,24 @@ def test_usage_errors_exit_2_before_any_work(args: list[Any], says: str) -> None
 
 
 def test_ctrl_c_exits_130_after_the_partial_summary(tmp_path: Path) -> None:
+    import os
     import signal
-    import time
 
     archive = tmp_path / "archive"
     archive.mkdir()
-    sample = (SPEC_AGUI / "samples" / "valid.jsonl").read_bytes() * 2000
-    for i in range(40):
-        (archive / f"s{i:02}.jsonl").write_bytes(sample)
+    first = archive / "s000.jsonl"
+    first.write_bytes((SPEC_AGUI / "samples" / "valid.jsonl").read_bytes() * 2000)
+    for i in range(1, 400):  # far more than can be judged before the signal; links cost no disk
+        os.link(first, archive / f"s{i:03}.jsonl")
     proc = subprocess.Popen(
         [PYTHON, "-c", "from generator.cli import main; main()", "replay", "--spec", str(SPEC_AGUI), "--jobs", "1", str(archive)],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    time.sleep(3.0)
+    assert proc.stderr is not None
+    progress = proc.stderr.readline()  # the signal goes in once the run is under way, however fast
+    assert " of 400 files" in progress, progress
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
+    err = progress + err
     assert proc.returncode == 130, err
-    assert "interrupted:" in err and "of 40 streams judged" in err and "Traceback" not in err
+    assert "interrupted:" in err and "of 400 streams judged" in err and "Traceback" not in err

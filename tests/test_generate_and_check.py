@@ -66,7 +66,8 @@ def test_render_is_deterministic_across_processes_and_hash_seeds(agui_files: dic
 
 
 def test_committed_output_is_what_the_spec_generates(agui_files: dict[str, bytes]) -> None:
-    assert _on_disk(GENERATED, "agui") == agui_files
+    # spec/agui binds two targets: the Python package and the TypeScript one
+    assert _on_disk(GENERATED, "agui") | _on_disk(GENERATED, "agui-ts") == agui_files
 
 
 def test_check_is_clean_on_the_repository(in_repo: Path, agui_files: dict[str, bytes]) -> None:
@@ -236,6 +237,7 @@ def test_drift_on_a_tampered_copy_of_the_agui_package(tmp_path: Path, agui_files
     without rendering it again.)"""
     out = tmp_path / "out"
     shutil.copytree(GENERATED / "agui", out / "agui", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(GENERATED / "agui-ts", out / "agui-ts")
     assert drift(out, agui_files).clean
     models = out / "agui" / "models.py"
     models.write_text(models.read_text().replace("class TextMessageEndEvent(", "class TextMessageEndEvnt(", 1))

@@ -107,7 +107,7 @@ def test_a_target_named_in_binding_toml(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert (out / "diagrams" / "LIFECYCLE.md").is_file() and (out / "harness_runtime" / "models.py").is_file()
     listed = json.loads(run_cli("targets", "--spec", spec, "--json").stdout)
-    assert [t["name"] for t in listed] == ["lifecycle", "python"]
+    assert [t["name"] for t in listed] == ["lifecycle", "python", "typescript"]
     assert listed[0]["origin"].endswith("targets/lifecycle") and listed[1]["origin"] == "built-in"
 
 

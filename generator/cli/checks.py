@@ -13,19 +13,31 @@ from typing import Any
 
 import click
 
-from .common import load_package, out_option, rules_module, spec_option
+from ..binding import load_binding
+from ..errors import SpecError
+from .common import binding_option, binding_tools, load_package, out_option, rules_module, spec_option
 
 @click.command()
 @spec_option
 @click.option("--as", "definition", default=None, help="Definition each document is validated as (default: the spec's root).")
 @click.option("--lenient", is_flag=True, help="Strip and report unknown properties and union members instead of failing.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file on stdout.")
+@binding_option
 @out_option
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, dir_okay=False, exists=True, path_type=Path))
-def validate(spec_dir: Path, definition: str | None, lenient: bool, as_json: bool, out: Path, files: tuple[Path, ...]) -> None:
+def validate(spec_dir: Path, definition: str | None, lenient: bool, as_json: bool, binding_target: str | None, out: Path, files: tuple[Path, ...]) -> None:
     """Validate JSON documents (one per FILE, - for stdin) against a definition.
 
     Exit 0 when every document is valid, 1 when any is not, 2 on usage errors."""
+    tools = binding_tools(binding_target)
+    if tools is not None:
+        try:
+            results = tools.validate(spec_dir, out, definition, lenient, [str(p) for p in files])
+        except SpecError as exc:
+            raise click.UsageError(str(exc)) from None
+        for result in results:
+            _print_validation(result, definition or load_binding(spec_dir).root or "?", as_json)
+        sys.exit(0 if all(r["valid"] for r in results) else 1)
     package = load_package(spec_dir, out)
     codec = package.codec_json
     name = definition or codec.ROOT
@@ -69,6 +81,17 @@ def validate(spec_dir: Path, definition: str | None, lenient: bool, as_json: boo
             for w in warnings:
                 click.echo(f"  warning {w}")
     sys.exit(0 if all_valid else 1)
+
+
+def _print_validation(result: dict[str, Any], name: str, as_json: bool) -> None:
+    """One file's result from another target's binding, as this command prints its own."""
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return
+    click.echo(f"{result['file']}: {'valid' if result['valid'] else 'invalid'} {name}")
+    for kind, issues in (("error  ", result["errors"]), ("warning", result["warnings"])):
+        for e in issues:
+            click.echo(f"  {kind} {e['pointer'] or '/'}: {e['message']} [{e['keyword']}, {e['definition']}]")
 
 
 @click.command("check-resume")

@@ -94,6 +94,26 @@ target_option = click.option(
     help="A target to generate for as well: a built-in one's name, or a folder holding target.py and templates/. Repeatable.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+binding_option = click.option(
+    "--target", "binding_target", default=None, metavar="NAME",
+    help="Run this target's binding instead of the Python package (a built-in target's name, or a folder): "
+    "`typescript` runs the TypeScript package under Node. Same report shapes.",
+)
+
+
+def binding_tools(name: str | None) -> Any:
+    """The tool commands of the target named by `--target` (None: the Python package's own)."""
+    if name is None or name == "python":
+        return None
+    from ..targets import resolve
+
+    try:
+        target = resolve(name)
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    if target.tools is None:
+        raise click.UsageError(f"--target {name}: that target's binding has no command line")
+    return target.tools
 
 
 def writable(path: Path, option: str) -> Path:
@@ -169,5 +189,5 @@ __all__ = [
     "EXIT_FINDING", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "OUT", "SPEC_ROOT", "Any",
     "allow_option", "fail", "json_option", "load_package", "out_option", "package_module", "progress",
     "rules_module", "spec_option", "specs_option", "target_option", "templates_option", "writable",
-    "runs_summary", "consumer_warning", "public_finding",
+    "runs_summary", "consumer_warning", "public_finding", "binding_option", "binding_tools",
 ]

@@ -22,7 +22,8 @@ from typing import Any, Iterator
 
 import click
 
-from .common import EXIT_INTERRUPTED, load_package, out_option, runs_summary, spec_option, writable
+from ..errors import SpecError
+from .common import EXIT_INTERRUPTED, binding_option, binding_tools, load_package, out_option, runs_summary, spec_option, writable
 
 # the file names a directory is searched for
 STREAM_SUFFIXES = (".jsonl", ".ndjson", ".sse")
@@ -58,6 +59,7 @@ class Job:
 @click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The request the stream answers (JSON; runs the consumer core); --json then prints the request that would be sent.")
 @click.option("--after", type=click.IntRange(min=0), default=None, metavar="N", help="The stream is a replay that starts after cursor N (its first sequence is N+1).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N", help="Worker processes for several files (default: the CPU count).")
+@binding_option
 @out_option
 @click.argument("streams", nargs=-1, required=True, type=click.Path(allow_dash=True, exists=True, path_type=Path))
 def replay(
@@ -71,6 +73,7 @@ def replay(
     input_path: Path | None,
     after: int | None,
     jobs: int | None,
+    binding_target: str | None,
     out: Path,
     streams: tuple[Path, ...],
 ) -> None:
@@ -85,6 +88,11 @@ def replay(
     --project, --delivered, --input or --client-version ask for the consumer core, which holds the
     conversation (and, with --delivered, every event); a JSON array or test case is read whole."""
 
+    tools = binding_tools(binding_target)
+    if tools is not None:
+        if project or delivered or client_version is not None or input_path is not None or report:
+            raise click.UsageError(f"--target {binding_target} replays the automaton alone: --project, --delivered, --client-version, --input and --report need the Python package")
+        _other_binding(tools, spec_dir, out, fmt, after, streams, as_json)
     if report:
         writable(report[1], "--report")  # before the work, not after it
     package = load_package(spec_dir, out)
@@ -128,6 +136,34 @@ def replay(
         text = sarif_files(rules, entries) if kind == "sarif" else junit_files(rules, entries)
         target.write_text(text, encoding="utf-8", errors="backslashreplace")
     sys.exit(0 if all(r["outcome"] == "completed" for _, r in results) else 1)
+
+
+def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int | None, streams: tuple[Path, ...], as_json: bool) -> None:
+    """Judge the streams with another target's binding (`--target`): the same reports, printed
+    as this command prints the Python package's, and the same exit codes."""
+    files = collect(streams)
+    paths = ["-" if p is None else str(p) for p, _ in files]
+    try:
+        results = tools.replay(spec_dir, out, fmt, after, paths)
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    for (_, shown), result in zip(files, results):
+        result["file"] = shown
+        if as_json:
+            click.echo(json.dumps(result, ensure_ascii=False, default=str))
+            continue
+        found = sorted(result["violations"] + result["warnings"], key=lambda f: f["index"] if f["index"] is not None else -1)
+        for f in found:
+            click.echo(f"{f['rule']} [{f['level']}] event {f['index']} ({f['type']}): {f['message']}")
+        _print_tail(result)
+    if len(files) > 1 or any(p.is_dir() for p in streams if str(p) != "-"):
+        summary = _summary(results)
+        if as_json:
+            click.echo(json.dumps(summary, ensure_ascii=False))
+        else:
+            outcomes = ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items())
+            click.echo(f"{summary['files']:,} files: {outcomes}; {summary['events']:,} events; {summary['violations']:,} violations, {summary['warnings']:,} warnings")
+    sys.exit(0 if all(r["outcome"] == "completed" for r in results) else 1)
 
 
 # -- inputs -----------------------------------------------------------------------------------

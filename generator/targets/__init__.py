@@ -82,6 +82,11 @@ class Target:
     # other template sets it renders, by name -> folder (a built-in target's `templates/proto`)
     template_sets: dict[str, Path] = field(default_factory=dict)
     origin: str = "built-in"
+    # the tool commands on this target's binding (`specbind replay|validate --target NAME`):
+    # an object with `replay(spec_dir, out, fmt, after, files)` and `validate(spec_dir, out,
+    # definition, lenient, files)`, each returning the JSON objects the command prints, one per
+    # file; None: the target's binding is not run by the command line
+    tools: Any = None
 
 
 def builtin(name: str) -> Target:

@@ -1,0 +1,182 @@
+"""The TypeScript target's context for templates/typescript/: a type per definition (interfaces
+for objects, literal unions for enums, union types for unions), the validation table and the rule
+tables as TypeScript literals (wire names, ECMA-262 patterns as they are), and the test corpus as
+data files. TypeScript decisions (identifiers, property spelling, type expressions) are made
+here; the templates own layout."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from typing import Any
+
+from ... import __version__
+from ...binding import Binding
+from ...errors import SpecError
+from ...ir import model as M
+from ...products import Products
+from .. import Data, Plan
+
+# Words a type name may not be (TypeScript's reserved words and the names the modules bind).
+RESERVED = frozenset(
+    """break case catch class const continue debugger default delete do else enum export extends
+    false finally for function if import in instanceof new null return super switch this throw true
+    try typeof var void while with implements interface let package private protected public static
+    yield any boolean number string symbol never unknown object undefined bigint type
+    JsonValue NonNullJson Definitions DEFINITIONS""".split()
+)
+_IDENT = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+_PACKAGE = re.compile(r"^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$")
+
+
+def identifier(name: str) -> str:
+    s = re.sub(r"[^0-9A-Za-z_$]", "_", name) or "_"
+    if s[0].isdigit():
+        s = "_" + s
+    return s + "_" if s in RESERVED else s
+
+
+def prop(wire: str) -> str:
+    """A property name as written in a type: bare when it is an identifier, else quoted."""
+    return wire if _IDENT.match(wire) else json.dumps(wire)
+
+
+def ts_literal(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def typescript_package(binding: Binding) -> str:
+    package = binding.target("typescript").get("package")
+    if not isinstance(package, str) or not _PACKAGE.match(package) or "/" in package.lstrip("@").split("/", 1)[-1]:
+        raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[typescript].package", "must be an npm package name (lower case; the folder under generated/)")
+    return package
+
+
+class Types:
+    """TypeScript names and type expressions for one IR."""
+
+    def __init__(self, ir: M.IR) -> None:
+        self.ir = ir
+        self.ts: dict[str, str] = {}
+        seen: dict[str, str] = {}
+        for name, d in ir.defs.items():
+            ts = identifier(name)
+            if ts in seen:
+                raise SpecError(ir.source, d.loc, f"definitions {seen[ts]!r} and {name!r} both become the TypeScript name {ts!r}")
+            seen[ts] = name
+            self.ts[name] = ts
+
+    def expr(self, t: M.TypeExpr) -> str:
+        if isinstance(t, M.TRef):
+            return self.ts[t.name]
+        if isinstance(t, M.TString):
+            return "string"
+        if isinstance(t, M.TNull):
+            return "null"
+        if isinstance(t, (M.TInteger, M.TNumber)):
+            return "number"
+        if isinstance(t, M.TBoolean):
+            return "boolean"
+        if isinstance(t, M.TConst):
+            return ts_literal(t.value)
+        if isinstance(t, M.TEnum):
+            return " | ".join(ts_literal(v) for v in t.values)
+        if isinstance(t, M.TAny):
+            return "NonNullJson" if t.nonnull else "JsonValue"
+        if isinstance(t, M.TMap):
+            return f"{{ [key: string]: {'JsonValue' if t.values is None else self.expr(t.values)} }}"
+        if isinstance(t, M.TArray):
+            inner = self.expr(t.items)
+            return f"({inner})[]" if "|" in inner or inner.startswith("{") else f"{inner}[]"
+        if isinstance(t, M.TUnion):
+            return " | ".join(self.expr(m) for m in t.members)
+        raise AssertionError(t)
+
+
+def _comment(text: str | None, width: int = 92) -> list[str]:
+    """A doc comment's lines, wrapped; an empty line between paragraphs."""
+    if not text:
+        return []
+    lines: list[str] = []
+    for para in (p for p in text.split("\n\n") if p.strip()):
+        if lines:
+            lines.append("")
+        lines += textwrap.wrap(" ".join(para.split()).replace("*/", "*\\/"), width=width) or [""]
+    return lines
+
+
+def build(products: Products, opts: dict[str, Any]) -> Plan:
+    binding, ir = products.binding, products.ir
+    package = typescript_package(binding)
+    types = Types(ir)
+    rules = products.rules
+    declarations = []
+    for name, d in ir.defs.items():
+        entry: dict[str, Any] = {"name": types.ts[name], "wire": name, "doc": _comment(d.doc)}
+        if isinstance(d, M.ObjectDef):
+            entry["kind"] = "object"
+            entry["open"] = not d.closed
+            entry["fields"] = [
+                {
+                    "prop": prop(f.wire),
+                    "wire": f.wire,
+                    "type": types.expr(f.type),
+                    "optional": not f.required,
+                    "doc": _comment(f.doc),
+                }
+                for f in d.fields
+            ]
+        elif isinstance(d, M.UnionDef):
+            entry["kind"] = "alias"
+            entry["type"] = types.expr(d.union)
+            entry["tagged"] = d.union.discriminator
+        elif isinstance(d, M.EnumDef):
+            entry["kind"] = "enum"
+            entry["type"] = " | ".join(ts_literal(v) for v in d.values)
+            entry["literals"] = ts_literal(list(d.values))
+        else:
+            entry["kind"] = "alias"
+            entry["type"] = types.expr(d.type)
+            entry["tagged"] = None
+        declarations.append(entry)
+    root = binding.root or ir.root
+    context = {
+        "package": package,
+        "protocol": binding.name,
+        "protocol_version": binding.version,
+        "source": binding.stable(binding.schema),
+        "sha256": ir.sha256,
+        "generator_version": __version__,
+        "title": ir.title,
+        "root": root,
+        "root_ts": types.ts[root] if root else None,
+        "declarations": declarations,
+        "definition_names": ts_literal(list(ir.defs)),
+        "table": json.dumps(products.validation, indent=1, ensure_ascii=False),
+        "fixture_count": len(products.fixtures["fixtures"]),
+        "case_count": len(products.cases),
+        "conformance_count": 0 if rules is None else len(products.conformance["streams"]),
+        "rules": None
+        if rules is None
+        else {
+            "source": binding.stable(binding.rules) if binding.rules else rules.source,
+            "sha256": rules.sha256,
+            "table": json.dumps(rules.tables, indent=1, ensure_ascii=False),
+            "events_ts": types.ts[rules.tables["events_definition"]],
+            "count": len(rules.tables["rules"]),
+        },
+    }
+    data = [
+        Data("tests/fixtures.json", _json(products.fixtures)),
+        Data("tests/cases.json", _json({"cases": products.cases})),
+    ]
+    if rules is not None:
+        data.append(Data("tests/conformance.json", _json(products.conformance)))
+        data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
+    runtime = ("core",) if rules is None else ("core", "rules")
+    return Plan(package_dir=package, context=context, data=tuple(data), templates="typescript", runtime=runtime)
+
+
+def _json(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=1, ensure_ascii=False) + "\n").encode("utf-8")

@@ -1,0 +1,663 @@
+/**
+ * What the codecs read and refuse, the same as every binding of this spec (RFC 8259 section 8.1
+ * and 9, I-JSON RFC 7493): UTF-8 without a byte order mark, no lone surrogate, at most MAX_DEPTH
+ * levels of nesting, numbers within a double's range, integers within 4300 digits.
+ *
+ * The hot path is `JSON.parse`. A document it refuses, or one whose text holds what
+ * `JSON.parse` cannot tell apart (an integer written with a fraction or exponent, `1.0`; an
+ * integer past 2^53; a surrogate escape), is read by `exactParse`, which keeps those apart
+ * (`PyFloat`, `bigint`) and locates every problem as the reference binding does, with the same
+ * messages. Zero dependencies.
+ */
+
+export const MAX_DEPTH = 128;
+/** The most digits an integer may have (CPython's default `sys.get_int_max_str_digits`). */
+export const INT_DIGITS_LIMIT = 4300;
+
+/** A number written with a fraction part or an exponent whose value is an integer (`1.0`,
+ * `1e3`): a JSON number, but not a JSON Schema integer for this codec. */
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+/** A number the document may not hold, kept in place so that it is reported at its pointer. */
+export class Refused {
+  constructor(readonly message: string) {}
+}
+
+export type Issue3 = [pointer: string, keyword: string, message: string];
+
+export class JSONParseError extends Error {
+  readonly issues: Issue3[];
+  constructor(message: string, issues?: Issue3[]) {
+    super(message);
+    this.issues = issues ?? [["", "json", message]];
+  }
+}
+
+// TextDecoder and TextEncoder are everywhere (browsers, Node, Deno, Bun) but in no ES library
+// typing: reached through globalThis, so that this package needs no ambient declarations.
+interface Utf8Decoder {
+  decode(bytes: Uint8Array): string;
+}
+interface Utf8Encoder {
+  encode(text: string): Uint8Array;
+}
+const G = globalThis as unknown as { TextDecoder: new (label: string, options?: object) => Utf8Decoder; TextEncoder: new () => Utf8Encoder };
+const DECODER = new G.TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const LOOSE = new G.TextDecoder("utf-8", { ignoreBOM: true });
+const ENCODER = new G.TextEncoder();
+
+/** UTF-8 bytes as text, or null when they are not UTF-8. */
+export function utf8Exact(bytes: Uint8Array): string | null {
+  try {
+    return DECODER.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** UTF-8 bytes as text (invalid sequences replaced: for messages and sniffing only). */
+export function utf8Text(bytes: Uint8Array): string {
+  return LOOSE.decode(bytes);
+}
+
+/** The first UTF-8 error of some bytes, as CPython's decoder names it: [start, reason]. */
+export function utf8Error(b: Uint8Array): [number, string] | null {
+  const n = b.length;
+  let i = 0;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0;
+      else if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90;
+      else if (c === 0xf4) hi = 0x8f;
+    } else return [i, "invalid start byte"];
+    for (let k = 1; k <= need; k++) {
+      if (i + k >= n) return [i, "unexpected end of data"];
+      const d = b[i + k]!;
+      if (d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return [i, "invalid continuation byte"];
+    }
+    i += need + 1;
+  }
+  return null;
+}
+
+const STRING_RX = /"[^"\\]*(?:\\.[^"\\]*)*"/gs;
+const INNER_RX = /\[\]|\{\}|\[\}|\{\]/g;
+const RUN_RX = new RegExp(`[\\[{]{${MAX_DEPTH + 1}}`);
+
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return n;
+}
+
+/** Whether a JSON text nests deeper than MAX_DEPTH (the reference binding's test, step for
+ * step, so that both refuse the same texts). `size`: its length in UTF-8 bytes. */
+export function tooDeep(text: string, size: number): boolean {
+  if (size <= 2 * MAX_DEPTH) return false;
+  let open = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) open++;
+  }
+  if (open <= MAX_DEPTH) return false;
+  let brackets = text.replace(STRING_RX, "").replace(/[^[\]{}]/g, "");
+  for (let i = 0; i < MAX_DEPTH; i++) {
+    if (!brackets) return false;
+    if (RUN_RX.test(brackets)) return true;
+    const before = brackets.length;
+    brackets = brackets.replace(INNER_RX, "");
+    if (brackets.length === before) return false;
+  }
+  return brackets.length > 0;
+}
+
+const SURROGATE_RX = /[\uD800-\uDFFF]/;
+const LONE_RX = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_RX_G = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The code point index of a UTF-16 index. */
+export function codePoints(text: string, end: number = text.length): number {
+  let n = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** The code point index of the first lone surrogate of a string, or -1. */
+export function loneSurrogate(text: string): number {
+  if (!SURROGATE_RX.test(text)) return -1;
+  const m = LONE_RX.exec(text);
+  return m === null ? -1 : codePoints(text, m.index);
+}
+
+/** Text that can be printed: each lone surrogate as its escape. */
+export function safeText(text: string): string {
+  if (!SURROGATE_RX.test(text)) return text;
+  return text.replace(LONE_RX_G, (s) => "\\u" + s.charCodeAt(0).toString(16).padStart(4, "0"));
+}
+
+export function escapeToken(token: string): string {
+  return token.indexOf("~") < 0 && token.indexOf("/") < 0 ? token : token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Whether a text holds what JSON.parse cannot give exactly: a digit followed by a fraction or
+ * an exponent (`1.0`), a run of 16 digits (past 2^53), a surrogate escape. One pass. */
+function needsExact(s: string): boolean {
+  let run = 0;
+  for (let i = 0, n = s.length; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (++run >= 16) return true;
+    } else {
+      if (run && (c === 0x2e || c === 0x65 || c === 0x45)) return true;
+      run = 0;
+    }
+  }
+  return s.indexOf("\\u") >= 0 && SURROGATE_ESCAPE.test(s);
+}
+
+let lastExact = false;
+
+/** Whether the last document `parseJson` returned was read by `exactParse` (so may hold
+ * `PyFloat` and `bigint` values). */
+export function wasExact(): boolean {
+  return lastExact;
+}
+
+/** The document, or JSONParseError saying where and why (see the module comment). */
+export function parseJson(data: Uint8Array | string): unknown {
+  let text: string;
+  let size: number;
+  if (typeof data === "string") {
+    const at = loneSurrogate(data);
+    if (at >= 0) throw new JSONParseError(`character ${at} is a lone surrogate, which is not Unicode text`);
+    if (data.charCodeAt(0) === 0xfeff) throw bomError();
+    text = data;
+    size = data.length * 3 <= 2 * MAX_DEPTH ? data.length : utf8Length(data);
+  } else {
+    if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) throw bomError();
+    try {
+      text = DECODER.decode(data);
+    } catch {
+      const [start, reason] = utf8Error(data) ?? [0, "invalid data"];
+      throw new JSONParseError(`not UTF-8 at byte ${start}: ${reason} (JSON text is UTF-8, RFC 8259 section 8.1)`);
+    }
+    size = data.length;
+  }
+  return parseText(text, size);
+}
+
+/** A text known to be Unicode (decoded from UTF-8: no lone surrogate, no byte order mark
+ * checked here) of `size` UTF-8 bytes. */
+export function parseText(text: string, size: number): unknown {
+  if (tooDeep(text, size)) {
+    const message = `nested deeper than ${MAX_DEPTH} arrays and objects`;
+    throw new JSONParseError(message, [["", "depth", message]]);
+  }
+  if (!needsExact(text)) {
+    try {
+      lastExact = false;
+      return JSON.parse(text);
+    } catch {
+      // the exact reader says where and why
+    }
+  }
+  lastExact = true;
+  const doc = exactParse(text);
+  if (doc.unreadable) {
+    const issues = unreadable(doc.value);
+    if (issues.length) throw new JSONParseError(issues[0]![2], issues);
+  }
+  return doc.value;
+}
+
+function bomError(): JSONParseError {
+  return new JSONParseError("a byte order mark opens the document: JSON text is UTF-8 without one (RFC 8259 section 8.1)");
+}
+
+/** (pointer, keyword, message) of every lone surrogate and refused number, in pointer order. */
+export function unreadable(document: unknown): Issue3[] {
+  const found: Issue3[] = [];
+  const stack: [unknown, string][] = [[document, ""]];
+  while (stack.length) {
+    const [node, ptr] = stack.pop()!;
+    if (typeof node === "string") {
+      const at = loneSurrogate(node);
+      if (at >= 0) found.push([ptr, "json", `a lone surrogate \\u${surrogateAt(node, at)} at character ${at}: not Unicode text (RFC 7493)`]);
+    } else if (node instanceof Refused) {
+      found.push([ptr, "json", node.message]);
+    } else if (Array.isArray(node)) {
+      node.forEach((v, i) => stack.push([v, `${ptr}/${i}`]));
+    } else if (node !== null && typeof node === "object" && !(node instanceof PyFloat)) {
+      for (const key of Object.keys(node)) {
+        const sub = `${ptr}/${escapeToken(safeText(key))}`;
+        const at = loneSurrogate(key);
+        if (at >= 0) found.push([sub, "json", `a lone surrogate \\u${surrogateAt(key, at)} in a member name: not Unicode text (RFC 7493)`]);
+        stack.push([(node as Record<string, unknown>)[key], sub]);
+      }
+    }
+  }
+  return found.map((f, i) => [f, i] as const).sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1])).map((p) => p[0]);
+}
+
+function surrogateAt(text: string, cp: number): string {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (n === cp) return c.toString(16).padStart(4, "0");
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return "????";
+}
+
+class ScanError {
+  constructor(readonly message: string, readonly pos: number, readonly plain = false) {}
+}
+
+/** A JSON text read the way CPython's `json` module reads it: the same values (integers apart
+ * from integer-valued floats, exact big integers) and, for a text that is not JSON, the same
+ * error at the same place. */
+export function exactParse(text: string): { value: unknown; unreadable: boolean } {
+  const s = text;
+  const n = s.length;
+  let flagged = false;
+  const ws = (i: number): number => {
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+      else break;
+    }
+    return i;
+  };
+  const stop = (i: number): never => {
+    throw new ScanError("Expecting value", i);
+  };
+  const str = (begin: number): [string, number] => {
+    // begin: the index after the opening quote
+    let out = "";
+    let end = begin;
+    for (;;) {
+      let next = end;
+      let c = 0;
+      for (; next < n; next++) {
+        c = s.charCodeAt(next);
+        if (c === 0x22 || c === 0x5c) break;
+        if (c <= 0x1f) throw new ScanError("Invalid control character at", next);
+      }
+      if (next >= n) throw new ScanError("Unterminated string starting at", begin - 1);
+      if (next !== end) out += s.slice(end, next);
+      next++;
+      if (c === 0x22) return [out, next];
+      if (next === n) throw new ScanError("Unterminated string starting at", begin - 1);
+      const e = s.charCodeAt(next);
+      if (e !== 0x75) {
+        end = next + 1;
+        const m = ESCAPES[e];
+        if (m === undefined) throw new ScanError("Invalid \\escape", end - 2);
+        out += m;
+        continue;
+      }
+      next++;
+      end = next + 4;
+      if (end >= n) throw new ScanError("Invalid \\uXXXX escape", next - 1);
+      let u = hex4(s, next);
+      if (u < 0) throw new ScanError("Invalid \\uXXXX escape", end - 5);
+      if (u >= 0xd800 && u <= 0xdbff && end + 6 < n && s.charCodeAt(end) === 0x5c && s.charCodeAt(end + 1) === 0x75) {
+        const u2 = hex4(s, end + 2);
+        if (u2 < 0) throw new ScanError("Invalid \\uXXXX escape", end + 1);
+        if (u2 >= 0xdc00 && u2 <= 0xdfff) {
+          out += String.fromCharCode(u, u2);
+          end += 6;
+          continue;
+        }
+      }
+      if (u >= 0xd800 && u <= 0xdfff) flagged = true;
+      out += String.fromCharCode(u);
+    }
+  };
+  const num = (start: number): [unknown, number] => {
+    let i = start;
+    const end = n - 1;
+    if (s.charCodeAt(i) === 0x2d) {
+      i++;
+      if (i > end) stop(start);
+    }
+    let c = s.charCodeAt(i);
+    if (c >= 0x31 && c <= 0x39) {
+      i++;
+      while (i <= end && isDigit(s.charCodeAt(i))) i++;
+    } else if (c === 0x30) i++;
+    else stop(start);
+    let isFloat = false;
+    if (i < end && s.charCodeAt(i) === 0x2e && isDigit(s.charCodeAt(i + 1))) {
+      isFloat = true;
+      i += 2;
+      while (i <= end && isDigit(s.charCodeAt(i))) i++;
+    }
+    if (i < end && ((c = s.charCodeAt(i)) === 0x65 || c === 0x45)) {
+      const eStart = i;
+      i++;
+      if (i < end && ((c = s.charCodeAt(i)) === 0x2d || c === 0x2b)) i++;
+      while (i <= end && isDigit(s.charCodeAt(i))) i++;
+      if (isDigit(s.charCodeAt(i - 1))) isFloat = true;
+      else i = eStart;
+    }
+    const token = s.slice(start, i);
+    if (isFloat) {
+      const v = Number(token);
+      if (!Number.isFinite(v)) {
+        flagged = true;
+        return [new Refused(`number ${token.slice(0, 40)}${token.length > 40 ? "..." : ""} is out of the range of a double`), i];
+      }
+      return [Number.isInteger(v) ? new PyFloat(v) : v, i];
+    }
+    const digits = token.length - (token.charCodeAt(0) === 0x2d ? 1 : 0);
+    if (digits > INT_DIGITS_LIMIT) {
+      flagged = true;
+      return [new Refused(`integer of ${digits} digits: beyond the limit of ${INT_DIGITS_LIMIT} digits an integer may have`), i];
+    }
+    if (digits < 16) return [Number(token) || 0, i];
+    const big = BigInt(token);
+    return [big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big, i];
+  };
+  const value = (i: number, depth: number): [unknown, number] => {
+    if (i >= n) stop(i);
+    const c = s.charCodeAt(i);
+    if (c === 0x22) return str(i + 1);
+    if (c === 0x7b) {
+      if (depth > 4 * MAX_DEPTH) throw new ScanError("JSON nested too deeply", i, true);
+      const obj: Record<string, unknown> = {};
+      i = ws(i + 1);
+      if (i < n && s.charCodeAt(i) === 0x7d) return [obj, i + 1];
+      for (;;) {
+        if (i >= n || s.charCodeAt(i) !== 0x22) throw new ScanError("Expecting property name enclosed in double quotes", i);
+        const [key, after] = str(i + 1);
+        i = ws(after);
+        if (i >= n || s.charCodeAt(i) !== 0x3a) throw new ScanError("Expecting ':' delimiter", i);
+        i = ws(i + 1);
+        const [v, next] = value(i, depth + 1);
+        define(obj, key, v);
+        i = ws(next);
+        if (i < n && s.charCodeAt(i) === 0x7d) return [obj, i + 1];
+        if (i >= n || s.charCodeAt(i) !== 0x2c) throw new ScanError("Expecting ',' delimiter", i);
+        i = ws(i + 1);
+      }
+    }
+    if (c === 0x5b) {
+      if (depth > 4 * MAX_DEPTH) throw new ScanError("JSON nested too deeply", i, true);
+      const arr: unknown[] = [];
+      i = ws(i + 1);
+      if (i < n && s.charCodeAt(i) === 0x5d) return [arr, i + 1];
+      for (;;) {
+        const [v, next] = value(i, depth + 1);
+        arr.push(v);
+        i = ws(next);
+        if (i < n && s.charCodeAt(i) === 0x5d) return [arr, i + 1];
+        if (i >= n || s.charCodeAt(i) !== 0x2c) throw new ScanError("Expecting ',' delimiter", i);
+        i = ws(i + 1);
+      }
+    }
+    if (c === 0x6e && i + 3 < n && s.startsWith("null", i)) return [null, i + 4];
+    if (c === 0x74 && i + 3 < n && s.startsWith("true", i)) return [true, i + 4];
+    if (c === 0x66 && i + 4 < n && s.startsWith("false", i)) return [false, i + 5];
+    if (c === 0x4e && i + 2 < n && s.startsWith("NaN", i)) throw new ScanError("NaN is not JSON", i, true);
+    if (c === 0x49 && i + 7 < n && s.startsWith("Infinity", i)) throw new ScanError("Infinity is not JSON", i, true);
+    if (c === 0x2d && i + 8 < n && s.startsWith("-Infinity", i)) throw new ScanError("-Infinity is not JSON", i, true);
+    return num(i);
+  };
+  try {
+    const start = ws(0);
+    const [v, end] = value(start, 1);
+    const rest = ws(end);
+    if (rest !== n) throw new ScanError("Extra data", rest);
+    return { value: v, unreadable: flagged };
+  } catch (e) {
+    if (!(e instanceof ScanError)) throw e;
+    if (e.plain) throw new JSONParseError(e.message, e.message.includes("deeply") ? [["", "depth", e.message]] : undefined);
+    const line = countLines(s, e.pos);
+    const col = codePoints(s, e.pos) - (line.lastNewline < 0 ? 0 : codePoints(s, line.lastNewline + 1)) + 1;
+    throw new JSONParseError(`invalid JSON at line ${line.count} column ${col}: ${e.message}`);
+  }
+}
+
+// JSON.parse fixes the same bug ("__proto__" as a member name) by defining, not assigning.
+function define(obj: Record<string, unknown>, key: string, v: unknown): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else obj[key] = v;
+}
+
+function countLines(s: string, pos: number): { count: number; lastNewline: number } {
+  let count = 1;
+  let last = -1;
+  for (let i = 0; i < pos && i < s.length; i++) {
+    if (s.charCodeAt(i) === 0x0a) {
+      count++;
+      last = i;
+    }
+  }
+  return { count, lastNewline: last };
+}
+
+const ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: "\\", 0x2f: "/", 0x62: "\b", 0x66: "\f", 0x6e: "\n", 0x72: "\r", 0x74: "\t" };
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function hex4(s: string, at: number): number {
+  let v = 0;
+  for (let k = 0; k < 4; k++) {
+    const c = s.charCodeAt(at + k);
+    let d: number;
+    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+    else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
+    else if (c >= 0x41 && c <= 0x46) d = c - 0x37;
+    else return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** The JSON type of a value as JSON Schema names it (a float whose value is an integer is
+ * "integer", as the reference binding says in its messages). */
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "boolean":
+      return "boolean";
+    case "number":
+      return Number.isInteger(value) ? "integer" : "number";
+    case "bigint":
+      return "integer";
+    case "string":
+      return "string";
+    case "object":
+      if (value instanceof PyFloat) return "integer";
+      return Array.isArray(value) ? "array" : "object";
+    default:
+      return typeof value;
+  }
+}
+
+/** Whether a value is an integer as this codec counts them (not `1.0`). */
+export function isInt(value: unknown): boolean {
+  return (typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint";
+}
+
+export function isNumber(value: unknown): boolean {
+  return typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat;
+}
+
+export function numeric(value: unknown): number {
+  return value instanceof PyFloat ? value.value : Number(value as number);
+}
+
+/** JSON equality: numbers by value (a boolean is never a number), objects by members. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (isNumber(a) && isNumber(b)) {
+    if (typeof a === "bigint" || typeof b === "bigint") return BigInt(typeof a === "bigint" ? a : numeric(a)) === BigInt(typeof b === "bigint" ? b : numeric(b));
+    return numeric(a) === numeric(b);
+  }
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    const rb = b as Record<string, unknown>;
+    return ka.every((k) => Object.prototype.hasOwnProperty.call(rb, k) && jsonEqual((a as Record<string, unknown>)[k], rb[k]));
+  }
+  return a === b;
+}
+
+/** A float as Python's repr writes it (`1e+16`, `1e-05`, `1.0`). */
+export function floatRepr(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mant, expText] = x.toExponential().split("e") as [string, string];
+  const exp = Number(expText);
+  const neg = mant.startsWith("-");
+  const digits = mant.replace("-", "").replace(".", "");
+  let out: string;
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    out = `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  } else if (exp < 0) {
+    out = `0.${"0".repeat(-exp - 1)}${digits}`;
+  } else if (digits.length <= exp + 1) {
+    out = `${digits}${"0".repeat(exp + 1 - digits.length)}.0`;
+  } else {
+    out = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  }
+  return neg ? "-" + out : out;
+}
+
+/** A number as the reference binding shows it in messages. */
+export function showNumber(value: unknown): string {
+  if (typeof value === "bigint") {
+    const digits = value.toString().replace("-", "").length;
+    if (digits > 900) return `an integer of about ${Math.floor((digits * 3.3219) / 3.3219)} digits`;
+    return value.toString();
+  }
+  if (value instanceof PyFloat) return floatRepr(value.value);
+  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 1e16 ? String(value) : Number.isInteger(value) ? BigInt(value).toString() : floatRepr(value);
+  return String(value);
+}
+
+const DUMP_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+
+function dumpString(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return '"' + s.replace(/["\\\u0000-\u001f]/g, (c) => DUMP_ESCAPES[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) + '"';
+}
+
+/** A value as Python's `json.dumps(value, ensure_ascii=False)` writes it (", " and ": "). */
+export function pyDumps(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (typeof value === "string") return dumpString(value);
+  if (typeof value === "number") return Number.isInteger(value) ? showNumber(value) : floatRepr(value);
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof PyFloat) return floatRepr(value.value);
+  if (value instanceof Refused) return "null";
+  if (Array.isArray(value)) return "[" + value.map(pyDumps).join(", ") + "]";
+  const obj = value as Record<string, unknown>;
+  return "{" + Object.keys(obj).map((k) => `${dumpString(k)}: ${pyDumps(obj[k])}`).join(", ") + "}";
+}
+
+/** A value as Python's `str()` shows it (None, True, 1.0, ['a'], {'a': 1}). */
+export function pyStr(value: unknown): string {
+  if (typeof value === "string") return value;
+  return pyRepr(value);
+}
+
+// What Python's str.isprintable() refuses (repr escapes it): other, separator and space characters.
+const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
+export function pyRepr(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") {
+    const q = value.includes("'") && !value.includes('"') ? '"' : "'";
+    let out = q;
+    for (const ch of value) {
+      const c = ch.codePointAt(0)!;
+      if (ch === q || ch === "\\") out += "\\" + ch;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c <= 0xa0) || (ch !== " " && UNPRINTABLE.test(ch))) {
+        out += c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0") : c < 0x10000 ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
+      } else out += ch;
+    }
+    return out + q;
+  }
+  if (typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat) return showNumber(value);
+  if (Array.isArray(value)) return "[" + value.map(pyRepr).join(", ") + "]";
+  const obj = value as Record<string, unknown>;
+  return "{" + Object.keys(obj).map((k) => `${pyRepr(k)}: ${pyRepr(obj[k])}`).join(", ") + "}";
+}
+
+/** Compact JSON of a decoded value (PyFloat written with its fraction, big integers exact). */
+export function dumps(value: unknown): string {
+  try {
+    return JSON.stringify(value, plainNumbers);
+  } catch {
+    return exactDumps(value);
+  }
+}
+
+function plainNumbers(_key: string, v: unknown): unknown {
+  if (typeof v === "bigint") throw new TypeError("bigint");
+  if (v instanceof PyFloat) throw new TypeError("float");
+  return v;
+}
+
+function exactDumps(value: unknown): string {
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof PyFloat) return floatRepr(value.value);
+  if (Array.isArray(value)) return "[" + value.map((v) => (v === undefined ? "null" : exactDumps(v))).join(",") + "]";
+  if (value !== null && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    const parts: string[] = [];
+    for (const k of Object.keys(obj)) if (obj[k] !== undefined) parts.push(JSON.stringify(k) + ":" + exactDumps(obj[k]));
+    return "{" + parts.join(",") + "}";
+  }
+  return JSON.stringify(value);
+}
+
+export function utf8(text: string): Uint8Array {
+  return ENCODER.encode(text);
+}

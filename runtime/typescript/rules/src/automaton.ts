@@ -1,0 +1,934 @@
+/**
+ * The lifecycle automaton: a small generic interpreter of the rule tables (`automaton_table.ts`,
+ * documented in docs/rules-tables.md), the same tables every binding of this spec runs, so the
+ * verdicts (rule IDs, levels, messages, event indices) are the same in every language.
+ *
+ * Feed events one at a time (`feedDocument` for raw documents: decoded leniently, an undecodable
+ * one is a finding and the stream goes on); each call returns the findings for that event, and
+ * `finish` reports what the end of the stream leaves open. It never throws on bad input: it
+ * reports. Memory is bounded by what the current run holds open.
+ *
+ *     const automaton = new Automaton();
+ *     for (const line of lines) for (const f of automaton.feedDocument(line)) console.log(String(f));
+ *     automaton.finish();
+ *     automaton.outcome; // "completed", or "failed" once a MUST-level rule was violated
+ */
+
+import { checkLenient } from "./codec_json.js";
+import { accepts } from "./validation.js";
+import { DecodeError, Issue } from "./errors.js";
+import { JSONParseError, dumps, jsonEqual, parseJson, parseText, pyStr, utf8Length, utf8Text, wasExact } from "./json.js";
+import { TABLES } from "./automaton_table.js";
+import { DEFINITIONS } from "./schema_table.js";
+import type { Node } from "./validation.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Obj = Record<string, any>;
+type Expr = { op: string; [key: string]: any };
+
+export const RULES: { readonly [rule: string]: { level: string; page: string; section: string; message: string } } = TABLES.rules;
+const FATAL = new Set<string>(TABLES.fatal_levels);
+const DISC: string = TABLES.discriminator;
+const MACHINE: Obj = TABLES.machine;
+const STEPS: Record<string, Obj[]> = TABLES.entity_steps;
+const CHECKS: Record<string, Obj[]> = TABLES.checks;
+const CHUNKS: Obj | null = TABLES.chunks;
+const RETIRED: Record<string, Obj> = TABLES.retired;
+const SEQUENCE: Obj | null = TABLES.sequence;
+const EVENTS: string = TABLES.events_definition;
+const CHUNK_KINDS = new Set<string>(CHUNKS ? Object.keys(CHUNKS["kinds"]) : []);
+const UNKNOWN = Symbol("unknown");
+
+const own = (o: unknown, k: string): boolean => o !== null && typeof o === "object" && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k);
+
+/** A member of an event (undefined: absent). */
+function attr(obj: unknown, name: string): any {
+  return own(obj, name) ? (obj as Obj)[name] : undefined;
+}
+
+function getPath(obj: unknown, path: readonly string[]): any {
+  let v: any = obj;
+  for (const p of path) {
+    v = attr(v, p);
+    if (v === undefined) return undefined;
+  }
+  return v;
+}
+
+function collect(obj: unknown, path: readonly string[]): any[] {
+  let items: any[] = [obj];
+  for (const p of path) {
+    const next: any[] = [];
+    for (const item of items) {
+      const v = attr(item, p);
+      if (v === undefined) continue;
+      if (Array.isArray(v)) next.push(...v);
+      else next.push(v);
+    }
+    items = next;
+  }
+  return items;
+}
+
+/** Python's `==` on JSON values (a boolean equals 1 or 0, as there). */
+function eq(a: any, b: any): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return false;
+  const na = typeof a === "boolean" ? Number(a) : a;
+  const nb = typeof b === "boolean" ? Number(b) : b;
+  if ((typeof na === "number" || typeof na === "bigint") && (typeof nb === "number" || typeof nb === "bigint")) return na == nb;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => eq(x, b[i]));
+  if (typeof a === "object" && typeof b === "object" && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => own(b, k) && eq(a[k], b[k]));
+  }
+  return false;
+}
+
+function truthy(v: any): boolean {
+  if (Array.isArray(v)) return v.length > 0;
+  if (v !== null && typeof v === "object") return Object.keys(v).length > 0;
+  return Boolean(v);
+}
+
+function len(v: any): number {
+  if (typeof v === "string") {
+    let n = 0;
+    for (const _ of v) n++;
+    return n;
+  }
+  if (Array.isArray(v)) return v.length;
+  if (v !== null && typeof v === "object") return Object.keys(v).length;
+  return NaN;
+}
+
+function compare(a: any, op: string, b: any): boolean {
+  switch (op) {
+    case "==":
+      return eq(a, b);
+    case "!=":
+      return !eq(a, b);
+    case "<":
+      return a < b;
+    case "<=":
+      return a <= b;
+    case ">":
+      return a > b;
+    case ">=":
+      return a >= b;
+    default:
+      throw new Error(`unknown comparison ${op}`);
+  }
+}
+
+/** Three-valued: a comparison or sum naming an absent field is unknown, not false. */
+export function evaluate(e: Expr, obj: unknown): any {
+  switch (e.op) {
+    case "lit":
+      return e["value"];
+    case "field": {
+      const v = getPath(obj, e["path"]);
+      return v === undefined ? UNKNOWN : v;
+    }
+    case "present":
+      return getPath(obj, e["path"]) !== undefined;
+    case "absent":
+      return getPath(obj, e["path"]) === undefined;
+    case "length": {
+      const v = getPath(obj, e["path"]);
+      return v === undefined ? UNKNOWN : len(v);
+    }
+    case "unique": {
+      const values = collect(obj, e["path"]);
+      return new Set(values.map(key)).size === values.length;
+    }
+    case "not": {
+      const v = evaluate(e["args"][0], obj);
+      return v === UNKNOWN ? UNKNOWN : !truthy(v);
+    }
+  }
+  const a = evaluate(e["args"][0], obj);
+  const b = evaluate(e["args"][1], obj);
+  switch (e.op) {
+    case "and":
+      return a === false || b === false ? false : a === UNKNOWN || b === UNKNOWN ? UNKNOWN : true;
+    case "or":
+      return a === true || b === true ? true : a === UNKNOWN || b === UNKNOWN ? UNKNOWN : false;
+    case "add":
+      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : a + b;
+    case "sub":
+      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : a - b;
+    case "cmp":
+      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : compare(a, e["cmp"], b);
+    default:
+      throw new Error(`unknown expression ${JSON.stringify(e.op)}`);
+  }
+}
+
+/** A value as a Map key: strings as themselves, anything else tagged by its JSON. */
+function key(v: any): any {
+  if (typeof v === "string" || v === null || v === undefined) return v;
+  if (typeof v === "number" || typeof v === "bigint") return Number(v);
+  if (typeof v === "boolean") return Number(v);
+  return "\u0000" + dumps(v);
+}
+
+/** One rule a stream broke: MUST-level findings fail the stream, others are warnings. */
+export class Finding {
+  constructor(
+    readonly rule: string,
+    readonly level: string,
+    readonly index: number,
+    readonly type: string,
+    readonly message: string,
+    readonly ids: readonly string[] = [],
+  ) {}
+
+  get fatal(): boolean {
+    return FATAL.has(this.level);
+  }
+
+  asDict(): { rule: string; level: string; index: number; type: string; message: string; ids: string[]; ref: string } {
+    const ref = RULES[this.rule];
+    return {
+      rule: this.rule,
+      level: this.level,
+      index: this.index,
+      type: this.type,
+      message: this.message,
+      ids: [...this.ids],
+      ref: `${ref?.page ?? ""} § ${ref?.section ?? ""}`,
+    };
+  }
+
+  toString(): string {
+    return `${this.rule} [${this.level}] event ${this.index} (${this.type}): ${this.message}`;
+  }
+}
+
+function show(v: any): string {
+  return v === undefined || v === null ? "absent" : pyStr(v);
+}
+
+function format(template: string, values: Obj): string {
+  return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (m, name: string | undefined) => {
+    if (m === "{{") return "{";
+    if (m === "}}") return "}";
+    const v = values[name!];
+    return v === undefined ? "?" : pyStr(v);
+  });
+}
+
+export function finding(rule: string, index: number, type: string, values: Obj, ids: readonly string[] = []): Finding {
+  const spec = RULES[rule]!;
+  const text = format(spec.message, { type, index, ids: ids.join(", "), ...values });
+  return new Finding(rule, spec.level, index, type, text, ids);
+}
+
+function keyText(parts: any): string {
+  if (Array.isArray(parts)) return parts.filter((k) => k !== null).map(pyStr).join("/");
+  return pyStr(parts);
+}
+
+/** The canonical text of an event, for the sequence stage's "the same event again": fields of
+ * the schema's objects in the schema's order (undeclared members left out), other values as
+ * they are. */
+function canonical(value: any, node: Node | null): string {
+  if (node === null) return dumps(value);
+  switch (node.kind) {
+    case "ref":
+      return canonical(value, DEFINITIONS[node["name"]] ?? null);
+    case "tagged": {
+      const member = own(value, node["field"]) ? node["tags"][value[node["field"]]] : undefined;
+      return canonical(value, member === undefined ? null : DEFINITIONS[member] ?? null);
+    }
+    case "object": {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return dumps(value);
+      const parts: string[] = [];
+      for (const [wire, spec] of Object.entries(node["fields"] as Record<string, { type: Node }>)) {
+        if (own(value, wire)) parts.push(JSON.stringify(wire) + ":" + canonical(value[wire], spec.type));
+      }
+      return "{" + parts.join(",") + "}";
+    }
+    case "array":
+      return Array.isArray(value) ? "[" + value.map((v) => canonical(v, node["items"])).join(",") + "]" : dumps(value);
+    case "map":
+      if (node["values"] == null || value === null || typeof value !== "object" || Array.isArray(value)) return dumps(value);
+      return "{" + Object.keys(value).map((k) => JSON.stringify(k) + ":" + canonical(value[k], node["values"])).join(",") + "}";
+    default:
+      return dumps(value);
+  }
+}
+
+type EntityRecord = [state: string, remembered: Obj, text: string];
+type Lane = [type: string, id: any, agreed: Obj, opener: Obj];
+
+/** Validates one event stream. One instance per stream. */
+export class Automaton {
+  state: string;
+  index = -1;
+  readonly findings: Finding[] = [];
+  failed = false;
+  readonly runs: Obj[] = [];
+  /** the events decoded from documents, counted by type */
+  readonly counts = new Map<string, number>();
+  readonly partial: boolean;
+  private expandedEvents: Obj[] | null = [];
+  private last: Obj | null = null;
+  private opener: Obj | null = null;
+  private readonly first: number | null;
+  private readonly seen = new Map<any, Map<any, string>>();
+  private readonly latest = new Map<any, number>();
+  private readonly entities = new Map<string, Map<any, EntityRecord>>();
+  private readonly past = new Map<string, Map<any, Obj>>();
+  private readonly held = new Map<string, string>();
+  private readonly lanes = new Map<any, Lane>();
+  private out: Finding[] = [];
+
+  /** `after`: the stream is a replay that starts after this cursor (see the rules DSL). */
+  constructor(after: number | null = null) {
+    this.partial = Boolean(after);
+    if (this.partial && !MACHINE["after_cursor"]) throw new RangeError("these rules have no after-cursor state: a stream cannot start mid-way");
+    this.state = this.partial ? MACHINE["after_cursor"] : MACHINE["initial"];
+    this.first = SEQUENCE === null ? null : after === null ? SEQUENCE["start"] : after + 1;
+    for (const [name, spec] of Object.entries(TABLES.entities as Record<string, Obj>)) {
+      this.entities.set(name, new Map());
+      if (spec["outlives_run"]) this.past.set(name, new Map());
+    }
+  }
+
+  get outcome(): "completed" | "failed" {
+    return this.failed ? "failed" : "completed";
+  }
+
+  /** The state of one tracked item in the current run ("absent" when untracked). */
+  entityState(entity: string, itemKey: any): string {
+    const record = this.entities.get(entity)?.get(Array.isArray(itemKey) ? JSON.stringify(itemKey.map(key)) : key(itemKey));
+    return record === undefined ? "absent" : record[0];
+  }
+
+  /** The events the last `feed` delivered, after chunk expansion. */
+  get expanded(): Obj[] {
+    return this.expandedEvents === null ? (this.last === null ? [] : [this.last]) : this.expandedEvents;
+  }
+
+  // -- reporting ----------------------------------------------------------------------------------
+
+  private report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = []): void {
+    const f = finding(rule, this.index, type, values, ids);
+    this.out.push(f);
+    this.findings.push(f);
+    if (f.fatal) this.failed = true;
+  }
+
+  private take(): Finding[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private noteDecodeError(detail: string): Finding[] {
+    this.index++;
+    this.expandedEvents = [];
+    const rule: string | null = TABLES.decode_error_rule;
+    if (rule) this.report(rule, "?", { detail });
+    return this.take();
+  }
+
+  private noteStripped(detail: string, type = "?"): Finding[] {
+    const rule: string | null = TABLES.stripped_rule;
+    if (!rule) return [];
+    const f = finding(rule, this.index + 1, type, { detail });
+    this.findings.push(f);
+    this.failed ||= f.fatal;
+    return [f];
+  }
+
+  private skip(): void {
+    this.index++;
+    this.expandedEvents = [];
+  }
+
+  /** Decode one event leniently and feed it: a document that does not decode is a finding, what
+   * lenient decoding strips is reported, an unknown event is dropped and reported. */
+  feedDocument(data: Uint8Array | string): Finding[] {
+    let raw: unknown;
+    try {
+      raw = parseJson(data);
+    } catch (e) {
+      if (!(e instanceof JSONParseError)) throw e;
+      return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
+    }
+    if (!wasExact() && accepts(EVENTS, raw)) {
+      this.count(raw as Obj);
+      return this.feed(raw as Obj);
+    }
+    return this.feedValue(raw);
+  }
+
+  /** Like feedDocument, for a line of a text already decoded from UTF-8 (a JSON Lines file read
+   * whole): no byte order mark or lone surrogate can be in it. */
+  feedText(text: string): Finding[] {
+    if (text.charCodeAt(0) === 0xfeff) return this.feedDocument(text);
+    let raw: unknown;
+    try {
+      raw = parseText(text, text.length * 3 <= 256 ? text.length : utf8Length(text));
+    } catch (e) {
+      if (!(e instanceof JSONParseError)) throw e;
+      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
+    }
+    if (!wasExact() && accepts(EVENTS, raw)) {
+      this.count(raw as Obj);
+      return this.feed(raw as Obj);
+    }
+    return this.feedValue(raw);
+  }
+
+  private feedValue(raw: unknown): Finding[] {
+    let result;
+    try {
+      result = checkLenient(raw, EVENTS as any);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      return this.undecodable(raw, [...e.errors], true);
+    }
+    if (result.dropped && Object.keys(RETIRED).length) {
+      const translated = this.translate(raw);
+      if (translated !== null) return translated;
+    }
+    let noted: Finding[] = [];
+    const value = result.value as Obj | null;
+    const type = value === null ? "?" : pyStr(value[DISC]);
+    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), type));
+    if (result.dropped) {
+      this.salvage(raw, true);
+      this.skip();
+      return noted;
+    }
+    this.count(value!);
+    return noted.concat(this.feed(value!));
+  }
+
+  private undecodable(data: unknown, errors: Issue[], parsed = false): Finding[] {
+    const detail = errors.slice(0, 3).map(String).join("; ");
+    const more = errors.length - 3;
+    this.salvage(data, parsed);
+    return this.noteDecodeError(detail + (more > 0 ? `; and ${more} more` : ""));
+  }
+
+  /** An event that does not decode, or that lenient decoding dropped, still arrived: its sequence
+   * value and key, when they can be read, count as seen. */
+  private salvage(data: unknown, parsed: boolean): void {
+    if (SEQUENCE === null) return;
+    let raw: any = data;
+    if (!parsed) {
+      try {
+        raw = JSON.parse(typeof data === "string" ? data : utf8Text(data as Uint8Array));
+      } catch {
+        return;
+      }
+    }
+    const value = wireGet(raw, SEQUENCE["field_wire"]);
+    const k = wireGet(raw, SEQUENCE["key_wire"]);
+    if (typeof value !== "number" || !Number.isInteger(value) || !(typeof k === "string" || (typeof k === "number" && Number.isInteger(k)))) return;
+    const seen = this.seenFor(k);
+    if (!seen.has(value)) {
+      seen.set(value, "");
+      const last = this.latest.get(key(k));
+      if (last === undefined || value > last) this.latest.set(key(k), value);
+    }
+  }
+
+  private seenFor(k: any): Map<any, string> {
+    let seen = this.seen.get(key(k));
+    if (seen === undefined) this.seen.set(key(k), (seen = new Map()));
+    return seen;
+  }
+
+  /** A retired shape as its replacement, with a finding that names it (null: not one). */
+  private translate(raw: unknown): Finding[] | null {
+    const discWire: string = TABLES.discriminator_wire;
+    const old = attr(raw, discWire);
+    const how = typeof old === "string" && Object.prototype.hasOwnProperty.call(RETIRED, old) ? RETIRED[old] : undefined;
+    if (how === undefined) return null;
+    const source = raw as Obj;
+    const event: Obj = {};
+    for (const k of Object.keys(source)) if (!how["drop"].includes(k)) event[k] = source[k];
+    event[discWire] = how["as"];
+    const notes = [`${old} is retired: translated to ${how["as"]}`];
+    const lost = (how["drop"] as string[]).filter((k) => own(source, k));
+    if (lost.length) notes.push(`its ${lost.join(", ")} dropped (${how["as"]} has no place for it)`);
+    for (const spec of how["set"] as Obj[]) {
+      const name: string = spec["wire"];
+      const kind: string = spec["how"];
+      const arg = spec["value"];
+      if (kind === "value") {
+        event[name] = arg;
+        continue;
+      }
+      let held = this.held.get(arg);
+      if (kind === "new" || held === undefined) {
+        held = `${arg}-${this.index + 1}`;
+        this.held.set(arg, held);
+        if (kind !== "new") notes.push(`${name} '${held}' minted: no opener preceded it`);
+      }
+      event[name] = held;
+      if (kind === "close") this.held.delete(arg);
+    }
+    const rule: string | null = TABLES.retired_rule;
+    let noted: Finding[] = [];
+    if (rule) {
+      const f = finding(rule, this.index + 1, old, { detail: notes.join("; ") });
+      this.findings.push(f);
+      this.failed ||= f.fatal;
+      noted = [f];
+    }
+    let result;
+    try {
+      result = checkLenient(event, EVENTS as any);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      return noted.concat(this.undecodable(raw, [...e.errors], true));
+    }
+    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), how["as"]));
+    if (result.dropped) {
+      this.skip();
+      return noted;
+    }
+    this.count(result.value as Obj);
+    return noted.concat(this.feed(result.value as Obj));
+  }
+
+  private count(value: Obj): void {
+    const type = String(value[DISC]);
+    this.counts.set(type, (this.counts.get(type) ?? 0) + 1);
+  }
+
+  // -- the stream ---------------------------------------------------------------------------------
+
+  /** The findings for one more (decoded) event. */
+  feed(event: Obj): Finding[] {
+    this.index++;
+    const type: string = event[DISC];
+    if (SEQUENCE !== null && !this.inSequence(event, type)) {
+      this.expandedEvents = [];
+      return this.take();
+    }
+    if (this.lanes.size || CHUNK_KINDS.has(type)) {
+      this.expandedEvents = this.expand(event, type);
+      for (const ev of this.expandedEvents) this.apply(ev, ev[DISC]);
+    } else {
+      this.expandedEvents = null;
+      this.last = event;
+      this.apply(event, type);
+    }
+    return this.take();
+  }
+
+  /** End of stream: a run still active is truncated. */
+  finish(): Finding[] {
+    if (CHUNKS !== null) for (const lane of [...this.lanes.keys()]) this.closeLane(lane);
+    const rule: string | undefined = MACHINE["at_end"][this.state];
+    if (rule) {
+      this.report(rule, "end of stream", this.runValues());
+      const last = this.runs[this.runs.length - 1];
+      if (last !== undefined && last["state"] === "active") last["state"] = "truncated";
+    }
+    return this.take();
+  }
+
+  private runValues(): Obj {
+    const identity = MACHINE["identity"];
+    const run = this.opener !== null && identity ? show(getPath(this.opener, identity)) : "?";
+    return { run, state: this.state };
+  }
+
+  private apply(ev: Obj, type: string): void {
+    const rows: Obj = MACHINE["table"][this.state];
+    let row: Obj | undefined = rows[type];
+    if (row === undefined) return;
+    if (row["cases"]) {
+      for (const c of row["cases"] as Obj[]) {
+        if (evaluate(c["when"], ev) === true) {
+          row = c;
+          break;
+        }
+      }
+    }
+    if (row["fail"]) {
+      this.report(row["fail"], type, this.runValues());
+      return;
+    }
+    for (const req of row["requires"] as Obj[]) this.require(req, ev, type, null);
+    for (const step of STEPS[type] ?? []) this.step(step, ev, type);
+    for (const check of CHECKS[type] ?? []) this.check(check, ev, type);
+    for (const action of row["actions"] as string[]) {
+      if (action === "begin-run") {
+        this.opener = ev;
+        this.clear();
+        this.runs.push({ start: this.index, end: null, state: "active" });
+      } else if (action === "end-run") {
+        this.clear();
+        this.endRun(row["target"]);
+      }
+    }
+    this.state = row["target"];
+  }
+
+  private endRun(target: string): void {
+    const last = this.runs[this.runs.length - 1];
+    if (last !== undefined && last["state"] === "active") {
+      last["end"] = this.index;
+      last["state"] = target;
+    } else if (last !== undefined && this.state !== MACHINE["initial"]) {
+      last["state"] = target;
+      last["late"] = this.index;
+    } else {
+      this.runs.push({ start: this.index, end: this.index, state: target });
+    }
+  }
+
+  private inSequence(event: Obj, type: string): boolean {
+    const spec = SEQUENCE!;
+    const value = getPath(event, spec["field"]);
+    const k = getPath(event, spec["key"]);
+    const seen = this.seenFor(k);
+    const digest = canonical(event, { kind: "ref", name: EVENTS });
+    if (seen.has(value)) {
+      if (seen.get(value) !== digest) this.report(spec["conflict"], type, { actual: value }, [`${show(k)}#${pyStr(value)}`]);
+      return false;
+    }
+    const last = this.latest.get(key(k));
+    const expected = last === undefined ? this.first : last + 1;
+    if (value !== expected) this.report(spec["gap"], type, { actual: value, expected }, [`${show(k)}#${pyStr(value)}`]);
+    seen.set(value, digest);
+    if (last === undefined || value > last) this.latest.set(key(k), value);
+    return true;
+  }
+
+  private clear(): void {
+    for (const [name, store] of this.entities) {
+      const past = this.past.get(name);
+      if (past !== undefined) for (const [k, record] of store) past.set(k, record[1]);
+      store.clear();
+    }
+    this.lanes.clear();
+    this.held.clear();
+  }
+
+  // -- entities -----------------------------------------------------------------------------------
+
+  private step(step: Obj, ev: Obj, type: string): void {
+    const paths = step["key"] as string[][];
+    let itemKey: any;
+    let text: string;
+    if (paths.length === 1) {
+      const v = getPath(ev, paths[0]!);
+      if (v === undefined) return;
+      itemKey = key(v);
+      text = keyText(v);
+    } else {
+      const optional: string[] = (step["optional"] as string[][]).map((p) => p.join("."));
+      const parts: any[] = [];
+      for (const path of paths) {
+        let v = getPath(ev, path);
+        if (v === undefined) {
+          if (!optional.includes(path.join("."))) return;
+          v = null;
+        }
+        parts.push(v);
+      }
+      itemKey = JSON.stringify(parts.map(key));
+      text = keyText(parts);
+    }
+    const entity: string = step["entity"];
+    const store = this.entities.get(entity)!;
+    let record = store.get(itemKey);
+    const past = this.past.get(entity);
+    if (record === undefined && past !== undefined) {
+      const established = past.get(itemKey);
+      if (established !== undefined) {
+        record = [TABLES.entities[entity]["outlives_run"], established, text];
+        store.set(itemKey, record);
+      }
+    }
+    const row: Obj | undefined = step["transitions"][record === undefined ? "absent" : record[0]];
+    if (row === undefined) return;
+    if (row["fail"]) {
+      if (record === undefined && this.partial) return;
+      this.report(row["fail"], type, { kind: entity }, [text]);
+      return;
+    }
+    for (const req of row["requires"] as Obj[]) this.require(req, ev, type, record ?? null, entity, text);
+    if (row["target"] !== null) {
+      if (record === undefined) {
+        const remembered: Obj = {};
+        for (const f of step["remember"] as Obj[]) {
+          const v = attr(ev, f["field"]);
+          remembered[f["field"]] = v === undefined ? f["default"] : v;
+        }
+        store.set(itemKey, [row["target"], remembered, text]);
+      } else record[0] = row["target"];
+    }
+  }
+
+  private require(req: Obj, ev: Obj, type: string, record: EntityRecord | null, kind = "", text = ""): void {
+    const what: string = req["kind"];
+    if (what === "closed") {
+      for (const name of req["entities"] as string[]) {
+        const still: string[] = [];
+        for (const r of this.entities.get(name)!.values()) if (r[0] === "open") still.push(r[2]);
+        if (still.length) this.report(req["rule"], type, { kind: name, ...this.runValues() }, still);
+      }
+    } else if (what === "same") {
+      const value = attr(ev, req["field"]);
+      const expected = attr(this.opener, req["field"]);
+      if (!(value === undefined ? expected === undefined : eq(value, expected))) {
+        this.report(req["rule"], type, { field: req["wire"], actual: show(value), expected: show(expected) });
+      }
+    } else if (what === "agree" || what === "agree-if-present") {
+      if (record === null) return;
+      for (const f of req["fields"] as Obj[]) {
+        let value = attr(ev, f["field"]);
+        if (value === undefined) {
+          if (what === "agree-if-present") continue;
+          value = f["default"];
+        }
+        const expected = own(record[1], f["field"]) ? record[1][f["field"]] : null;
+        if (!eq(value, expected)) {
+          this.report(req["rule"], type, { field: f["wire"], actual: show(value), expected: show(expected), kind }, [text]);
+        }
+      }
+    } else {
+      const v = attr(ev, req["field"]);
+      if (v === undefined) return;
+      const present = this.entities.get(req["entity"])!.has(key(v));
+      if (!present && this.partial) return;
+      if (present !== (what === "exists")) this.report(req["rule"], type, { actual: show(v) }, [keyText(v)]);
+    }
+  }
+
+  // -- checks on one event ------------------------------------------------------------------------
+
+  private check(check: Obj, ev: Obj, type: string): void {
+    const each: string | null = check["each"];
+    let targets: any[];
+    if (each === null) targets = [ev];
+    else {
+      const items = attr(ev, each);
+      if (items === undefined) return;
+      targets = items;
+    }
+    const expect: Expr = check["expect"];
+    targets.forEach((target, i) => {
+      if (evaluate(expect, target) === false) {
+        let ids: string[] = [];
+        if (expect.op === "unique") {
+          const values = collect(target, expect["path"]).map(pyStr);
+          ids = [...new Set(values.filter((v) => values.indexOf(v) !== values.lastIndexOf(v)))].sort();
+        }
+        this.report(check["rule"], type, { index: i }, ids);
+      }
+    });
+  }
+
+  // -- chunk expansion ----------------------------------------------------------------------------
+
+  private make(part: Obj, source: Obj, lane: any, extra: Obj | null = null): Obj {
+    const ev: Obj = { [DISC]: part["type"] };
+    for (const a of part["copy"] as string[]) {
+      const v = attr(source, a);
+      if (v !== undefined) ev[a] = v;
+    }
+    Object.assign(ev, part["fixed"]);
+    if (extra !== null) Object.assign(ev, extra);
+    if (lane !== null) ev[CHUNKS!["lane"]] = lane;
+    return ev;
+  }
+
+  private closeLane(lane: any): Obj[] {
+    const item = this.lanes.get(lane);
+    if (item === undefined) return [];
+    this.lanes.delete(lane);
+    const kind = CHUNKS!["kinds"][item[0]];
+    return [this.make(kind["end"], item[3], lane)];
+  }
+
+  private expand(event: Obj, type: string): Obj[] {
+    const chunks = CHUNKS!;
+    const kind: Obj | undefined = chunks["kinds"][type];
+    const owner = attr(event, chunks["lane"]);
+    let lane: any = owner === undefined ? null : owner;
+    if (kind === undefined) {
+      let out: Obj[] = [];
+      if (chunks["close_all"].includes(type)) for (const open of [...this.lanes.keys()]) out = out.concat(this.closeLane(open));
+      else if (chunks["close_owner"].includes(type) || chunks["close_lane"].includes(type)) out = out.concat(this.closeLane(lane));
+      out.push(event);
+      return out;
+    }
+    const itemId = attr(event, kind["id"]);
+    let item = this.lanes.get(lane);
+    if (itemId === undefined) {
+      if (owner === undefined) {
+        const open = [...this.lanes.entries()].filter(([, v]) => v[0] === type).map(([k]) => k);
+        if (open.includes(null) || open.length === 1) lane = open.includes(null) ? null : open[0];
+        else if (open.length > 1) {
+          const shown = open.map((k) => pyStr(this.lanes.get(k)![1])).sort();
+          this.report(chunks["ambiguous"], type, {}, shown);
+          return [];
+        }
+        item = this.lanes.get(lane);
+      }
+      if (item === undefined || item[0] !== type) {
+        this.report(kind["first_rule"], type);
+        return [];
+      }
+      return this.continueChunk(kind, item, event, type, lane);
+    }
+    if (item !== undefined && item[0] === type && eq(item[1], itemId)) return this.continueChunk(kind, item, event, type, lane);
+    const out = this.closeLane(lane);
+    if ((kind["first"] as string[]).some((a) => attr(event, a) === undefined)) {
+      this.report(kind["first_rule"], type);
+      return out;
+    }
+    const agreed: Obj = {};
+    for (const f of kind["agree"] as Obj[]) {
+      const v = attr(event, f["field"]);
+      agreed[f["field"]] = v === undefined ? f["default"] : v;
+    }
+    const opener = this.make(kind["start"], event, lane);
+    this.lanes.set(lane, [type, itemId, agreed, opener]);
+    out.push(opener);
+    return out.concat(this.content(kind, event, lane));
+  }
+
+  private continueChunk(kind: Obj, item: Lane, event: Obj, type: string, lane: any): Obj[] {
+    for (const f of kind["agree"] as Obj[]) {
+      const v = attr(event, f["field"]);
+      const established = item[2][f["field"]];
+      if (v !== undefined && established !== null && established !== undefined && !eq(v, established)) {
+        this.report(kind["agree_rule"], type, { field: f["wire"], actual: show(v), expected: show(established) }, [pyStr(item[1])]);
+        return [];
+      }
+    }
+    return this.content(kind, item[3], lane, event);
+  }
+
+  private content(kind: Obj, source: Obj, lane: any, event: Obj | null = null): Obj[] {
+    const ev = event ?? source;
+    const part = kind["content"];
+    const carried = (part["copy"] as string[]).filter((a) => a !== kind["id"]);
+    if (!carried.length || carried.every((a) => attr(ev, a) === undefined)) return [];
+    return [this.make(part, ev, lane, { [kind["id"]]: attr(source, kind["id"]) })];
+  }
+}
+
+function wireGet(raw: any, dotted: string): any {
+  for (const part of dotted.split(".")) {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
+    raw = own(raw, part) ? raw[part] : null;
+  }
+  return raw;
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,6}))?)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?)?$/;
+
+/** An ISO 8601 instant in milliseconds (no offset: UTC), or null. */
+export function instant(text: unknown): number | null {
+  if (typeof text !== "string") return null;
+  const m = ISO.exec(text);
+  if (m === null) return null;
+  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "0", zone = "Z"] = m;
+  let ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(frac.padEnd(3, "0").slice(0, 3)));
+  if (Number.isNaN(ms)) return null;
+  if (zone !== "Z") {
+    const sign = zone[0] === "-" ? -1 : 1;
+    const digits = zone.slice(1).replace(/:/g, "");
+    ms -= sign * (Number(digits.slice(0, 2)) * 3600000 + Number(digits.slice(2, 4) || "0") * 60000 + Number(digits.slice(4, 6) || "0") * 1000);
+  }
+  return ms;
+}
+
+/** Check that `answer` (an input) answers every question `question` (the event that asked, or
+ * null when there is none) left open, per the rules file's `answers` block `name`. `now`: the
+ * instant expiry is judged at (milliseconds; default now). */
+export function checkAnswers(name: string, question: Obj | null, answer: Obj, now: number = Date.now()): Finding[] {
+  const spec = TABLES.answers[name];
+  const rules: Obj = spec["rules"];
+  const out: Finding[] = [];
+  const entries: Obj[] = getPath(answer, spec["input"]["list"]) ?? [];
+  const answered = new Map<any, [any, Obj]>();
+  for (const e of entries) {
+    const id = attr(e, spec["input"]["id"]);
+    const prior = answered.get(key(id));
+    answered.set(key(id), [prior ? prior[0] : id, e]);
+  }
+  const asking = question !== null && evaluate(spec["open_when"], question) === true;
+  const kind: string = spec["input"]["definition"];
+  if (!asking) {
+    if (answered.size && rules["nothing-to-continue"]) {
+      out.push(finding(rules["nothing-to-continue"], 0, kind, {}, [...answered.values()].map(([id]) => pyStr(id)).sort()));
+    }
+    return out;
+  }
+  const asked: Obj[] = getPath(question, spec["questions"]["list"]) ?? [];
+  const askedIds = new Map<any, [any, Obj]>();
+  for (const q of asked) {
+    const id = attr(q, spec["questions"]["id"]);
+    const prior = askedIds.get(key(id));
+    askedIds.set(key(id), [prior ? prior[0] : id, q]);
+  }
+  for (const [k, [id]] of askedIds) if (!answered.has(k)) out.push(finding(rules["uncovered"], 0, kind, {}, [pyStr(id)]));
+  for (const [k, [id]] of answered) if (!askedIds.has(k)) out.push(finding(rules["unknown"], 0, kind, {}, [pyStr(id)]));
+  if (spec["expires"] && rules["expired"]) {
+    for (const [k, [id, q]] of askedIds) {
+      const raw = attr(q, spec["expires"]);
+      const when = instant(raw);
+      const entry = answered.get(k);
+      if (when === null || entry === undefined || when > now) continue;
+      if (evaluate(spec["expires_unless"], entry[1]) !== true) out.push(finding(rules["expired"], 0, kind, { actual: raw }, [pyStr(id)]));
+    }
+  }
+  return out;
+}
+
+/** Check a document listing items against the events that created them, per the rules file's
+ * `listing` block `name`. */
+export function checkListing(name: string, events: Obj[], document: Obj): Finding[] {
+  const spec = TABLES.listings[name];
+  const rules: Obj = spec["rules"];
+  const kind: string = spec["definition"];
+  const created = new Map<any, [number, any]>();
+  const order: any[] = [];
+  for (const ev of events) {
+    if (attr(ev, DISC) !== spec["event"]) continue;
+    const item = getPath(ev, spec["item"]);
+    if (item === undefined) continue;
+    const k = getPath(item, spec["id"]);
+    if (!created.has(key(k))) {
+      created.set(key(k), [order.length, item]);
+      order.push(k);
+    }
+  }
+  const listed: Obj[] = getPath(document, spec["list"]) ?? [];
+  const out: Finding[] = [];
+  const seen = new Set<any>();
+  const positions: number[] = [];
+  listed.forEach((item, i) => {
+    const k = getPath(item, spec["id"]);
+    if (seen.has(key(k)) || !created.has(key(k))) {
+      out.push(finding(rules["unmatched"], i, kind, { index: i }, [show(k)]));
+      seen.add(key(k));
+      return;
+    }
+    seen.add(key(k));
+    const [position, original] = created.get(key(k))!;
+    positions.push(position);
+    if (rules["differs"] && !jsonEqual(item, original)) out.push(finding(rules["differs"], i, kind, { index: i }, [show(k)]));
+  });
+  if (rules["missing"]) for (const k of order) if (!seen.has(key(k))) out.push(finding(rules["missing"], listed.length, kind, {}, [show(k)]));
+  if (rules["order"] && positions.some((p, i) => i > 0 && p < positions[i - 1]!)) {
+    out.push(finding(rules["order"], 0, kind, {}, order.filter((k) => seen.has(key(k))).map(show)));
+  }
+  return out;
+}

@@ -1,0 +1,337 @@
+/**
+ * Judge a whole event stream of this package's protocol: the report `specbind replay --json`
+ * prints for one file, from this package alone (the same shape as every binding's).
+ *
+ *     import { replay } from "<package>";
+ *     const report = replay(bytes);   // Uint8Array or string
+ *     report.outcome;                 // "completed" | "failed" | "empty" | "unrecognized"
+ *
+ * Formats: `jsonl` (each non-blank line one event), `sse` (a captured `text/event-stream` body),
+ * `json` (a JSON array of events, one event, or a test case: an object whose `stream` member is
+ * the array), and `auto`, the default, which tells them apart by their first bytes and says what
+ * it saw in `notes`. Only `completed` is conformant.
+ */
+
+import { Automaton, Finding, RULES } from "./automaton.js";
+import { TABLES } from "./automaton_table.js";
+import { accepts } from "./validation.js";
+import { SSEDecoder } from "./sse.js";
+import { utf8, utf8Exact, utf8Text } from "./json.js";
+import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
+
+export const FORMATS = ["auto", "jsonl", "sse", "json"] as const;
+export const OUTCOMES = ["completed", "failed", "empty", "unrecognized"] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface FindingEntry {
+  rule: string | null;
+  level: string;
+  index: number | null;
+  type: string | null;
+  message: string;
+  ids: string[];
+  ref?: string;
+  line?: number;
+}
+
+export interface Report {
+  outcome: string;
+  violations: FindingEntry[];
+  warnings: FindingEntry[];
+  events: number;
+  types: Record<string, number>;
+  runs: Record<string, unknown>[];
+  format: string;
+  notes: string[];
+}
+
+const HEAD = 1 << 16;
+const NAME = `${PROTOCOL} ${PROTOCOL_VERSION}`;
+const ORDINARY = "one JSON document per line";
+const FORMAT_NAMES: Record<string, string> = { jsonl: "JSON Lines", sse: "SSE", json: "JSON" };
+// bytes.strip()'s whitespace: space, \t, \n, \r, \x0b, \x0c
+const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+function strip(b: Uint8Array): Uint8Array {
+  let i = 0;
+  let j = b.length;
+  while (i < j && isSpace(b[i]!)) i++;
+  while (j > i && isSpace(b[j - 1]!)) j--;
+  return i === 0 && j === b.length ? b : b.subarray(i, j);
+}
+
+function stripText(s: string, i: number, j: number): string | null {
+  while (i < j && isSpace(s.charCodeAt(i))) i++;
+  while (j > i && isSpace(s.charCodeAt(j - 1))) j--;
+  return i === j ? null : s.slice(i, j);
+}
+
+function startsWithText(b: Uint8Array, prefix: string): boolean {
+  if (b.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (b[i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+const hasBom = (b: Uint8Array): boolean => b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+
+function isEvent(text: Uint8Array | string): boolean {
+  try {
+    return accepts(TABLES.events_definition, JSON.parse(typeof text === "string" ? text : utf8Text(text)));
+  } catch {
+    return false;
+  }
+}
+
+/** The format of a stream from its first bytes (`whole`: they are all of it), and why. */
+export function sniff(head: Uint8Array, whole = false): [Format, string] {
+  let text = hasBom(head) ? head.subarray(3) : head;
+  let i = 0;
+  while (i < text.length && isSpace(text[i]!)) i++;
+  text = text.subarray(i);
+  if (!text.length) return ["jsonl", "no content"];
+  if (text[0] === 0x5b) return ["json", "a JSON array"];
+  for (const p of ["data:", "event:", "id:", "retry:", ":"]) if (startsWithText(text, p)) return ["sse", "SSE fields (data:)"];
+  if (text[0] !== 0x7b) return ["jsonl", "neither JSON nor SSE at its start; read as JSON Lines"];
+  const end = text.indexOf(0x0a);
+  if (end < 0 && !whole) return ["jsonl", "JSON on its first line"];
+  const line = end < 0 ? text : text.subarray(0, end);
+  let first: unknown;
+  try {
+    first = JSON.parse(utf8Text(line));
+  } catch {
+    return ["json", "a JSON document over several lines"];
+  }
+  if (isCase(first, line)) return ["json", "a test case (an object with a stream)"];
+  return ["jsonl", ORDINARY];
+}
+
+function isCase(value: unknown, data: Uint8Array | string): boolean {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && Array.isArray((value as Record<string, unknown>)["stream"]) && !isEvent(data);
+}
+
+export function conformant(report: Report): boolean {
+  return report.outcome === "completed";
+}
+
+export interface ReplayOptions {
+  format?: Format;
+  after?: number | null;
+  onFindings?: (found: Finding[]) => void;
+}
+
+/** Judge one stream and return its report. */
+export function replay(source: Uint8Array | string, options: ReplayOptions = {}): Report {
+  const fmt = options.format ?? "auto";
+  if (!FORMATS.includes(fmt)) throw new RangeError(`unknown format ${JSON.stringify(fmt)}: expected one of ${FORMATS.join(", ")}`);
+  const data = typeof source === "string" ? utf8(source) : source;
+  const run = new Run(new Automaton(options.after ?? null), options.onFindings ?? null);
+  run.read(data, fmt);
+  return run.report();
+}
+
+class Run {
+  format = "jsonl";
+  readonly notes: string[] = [];
+  readonly lines = new Map<number, number>();
+  private told = 0;
+
+  constructor(readonly automaton: Automaton, readonly onFindings: ((found: Finding[]) => void) | null) {}
+
+  read(data: Uint8Array, fmt: Format): void {
+    const head = data.subarray(0, HEAD);
+    const whole = data.length < HEAD;
+    let format: string = fmt;
+    if (fmt === "auto") {
+      const [found, why] = sniff(head, whole);
+      format = found;
+      if (why !== ORDINARY) this.notes.push(`read as ${FORMAT_NAMES[found]} (auto: ${why})`);
+    }
+    this.format = format;
+    if (hasBom(data) && format !== "sse") data = data.subarray(3);
+    if (format === "jsonl") this.jsonl(data);
+    else if (format === "sse") this.sse(data);
+    else this.json(data);
+    this.tell();
+    const before = this.automaton.findings.length;
+    this.automaton.finish();
+    const last = this.automaton.index;
+    if (this.format === "jsonl" && last >= 0) for (const f of this.automaton.findings.slice(before)) if (f.index === last) this.lines.set(last, this.lastLine);
+    this.tell();
+  }
+
+  private lastLine = 0;
+
+  private jsonl(data: Uint8Array): void {
+    const text = utf8Exact(data);
+    if (text !== null) return this.jsonlText(text);
+    let line = 0;
+    let from = 0;
+    const automaton = this.automaton;
+    while (from < data.length) {
+      let to = data.indexOf(0x0a, from);
+      if (to < 0) to = data.length;
+      line++;
+      const doc = strip(data.subarray(from, to));
+      from = to + 1;
+      if (!doc.length) continue;
+      const before = automaton.findings.length;
+      automaton.feedDocument(doc);
+      this.lastLine = line;
+      for (let i = before; i < automaton.findings.length; i++) this.lines.set(automaton.findings[i]!.index, line);
+      this.tell();
+    }
+  }
+
+  /** JSON Lines already decoded (the whole text is UTF-8): the same lines, read as text. */
+  private jsonlText(data: string): void {
+    let line = 0;
+    let from = 0;
+    const automaton = this.automaton;
+    while (from < data.length) {
+      let to = data.indexOf("\n", from);
+      if (to < 0) to = data.length;
+      line++;
+      const doc = stripText(data, from, to);
+      from = to + 1;
+      if (doc === null) continue;
+      const before = automaton.findings.length;
+      automaton.feedText(doc);
+      this.lastLine = line;
+      for (let i = before; i < automaton.findings.length; i++) this.lines.set(automaton.findings[i]!.index, line);
+      this.tell();
+    }
+  }
+
+  private sse(data: Uint8Array): void {
+    const decoder = new SSEDecoder();
+    for (const doc of decoder.feed(data)) this.automaton.feedDocument(doc);
+    if (decoder.finish()) this.notes.push("the stream ends inside an SSE event (no blank line after it): that event is not read");
+  }
+
+  private json(data: Uint8Array): void {
+    const text = strip(data);
+    let documents: (Uint8Array | string)[];
+    try {
+      const source = utf8Text(text);
+      const decoded = text.length ? JSON.parse(source) : undefined;
+      if (text[0] === 0x5b && Array.isArray(decoded)) {
+        documents = items(source, 0);
+        this.notes.push(`a JSON array of ${documents.length.toLocaleString("en-US")} events`);
+      } else if (text[0] === 0x7b && decoded !== null && typeof decoded === "object") {
+        const stream = (decoded as Record<string, unknown>)["stream"];
+        const at = Array.isArray(stream) ? member(source, "stream") : -1;
+        if (at >= 0 && !isEvent(text)) {
+          documents = items(source, at);
+          const rest = Object.keys(decoded).filter((k) => k !== "stream").sort().join(", ");
+          this.notes.push(`a test case: its stream of ${documents.length.toLocaleString("en-US")} events${rest ? ` (its ${rest} not checked)` : ""}`);
+        } else {
+          documents = [text];
+          this.notes.push("one JSON object: a stream of one event");
+        }
+      } else documents = text.length ? [text] : [];
+    } catch (e) {
+      this.notes.push(`not one JSON document: ${e instanceof Error ? e.message : String(e)}`);
+      documents = [text];
+    }
+    for (const doc of documents) this.automaton.feedDocument(doc);
+  }
+
+  private tell(): void {
+    const findings = this.automaton.findings;
+    if (this.onFindings !== null && findings.length > this.told) this.onFindings(findings.slice(this.told));
+    this.told = findings.length;
+  }
+
+  report(): Report {
+    const automaton = this.automaton;
+    const violations: FindingEntry[] = [];
+    const warnings: FindingEntry[] = [];
+    for (const f of automaton.findings) {
+      const entry: FindingEntry = f.asDict();
+      if (this.format === "jsonl") {
+        const line = this.lines.get(f.index);
+        if (line !== undefined) entry.line = line;
+      }
+      (f.fatal ? violations : warnings).push(entry);
+    }
+    const events = automaton.index + 1;
+    let decoded = 0;
+    for (const n of automaton.counts.values()) decoded += n;
+    const notes = [...this.notes];
+    let outcome: string;
+    if (events === 0) {
+      outcome = "empty";
+      notes.push("the stream holds no event: an empty stream is not a conformant one");
+    } else if (decoded === 0) {
+      outcome = "unrecognized";
+      notes.push(`not one of its ${events.toLocaleString("en-US")} documents decodes as an event of ${NAME}: is this a stream of another protocol (the right --spec)?`);
+    } else outcome = automaton.outcome;
+    const types = [...automaton.counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return { outcome, violations, warnings, events, types: Object.fromEntries(types), runs: automaton.runs, format: this.format, notes };
+  }
+}
+
+/** The end of the JSON value starting at `i` of a valid JSON text. */
+function skip(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c === 0x22) {
+    for (i++; ; i++) {
+      const d = s.charCodeAt(i);
+      if (d === 0x5c) i++;
+      else if (d === 0x22) return i + 1;
+    }
+  }
+  if (c === 0x5b || c === 0x7b) {
+    let depth = 0;
+    for (; i < s.length; i++) {
+      const d = s.charCodeAt(i);
+      if (d === 0x22) i = skip(s, i) - 1;
+      else if (d === 0x5b || d === 0x7b) depth++;
+      else if (d === 0x5d || d === 0x7d) {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+    }
+    return i;
+  }
+  while (i < s.length && !/[\s,\]}]/.test(s[i]!)) i++;
+  return i;
+}
+
+const space = (s: string, i: number): number => {
+  while (i < s.length && /\s/.test(s[i]!)) i++;
+  return i;
+};
+
+/** The raw text of each item of the JSON array starting at `at` (of a valid JSON text). */
+function items(s: string, at: number): string[] {
+  const out: string[] = [];
+  let i = space(s, at + 1);
+  if (s[i] === "]") return out;
+  for (;;) {
+    const end = skip(s, i);
+    out.push(s.slice(i, end));
+    i = space(s, end);
+    if (s[i] !== ",") return out;
+    i = space(s, i + 1);
+  }
+}
+
+/** Where the value of a top-level member starts in a valid JSON object text (the last one of
+ * that name, as parsing keeps), or -1. */
+function member(s: string, name: string): number {
+  let found = -1;
+  let i = space(s, 1);
+  while (i < s.length && s[i] === '"') {
+    const end = skip(s, i);
+    const key = JSON.parse(s.slice(i, end)) as string;
+    i = space(s, space(s, end) + 1);
+    if (key === name) found = i;
+    i = space(s, skip(s, i));
+    if (s[i] !== ",") break;
+    i = space(s, i + 1);
+  }
+  return found;
+}
+
+export { RULES };

@@ -1,0 +1,261 @@
+"""The two bindings side by side: the Python package and the TypeScript package of a spec run
+over the same inputs, their answers compared. Used by tests/test_typescript.py (make test) and
+by bench/verify_typescript.py (the full-size run); the TypeScript side runs in one Node process
+per batch (`node dist/bin/cli.js batch JOBS`).
+
+What is compared: for documents (every fixture and derived case), accept or reject, and every
+error and warning (pointer, keyword, message, definition, schema location); for streams (every
+rule example and conformance stream, the corpus and its mutants), the outcome, every finding's
+rule, level, index, type, message and ids, the runs, the event count and the types."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+GENERATED = REPO / "generated"
+SHARED = REPO.parent / "shared"
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(GENERATED))
+
+from generator.targets.typescript import node as ts_node  # noqa: E402
+
+SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+
+
+def built(spec: str) -> Path:
+    return ts_node.build(GENERATED / SPECS[spec][1])
+
+
+def python_package(spec: str) -> Any:
+    return importlib.import_module(SPECS[spec][0])
+
+
+def run_batch(spec: str, jobs: list[dict[str, Any]], folder: Path) -> dict[str, dict[str, Any]]:
+    """The TypeScript package's answers to jobs, by id (one Node process)."""
+    path = folder / f"jobs-{spec}.jsonl"
+    path.write_text("".join(json.dumps(j, ensure_ascii=False) + "\n" for j in jobs), encoding="utf-8")
+    code, lines, err = ts_node.run_cli(built(spec), ["batch", str(path)])
+    assert code == 0, err
+    return {line.pop("id"): line for line in lines}
+
+
+# -- documents --------------------------------------------------------------------------------------
+
+
+def documents(spec: str) -> Iterator[tuple[str, str, str]]:
+    """(id, definition, text) of every fixture and derived case of a spec."""
+    tests = GENERATED / SPECS[spec][0] / "tests"
+    for f in json.loads((tests / "fixtures.json").read_text(encoding="utf-8"))["fixtures"]:
+        yield f"fixture:{f['name']}", f["definition"], json.dumps(f["document"], ensure_ascii=False)
+    for c in json.loads((tests / "cases.json").read_text(encoding="utf-8"))["cases"]:
+        yield f"case:{c['name']}", c["definition"], json.dumps(c["document"], ensure_ascii=False)
+
+
+def python_validation(spec: str, definition: str, text: str, lenient: bool) -> dict[str, Any]:
+    package = python_package(spec)
+    try:
+        if lenient:
+            result = package.codec_json.decode_lenient(text.encode("utf-8"), definition)
+            return {"valid": True, "errors": [], "warnings": [w.as_dict() for w in result.warnings]}
+        package.codec_json.decode(text.encode("utf-8"), definition)
+        return {"valid": True, "errors": [], "warnings": []}
+    except package.DecodeError as exc:
+        return {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": []}
+
+
+def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    """Every document strictly and leniently through both bindings: the differences, and counts."""
+    docs = list(documents(spec)) + list(extra)
+    jobs = [{"id": f"{i}:{mode}", "op": "validate", "definition": d, "text": t, "lenient": mode == "lenient"} for i, (_, d, t) in enumerate(docs) for mode in ("strict", "lenient")]
+    ts = run_batch(spec, jobs, folder)
+    differences = []
+    accepted = 0
+    for i, (name, definition, text) in enumerate(docs):
+        for mode in ("strict", "lenient"):
+            mine = python_validation(spec, definition, text, mode == "lenient")
+            theirs = ts[f"{i}:{mode}"]
+            if mode == "strict":
+                accepted += mine["valid"]
+            if mine != theirs:
+                differences.append({"document": name, "mode": mode, "python": mine, "typescript": theirs})
+    return {"documents": len(docs), "accepted": accepted, "differences": differences}
+
+
+# -- streams ----------------------------------------------------------------------------------------
+
+
+def stream_examples(spec: str) -> Iterator[tuple[str, bytes]]:
+    """(id, JSON Lines) of every rule example with a stream and every conformance stream."""
+    tests = GENERATED / SPECS[spec][0] / "tests"
+    examples = json.loads((tests / "rule_examples.json").read_text(encoding="utf-8"))["examples"]
+    for rule, entry in sorted(examples.items()):
+        for kind in ("violates", "satisfies"):
+            for n, example in enumerate(entry.get(kind, [])):
+                if "stream" in example:
+                    yield f"example:{rule}:{kind}:{n}", jsonl(example["stream"])
+    conformance = tests / "conformance.json"
+    if conformance.is_file():
+        for stream in json.loads(conformance.read_text(encoding="utf-8"))["streams"]:
+            yield f"conformance:{stream['name']}", jsonl(stream["stream"])
+
+
+def jsonl(events: list[Any]) -> bytes:
+    return b"".join(json.dumps(e, ensure_ascii=False).encode("utf-8") + b"\n" for e in events)
+
+
+def python_replay(spec: str, data: bytes | Path) -> dict[str, Any]:
+    module = importlib.import_module(f"{SPECS[spec][0]}.replay")
+    return dict(module.replay(data))
+
+
+def verdict(report: dict[str, Any]) -> dict[str, Any]:
+    """What must be identical: everything in the report but notes (which describe the input)."""
+    keep = ("outcome", "events", "types", "runs", "format")
+    return {**{k: report[k] for k in keep}, "violations": report["violations"], "warnings": report["warnings"]}
+
+
+def compare_streams(spec: str, streams: list[tuple[str, bytes | Path]], folder: Path) -> dict[str, Any]:
+    """Every stream through both bindings' replay: the differences, and counts."""
+    jobs = []
+    for i, (_, data) in enumerate(streams):
+        if isinstance(data, Path):
+            jobs.append({"id": str(i), "op": "replay", "path": str(data)})
+        else:
+            jobs.append({"id": str(i), "op": "replay", "text": data.decode("utf-8", "surrogateescape")} if _text_safe(data) else {"id": str(i), "op": "replay", "path": str(_spill(folder, i, data))})
+    ts = run_batch(spec, jobs, folder)
+    differences = []
+    events = findings = failed = 0
+    for i, (name, data) in enumerate(streams):
+        mine = verdict(python_replay(spec, data))
+        theirs = verdict(ts[str(i)])
+        events += mine["events"]
+        findings += len(mine["violations"]) + len(mine["warnings"])
+        failed += mine["outcome"] != "completed"
+        if mine != theirs:
+            differences.append({"stream": name, "python": mine, "typescript": theirs})
+    return {"streams": len(streams), "events": events, "findings": findings, "not_completed": failed, "differences": differences}
+
+
+def _text_safe(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _spill(folder: Path, i: int, data: bytes) -> Path:
+    path = folder / f"stream-{i}.jsonl"
+    path.write_bytes(data)
+    return path
+
+
+# -- the corpus and its mutants ---------------------------------------------------------------------
+
+
+def corpus(runs: int, folder: Path) -> Path:
+    """gen_corpus.py's corpus of `runs` runs (seed 1), made once per folder."""
+    path = folder / f"agui-corpus-{runs}.jsonl"
+    if not path.is_file():
+        subprocess.run([sys.executable, str(SHARED / "bench" / "gen_corpus.py"), "--runs", str(runs), "--out", str(path)], check=True, capture_output=True)
+    return path
+
+
+def broken_copy(src: Path, dst: Path, seed: int = 7) -> Path:
+    """The corpus with trouble of every kind (bench/bench_replay.py's): events dropped, cut short,
+    doubled, given an unknown member or type, blank and padded lines."""
+    rnd = random.Random(seed)
+    out = []
+    for line in src.read_bytes().split(b"\n"):
+        if not line:
+            continue
+        r = rnd.random()
+        if r < 0.002:
+            continue
+        if r < 0.003:
+            out.append(line[: len(line) // 2])
+        elif r < 0.004:
+            out += [line, line]
+        elif r < 0.005:
+            out += [line, b"", b"   \r"]
+        elif r < 0.006:
+            out.append(line[:-1] + b',"zzUnknown":1}')
+        elif r < 0.007:
+            out.append(line.replace(b'"type":"', b'"type":"X_', 1))
+        elif r < 0.0075:
+            out.append(b"  " + line + b" \r")
+        else:
+            out.append(line)
+    dst.write_bytes(b"\n".join(out) + b"\n")
+    return dst
+
+
+def _runs(path: Path) -> Iterator[list[bytes]]:
+    run: list[bytes] = []
+    for line in path.read_bytes().split(b"\n"):
+        if not line:
+            continue
+        if line.startswith(b'{"type":"RUN_STARTED"') and run:
+            yield run
+            run = []
+        run.append(line)
+    if run:
+        yield run
+
+
+def _mutate(run: list[bytes], rnd: random.Random) -> list[bytes]:
+    """One run broken in one way: the lifecycle (an event dropped, doubled, moved, the end cut),
+    an id changed, a field given the wrong type or an unknown member, a byte flipped."""
+    run = list(run)
+    i = rnd.randrange(len(run))
+    kind = rnd.randrange(9)
+    if kind == 0:
+        del run[i]
+    elif kind == 1:
+        run.insert(i, run[i])
+    elif kind == 2:
+        j = rnd.randrange(len(run))
+        run[i], run[j] = run[j], run[i]
+    elif kind == 3:
+        run = run[: max(1, i)]
+    elif kind == 4:
+        event = json.loads(run[i])
+        for key in ("messageId", "toolCallId", "stepName", "runId", "subagentRunId"):
+            if key in event:
+                event[key] = event[key] + "-x"
+                break
+        run[i] = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
+    elif kind == 5:
+        event = json.loads(run[i])
+        key = rnd.choice(sorted(event))
+        event[key] = rnd.choice([None, 1.0, -1, "x", [], {}, True, 2**60])
+        run[i] = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
+    elif kind == 6:
+        run[i] = run[i][:-1] + b',"extra":{"a":[1,2.5]}}'
+    elif kind == 7:
+        b = bytearray(run[i])
+        k = rnd.randrange(len(b))
+        b[k] ^= 1 << rnd.randrange(7)
+        run[i] = bytes(b)
+    else:
+        run[i] = run[i].replace(b'"type":"', b'"type":"' + rnd.choice([b"THINKING_", b"X_", b""]), 1)
+    return run
+
+
+def mutants(path: Path, count: int, seed: int = 14) -> list[tuple[str, bytes]]:
+    """`count` streams, each one run of the corpus broken in one way (runs taken in order)."""
+    rnd = random.Random(seed)
+    out = []
+    for n, run in enumerate(_runs(path)):
+        if n >= count:
+            break
+        out.append((f"mutant:{n}", b"\n".join(_mutate(run, rnd)) + b"\n"))
+    return out
