@@ -152,6 +152,7 @@ def test_fuzz_and_run_usage_errors_exit_2_before_any_request() -> None:
         (["http://127.0.0.1:9/", "--runs", "0"], "0 is not in the range x>=1"),
         (["http://127.0.0.1:9/", "--runs", "-1"], "-1 is not in the range x>=1"),
         (["http://127.0.0.1:9/", "-H", "no colon"], "expected 'Name: value'"),
+        (["http://127.0.0.1:9/", "--timeout", "0"], "0.0 is not in the range x>0"),
     ]
     for args, message in cases:
         result = run_cli("fuzz", "--spec", SPEC_AGUI, *args)

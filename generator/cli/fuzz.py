@@ -133,7 +133,7 @@ async def _campaign(client_module: ModuleType, url: str, runs: int, seed: int, p
 @click.option("--proto", is_flag=True, help="Also accept the protobuf media type.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
 @click.option("--header", "-H", "header", multiple=True, metavar="'NAME: VALUE'", help="An extra request header. Repeatable.")
-@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds an answer may stay silent.")
+@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True, help="Seconds an answer may stay silent.")
 @click.option("--exitfirst", "-x", is_flag=True, help="Stop at the first failing run.")
 @out_option
 @click.argument("url", callback=http_url)

@@ -63,7 +63,7 @@ def _headers(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--proto", is_flag=True, help="Also accept the protobuf media type.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
 @click.option("--header", "-H", "header", multiple=True, metavar="'NAME: VALUE'", help="An extra request header. Repeatable.")
-@click.option("--timeout", type=float, default=300.0, show_default=True, help="Seconds the stream may stay silent.")
+@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=300.0, show_default=True, help="Seconds the stream may stay silent.")
 @out_option
 @click.argument("url", callback=http_url)
 def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: bool, as_json: bool,

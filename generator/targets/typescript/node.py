@@ -100,7 +100,9 @@ def package_dir(spec_dir: Path, out: Path) -> Path:
 def run_cli(built: Path, args: list[str], stdin: Any = None) -> tuple[int, list[dict[str, Any]], str]:
     """`node dist/bin/cli.js ARGS`: its exit code, its JSON lines, its stderr."""
     done = subprocess.run([node(), str(built / "dist" / "bin" / "cli.js"), *args], stdin=stdin, capture_output=True)
-    lines = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines() if line.strip()]
+    # JSON Lines split at LF only: JSON.stringify leaves U+2028, U+0085 and the like in strings,
+    # and str.splitlines() would cut a line at them
+    lines = [json.loads(line) for line in done.stdout.decode("utf-8").split("\n") if line.strip()]
     return done.returncode, lines, done.stderr.decode("utf-8", "replace")
 
 
