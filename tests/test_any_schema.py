@@ -79,6 +79,35 @@ def test_a_public_schema_generates_with_no_hand_edit_and_agrees_with_jsonschema(
     assert len(cases) > 20
     result = run_package_tests(out, package)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    _documents_are_valid(out, package)
+
+
+# every definition's generated documents (docgen, through the public strategies API) are valid by
+# jsonschema, the reference, and none fails to generate: the general vocabulary included (allOf,
+# if/then/else, not, prefixItems, formats, schemas of schemas such as MCP's inputSchema)
+DOCUMENTS_VALID = """
+import json
+from {package} import strategies
+from {package}.tests.support import reference_validator
+made = refused = 0
+for definition in strategies.definitions():
+    validator = reference_validator(definition)
+    for seed in range({seeds}):
+        document = strategies.document(definition, seed=seed)
+        made += 1
+        if not validator.is_valid(document):
+            refused += 1
+            print("INVALID", definition, json.dumps(document)[:400])
+print(json.dumps({{"made": made, "refused": refused, "definitions": len(strategies.definitions())}}))
+"""
+
+
+def _documents_are_valid(out: Path, package: str, seeds: int = 12) -> dict[str, int]:
+    result = run_python(DOCUMENTS_VALID.format(package=package, seeds=seeds), out, [out])
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    counts: dict[str, int] = json.loads(result.stdout.splitlines()[-1])
+    assert counts["refused"] == 0 and counts["made"] == seeds * counts["definitions"] > 0, result.stdout[-4000:]
+    return counts
 
 
 def test_a_draft_07_schema_with_the_vocabulary(tmp_path: Path) -> None:
@@ -93,6 +122,7 @@ def test_a_draft_07_schema_with_the_vocabulary(tmp_path: Path) -> None:
     assert "sha256" in (spec / "SOURCE.md").read_text(encoding="utf-8")
     result = run_package_tests(out, "proto7")
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    _documents_are_valid(out, "proto7", seeds=60)
     # validate by the schema's own names
     doc = tmp_path / "shape.json"
     doc.write_text('{"size": 1.5}', encoding="utf-8")
@@ -184,3 +214,42 @@ def test_bad_input_is_located_exit_2_never_a_traceback(tmp_path: Path, case: tup
     line = result.stderr.strip()
     assert line.startswith(f"error: {path}: "), line
     assert where in line and says in line, line
+
+
+MAPS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "Tool": {"type": "object", "properties": {"name": {"type": "string"}, "meta": {"$ref": "#/$defs/Meta"}}, "required": ["name"]},
+        "Meta": {"type": "object", "properties": {"v": {"type": "integer"}}},
+        "Registry": {"type": "object", "properties": {"tools": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Tool"}}}, "required": ["tools"]},
+        "Tools": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Tool"}},
+        "Lists": {"type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/Tool"}}},
+    },
+}
+
+MAPS_ROUND_TRIP = """
+import json
+from maps import codec_json
+for definition, document in json.loads({cases!r}):
+    value = codec_json.decode(json.dumps(document).encode(), definition)
+    print(json.dumps([json.loads(codec_json.encode(value, definition)), codec_json.to_builtins(value)]))
+"""
+
+
+def test_a_map_of_open_objects_keeps_their_extension_members(tmp_path: Path) -> None:
+    """Regression (found by docgen on MCP's schemas): a map whose values are open objects (a member
+    or a whole definition: `additionalProperties: {$ref: an open object}`), or arrays of them, lost
+    those objects' extension members on decode, so encode wrote less than it read."""
+    path = tmp_path / "maps.json"
+    path.write_text(json.dumps(MAPS), encoding="utf-8")
+    _, out = _init_and_generate(tmp_path, path, "maps")
+    cases = [
+        ["Registry", {"tools": {"a": {"name": "x", "x-ext": [1], "meta": {"v": 1, "m": 2}}}, "top": True}],
+        ["Tools", {"a": {"name": "x", "x-ext": 1}, "b": {"name": "y"}}],
+        ["Lists", {"a": [{"name": "x", "x-ext": {"deep": None}}], "b": []}],
+    ]
+    result = run_python(MAPS_ROUND_TRIP.format(cases=json.dumps(cases)), out, [out])
+    assert result.returncode == 0, result.stderr[-4000:]
+    for (_, document), line in zip(cases, result.stdout.splitlines(), strict=True):
+        encoded, builtins = json.loads(line)
+        assert encoded == document and builtins == document

@@ -122,3 +122,53 @@ def test_consumer_constructor_refuses_with_value_error_only(request: Any, versio
 def test_harness_package_is_covered() -> None:
     assert {n for n in TARGETS if n.startswith("harness")} == {"harness_json", "harness_proto", "harness_framing", "harness_automaton"}
     assert harness_runtime.DecodeError is not agui.DecodeError
+
+
+# -- the command line on the same inputs ---------------------------------------------------------
+
+SPEC = Path(__file__).resolve().parents[1] / "spec"
+REQUEST = b'{"threadId":"t","runId":"r","messages":[],"state":{"a":[1]}}'
+
+# (command, the seeds its input is mutated from, the exit codes its help documents)
+COMMANDS: dict[str, tuple[list[str], str, set[int]]] = {
+    "validate": (["validate", "--spec", "agui", "--json", "IN"], "agui_json", {0, 1, 2}),
+    "validate-lenient": (["validate", "--spec", "agui", "--lenient", "IN"], "agui_json", {0, 1, 2}),
+    "replay-json": (["replay", "--spec", "agui", "--json", "--jobs", "1", "IN"], "agui_automaton", {0, 1, 2}),
+    "replay-text": (["replay", "--spec", "agui", "--jobs", "1", "IN"], "agui_automaton", {0, 1, 2}),
+    "replay-sse": (["replay", "--spec", "agui", "--json", "--format", "sse", "--jobs", "1", "IN"], "sse", {0, 1, 2}),
+    "replay-project": (["replay", "--spec", "agui", "--json", "--project", "--jobs", "1", "IN"], "agui_automaton", {0, 1, 2}),
+    "replay-harness": (["replay", "--spec", "harness-runtime", "--json", "--jobs", "1", "IN"], "harness_automaton", {0, 1, 2}),
+    "convert-json-proto": (["convert", "--spec", "agui", "--from", "json", "--to", "proto", "IN", "OUT"], "agui_json", {0, 2}),
+    "convert-proto-json": (["convert", "--spec", "agui", "--from", "proto", "--to", "json", "IN", "OUT"], "agui_proto", {0, 2}),
+    "convert-frames": (["convert", "--spec", "agui", "--from", "proto", "--to", "json", "--stream", "IN", "OUT"], "agui_framing", {0, 2}),
+    "check-resume": (["check-resume", "--spec", "agui", "--input", "IN"], "request", {0, 1, 2}),
+    "check-listing": (["check-listing", "--spec", "harness-runtime", "IN", "LIST"], "harness_automaton", {0, 1, 2}),
+}
+
+
+def _command_seeds(name: str) -> list[bytes]:
+    return [REQUEST] if name == "request" else seeds()[name]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@settings(SETTINGS, max_examples=15)
+@given(data=st.data())
+def test_cli_commands_exit_with_a_documented_code(command: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each command that reads an input, on mutations of its seeds and random bytes: a
+    documented exit code (never 70, an internal error) and no traceback."""
+    from conftest import run_cli
+
+    args, pool_name, codes = COMMANDS[command]
+    pool = _command_seeds(pool_name)
+    source = data.draw(
+        st.one_of(st.builds(lambda s, r: mutate(pool[s % len(pool)], random.Random(r)), st.integers(0, 10**6), st.integers(0, 2**32)), st.binary(max_size=256)),
+        label="input",
+    )
+    folder = tmp_path_factory.mktemp("cli")
+    (folder / "in").write_bytes(source)
+    (folder / "list.json").write_bytes(b"[]")
+    argv = [str(SPEC / a) if a in ("agui", "harness-runtime") else str(folder / "in") if a == "IN" else str(folder / "out") if a == "OUT" else str(folder / "list.json") if a == "LIST" else a for a in args]
+    result = run_cli(*argv)
+    assert result.exit_code in codes, (argv, result.exit_code, result.output[-2000:], repr(result.exception))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output

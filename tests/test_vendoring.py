@@ -17,7 +17,7 @@ from conftest import GENERATED, run_package_tests, run_python
 
 PACKAGE = GENERATED / "agui"
 RUNTIME_DEPENDENCIES = {"msgspec"}
-TEST_DEPENDENCIES = {"pytest", "jsonschema"}
+TEST_DEPENDENCIES = {"pytest", "jsonschema", "hypothesis"}  # the property tests skip without hypothesis (importorskip)
 
 
 def _imports(path: Path) -> set[str]:
@@ -61,7 +61,27 @@ def test_generated_imports_are_stdlib_msgspec_or_the_package_itself() -> None:
     for path in _python_files():
         extra = TEST_DEPENDENCIES | every_optional if "tests" in path.relative_to(PACKAGE).parts else set()
         extra = extra | optional.get(path.name, set()) if path.parent == PACKAGE else extra
+        extra = extra | CALL_TIME.get(path.name, set()) if path.parent == PACKAGE else extra
         assert _imports(path) - allowed - extra == set(), path
+
+
+# imported inside the functions that need it, never when the module loads: strategies' seeded
+# generators and everything else in the package work without hypothesis
+CALL_TIME = {"docgen.py": {"hypothesis"}, "strategies.py": {"hypothesis"}}
+
+
+def test_call_time_imports_stay_inside_functions() -> None:
+    for name, modules in CALL_TIME.items():
+        tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
+        top = set()
+        for node in tree.body:  # the module's own statements, and a class body's, run on import
+            for sub in [node, *(node.body if isinstance(node, ast.ClassDef) else [])]:
+                if isinstance(sub, ast.Import):
+                    top |= {alias.name.split(".")[0] for alias in sub.names}
+                elif isinstance(sub, ast.ImportFrom) and sub.level == 0 and sub.module:
+                    top.add(sub.module.split(".")[0])
+        assert not top & modules, name
+        assert modules <= _imports(PACKAGE / name), name  # the control: they are imported somewhere
 
 
 def test_optional_modules_are_declared() -> None:

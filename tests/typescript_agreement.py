@@ -100,9 +100,10 @@ def python_validation(spec: str, definition: str, text: str, lenient: bool) -> d
         return {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": []}
 
 
-def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
-    """Every document strictly and leniently through both bindings: the differences, and counts."""
-    docs = list(documents(spec)) + list(extra)
+def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]] = (), base: bool = True) -> dict[str, Any]:  # type: ignore[assignment]
+    """Every document (the fixtures and derived cases unless not `base`, then `extra`) strictly
+    and leniently through both bindings: the differences, and counts."""
+    docs = (list(documents(spec)) if base else []) + list(extra)
     jobs = [{"id": f"{i}:{mode}", "op": "validate", "definition": d, "text": t, "lenient": mode == "lenient"} for i, (_, d, t) in enumerate(docs) for mode in ("strict", "lenient")]
     ts = run_batch(spec, jobs, folder)
     differences = []
@@ -116,6 +117,35 @@ def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]]
             if mine != theirs:
                 differences.append({"document": name, "mode": mode, "python": mine, "typescript": theirs})
     return {"documents": len(docs), "accepted": accepted, "differences": differences}
+
+
+def generated_documents(spec: str, seeds: int) -> Iterator[tuple[str, str, str]]:
+    """(id, definition, text) of documents and mutants the Python package's `strategies` makes,
+    `seeds` of each for every definition (seeded: the same on every run)."""
+    strategies = importlib.import_module(f"{SPECS[spec][0]}.strategies")
+    for definition in strategies.definitions():
+        for seed in range(seeds):
+            for kind, make in (("document", strategies.document), ("mutant", strategies.mutant)):
+                yield f"{kind}:{definition}:{seed}", definition, json.dumps(make(definition, seed=seed), ensure_ascii=False)
+
+
+def generated_streams(spec: str, conformant: int, per_rule: int) -> Iterator[tuple[str, bytes, tuple[str, ...]]]:
+    """(id, JSON Lines, the findings it was generated to draw) of conformant streams and of
+    streams breaking each rule a stream can break, from the Python package's `strategies`."""
+    strategies = importlib.import_module(f"{SPECS[spec][0]}.strategies")
+    for seed in range(conformant):
+        stream = strategies.stream(seed=seed)
+        yield f"conformant:{seed}", jsonl(list(stream.documents)), tuple(stream.findings)
+    for n, rule in enumerate(strategies.stream_rules()):
+        for seed in range(per_rule):
+            stream = strategies.violation(rule, seed=n * per_rule + seed)
+            yield f"violation:{rule}:{seed}", jsonl(list(stream.documents)), tuple(stream.findings)
+
+
+def findings_of(report: dict[str, Any]) -> list[str]:
+    """The rule IDs a replay report holds, violations and warnings together, sorted (a report
+    keeps the two apart, so the order between them is not in it)."""
+    return sorted(f["rule"] for f in report["violations"] + report["warnings"])
 
 
 # -- streams ----------------------------------------------------------------------------------------

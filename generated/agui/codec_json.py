@@ -204,7 +204,7 @@ class Decoder:
             fast = not _suspect(data) and (
                 self._expect is None or type(value) is self._expect
             )
-            if fast and type(value) in models.CARRIERS:
+            if fast and _carries(value):
                 _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             fast = False
@@ -221,7 +221,7 @@ class Decoder:
             fast = not _suspect(data) and (
                 self._expect is None or type(value) is self._expect
             )
-            if fast and type(value) in models.CARRIERS:
+            if fast and _carries(value):
                 _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             fast = False
@@ -343,6 +343,24 @@ def _attach(value: Any, raw: Any) -> None:
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)
+    elif isinstance(value, dict) and isinstance(
+        raw, dict
+    ):  # a map whose values are objects
+        for k, v in value.items():
+            if isinstance(
+                v, (msgspec.Struct, list)
+            ):  # not the plain dicts of any-JSON values
+                _attach(v, raw.get(k))
+
+
+def _carries(value: Any) -> bool:
+    """Whether an open object may sit in the value: a carrier, or a list holding one (a
+    definition that is an array of open objects, such as a JSON Patch)."""
+    if type(value) in models.CARRIERS:
+        return True
+    if type(value) is list:
+        return any(_carries(v) for v in value)
+    return type(value) is dict and any(_carries(v) for v in value.values())
 
 
 def extras(value: Any) -> dict[str, Any]:
@@ -363,6 +381,8 @@ def _has_extras(value: Any) -> bool:
         )
     if isinstance(value, list):
         return any(_has_extras(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_extras(v) for v in value.values())
     return False
 
 
@@ -379,6 +399,8 @@ def _builtins(value: Any) -> Any:
         return out
     if isinstance(value, list):
         return [_builtins(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _builtins(v) for k, v in value.items()}
     return msgspec.to_builtins(value)
 
 
@@ -443,7 +465,7 @@ def encode(
     EncodeError instead of reaching a peer. Values that are not Structs need ``definition``.
     """
     try:
-        if type(value) in models.CARRIERS and _has_extras(value):
+        if _carries(value) and _has_extras(value):
             data = _ENCODER.encode(_builtins(value))
         else:
             data = _ENCODER.encode(value)

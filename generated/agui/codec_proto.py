@@ -19,7 +19,7 @@ keyword and the byte offset. The decoded document is then held to the JSON Schem
 ``codec_json`` holds JSON (an error then carries the JSON Pointer of the decoded document).
 
 JSON values (google.protobuf.Value) carry numbers as IEEE doubles: 1 and 1.0 are the same bytes
-and decode as the integer 1, as JavaScript prints them; an integer beyond 2^53 - 1 in magnitude
+and decode as the integer 1, as JavaScript prints them (-0.0 stays -0.0); an integer beyond 2^53 - 1 in magnitude
 cannot be carried exactly and is refused on encode (EncodeError), never rounded.
 """
 

@@ -53,6 +53,7 @@ from .http_binding import (
 
 __all__ = [
     "default_input",
+    "random_input",
     "AgentClient",
     "RunStream",
     "HTTPError",
@@ -82,6 +83,18 @@ def default_input() -> dict[str, Any]:
         "runId": f"run-{uuid.uuid4()}",
         "messages": [],
     }
+
+
+def random_input(seed: int | None = None) -> dict[str, Any]:
+    """A random valid RunAgentInput (``strategies``), the same for the same seed: anything the
+    schema allows (messages of every role and part, tools, context, state, forwarded props),
+    but no resume list, which would answer an interrupted run there is none of
+    (`specbind fuzz`'s inputs)."""
+    from . import strategies
+
+    document: dict[str, Any] = strategies.document("RunAgentInput", seed)
+    document.pop("resume", None)
+    return document
 
 
 def _document(value: Any) -> dict[str, Any]:

@@ -350,9 +350,13 @@ def decode_value(data: bytes, depth: int = 1) -> Any:
                         pos,
                     )
                 pos += 8
+                # an integral double reads as the integer it prints as, but for -0.0: its
+                # sign would be lost, and a second trip would not give the same bytes
                 v = (
                     int(x)
-                    if x.is_integer() and -MAX_SAFE_INTEGER <= x <= MAX_SAFE_INTEGER
+                    if x.is_integer()
+                    and -MAX_SAFE_INTEGER <= x <= MAX_SAFE_INTEGER
+                    and (x or not math.copysign(1.0, x) < 0)
                     else x
                 )
             elif tag == 42 or tag == 50:

@@ -35,6 +35,33 @@ def fail(exc: SpecError, drift: bool = False) -> NoReturn:
     sys.exit(EXIT_FINDING if drift and isinstance(exc, LedgerWouldGrow) else EXIT_USAGE)
 
 
+def http_url(ctx: click.Context | None, param: click.Parameter | None, value: str) -> str:
+    """An agent endpoint's URL (the URL argument of `run` and `fuzz`): http or https, with a
+    host, a port that is a number; anything else is a usage error (exit 2) before any request."""
+    from urllib.parse import urlsplit
+
+    example = "e.g. http://127.0.0.1:8000/agent"
+    try:
+        parts = urlsplit(value)
+        parts.port  # raises ValueError on a port that is not a number
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r}: not a URL ({exc}); {example}") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        got = f"the scheme {parts.scheme!r}" if parts.scheme else "no scheme"
+        raise click.BadParameter(f"{value!r}: an agent endpoint is an http:// or https:// URL, this has {got}; {example}")
+    if not parts.hostname:
+        raise click.BadParameter(f"{value!r}: no host; {example}")
+    try:
+        import httpx
+
+        httpx.URL(value)
+    except ImportError:
+        pass  # the command says what to install
+    except httpx.InvalidURL as exc:
+        raise click.BadParameter(f"{value!r}: not a URL ({exc}); {example}") from None
+    return value
+
+
 def progress(message: str) -> None:
     click.echo(f"  ... {message}", err=True)
 

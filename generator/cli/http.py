@@ -17,7 +17,8 @@ from typing import Any
 
 import click
 
-from .common import consumer_warning, load_package, out_option, public_finding, rules_module, runs_summary, spec_option
+from .common import consumer_warning, http_url, load_package, out_option, public_finding, rules_module, runs_summary, spec_option
+from .fuzz import fuzz
 
 # `run` exit codes (README): 0 a conformant stream whose last run ended, 1 a MUST-level violation
 # or a truncated run, 2 usage (including an input refused before sending), 3 no stream (an HTTP
@@ -62,9 +63,9 @@ def _headers(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--proto", is_flag=True, help="Also accept the protobuf media type.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout.")
 @click.option("--header", "-H", "header", multiple=True, metavar="'NAME: VALUE'", help="An extra request header. Repeatable.")
-@click.option("--timeout", type=float, default=300.0, show_default=True, help="Seconds the stream may stay silent.")
+@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=300.0, show_default=True, help="Seconds the stream may stay silent.")
 @out_option
-@click.argument("url")
+@click.argument("url", callback=http_url)
 def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: bool, as_json: bool,
         header: tuple[str, ...], timeout: float, out: Path, url: str) -> None:
     """POST a request to URL and judge the event stream it answers with, as `replay`
@@ -106,21 +107,45 @@ def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: b
 @click.option("--check", is_flag=True, help="Producer mode: an event breaking a MUST-level rule is replaced by RUN_ERROR and the stream closes.")
 @click.option("--keepalive", type=float, default=15.0, show_default=True, help="Seconds of silence before a keep-alive comment (0: never).")
 @click.option("--delay", type=float, default=0.0, show_default=True, help="Seconds before each event.")
+@click.option("--generate", is_flag=True, help="Answer every request with a new random stream generated from the rules (conformant unless --violate).")
+@click.option("--seed", type=int, default=None, help="With --generate: request N (from 0) gets the stream of seed SEED + N (default: a random SEED, printed).")
+@click.option("--violate", metavar="RULE", default=None, help="With --generate: every stream breaks RULE, and only RULE ('all': request N breaks the Nth rule a stream can break, in turn).")
+@click.option("--max-events", type=click.IntRange(1, 10_000), default=30, show_default=True, help="With --generate: the length the random part of a stream aims at.")
+@click.option("--unattributed", is_flag=True, help="With --generate: attribute no event to an owner (the rules' owner member: AG-UI's subagentRunId).")
 @out_option
 @click.argument("stream", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, check: bool, keepalive: float,
-          delay: float, out: Path, stream: Path | None) -> None:
+          delay: float, generate: bool, seed: int | None, violate: str | None, max_events: int, unattributed: bool,
+          out: Path, stream: Path | None) -> None:
     """Serve STREAM (a recorded stream, JSON Lines or SSE) as a mock agent endpoint: every
     POST whose request validates gets the recorded events. Without STREAM, the package's
-    built-in demo agent answers.
+    built-in demo agent answers. With --generate, every request gets a new random stream
+    generated from the spec's rules, to test a client with: conformant, or breaking the one
+    rule --violate names; each is logged on stderr with its seed.
 
     Bad input gets a 4xx problem document and no stream, as from a real agent."""
+    if generate and stream is not None:
+        raise click.UsageError("--generate serves generated streams: give no STREAM with it")
+    if not generate and (seed is not None or violate is not None or unattributed):
+        raise click.UsageError("--seed, --violate and --unattributed go with --generate")
     server_module = _module(spec_dir, out, "http_server", "http")
     try:
         import uvicorn
     except ImportError:
         raise click.UsageError("serve needs uvicorn: pip install 'specbind[http]'") from None
-    if stream is None:
+    options: dict[str, Any] = {}
+    if generate:
+        package = load_package(spec_dir, out)
+        strategies = _generator(package, violate)
+        if seed is None:
+            import random
+
+            seed = random.SystemRandom().randrange(2**32)
+        handler = _generated(package, strategies, seed, violate, max_events, delay, not unattributed)
+        what = f"generated streams ({'each breaking ' + violate if violate else 'conformant'}; seed {seed}: request N gets seed {seed} + N)"
+        if violate is not None and (violate == "all" or violate in _document_rules(package)):
+            options["protobuf"] = False  # a document that does not decode has no protobuf form
+    elif stream is None:
         handler = server_module.demo
         what = "the built-in demo agent"
     else:
@@ -130,7 +155,7 @@ def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, che
         what = f"{stream} ({len(documents)} events)"
     if not route.startswith("/"):
         raise click.BadParameter("must start with /", param_hint="--path")
-    app = server_module.create_app(handler, path=route, check=check, keepalive=keepalive or None)
+    app = server_module.create_app(handler, path=route, check=check, keepalive=keepalive or None, **options)
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -146,6 +171,63 @@ def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, che
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _generator(package: ModuleType, violate: str | None) -> ModuleType:
+    """The package's strategies, checked to make what was asked."""
+    try:
+        strategies = importlib.import_module(f"{package.__name__}.strategies")
+        rules = strategies.stream_rules()
+    except (ModuleNotFoundError, ValueError) as exc:
+        raise click.UsageError(f"{package.__name__} cannot generate streams: {exc}") from None
+    if violate is not None and violate != "all" and violate not in rules:
+        automaton = importlib.import_module(f"{package.__name__}.automaton")
+        if violate in automaton.RULES:
+            raise click.BadParameter(f"{violate} is not decided on a stream (it is checked on an input or a listing)", param_hint="--violate")
+        raise click.BadParameter(f"{violate}: no such rule (the stream rules: {', '.join(rules)})", param_hint="--violate")
+    return strategies
+
+
+def _document_rules(package: ModuleType) -> set[str]:
+    """The rules a document breaks by what it is (not decoding, a stripped member, a retired
+    shape), not by where it stands in the stream."""
+    tables = importlib.import_module(f"{package.__name__}.automaton_table").TABLES
+    return {tables[k] for k in ("decode_error_rule", "stripped_rule", "retired_rule") if tables.get(k)}
+
+
+def _generated(package: ModuleType, strategies: ModuleType, seed: int, violate: str | None, max_events: int,
+               delay: float, owners: bool = True) -> Any:
+    """A handler answering request N with the stream of seed SEED + N: one run, opened with the
+    identity the request carries (the members the run opener shares with it)."""
+    import asyncio
+    import itertools
+
+    codec = importlib.import_module(f"{package.__name__}.codec_json")
+    counter = itertools.count()
+    rules = strategies.stream_rules()
+
+    async def handler(run: Any) -> Any:
+        n = next(counter)
+        request = codec.to_builtins(run.input)
+        options = {"max_runs": 1, "opener": strategies.opener_from(request), "max_events": max_events, "owners": owners}
+        rule = rules[n % len(rules)] if violate == "all" else violate
+        made = None
+        for tried in range(seed + n, seed + n + 5):  # a seed no stream was found for: the next
+            try:
+                made = strategies.violation(rule, tried, **options) if rule else strategies.stream(tried, **options)
+                break
+            except strategies.GenerationError:
+                continue
+        if made is None:
+            raise RuntimeError(f"no stream could be generated from seeds {seed + n}..{seed + n + 4}")
+        kind = f"breaking {rule}" if rule else "conformant"
+        click.echo(f"request {n}: seed {made.seed}: {kind}, {len(made.documents)} events", err=True)
+        for document in made.documents:
+            if delay:
+                await asyncio.sleep(delay)
+            yield document
+
+    return handler
 
 
 def _documents(path: Path, fmt: str | None) -> list[bytes]:
@@ -251,4 +333,4 @@ def _no_stream(stream: Any, transport: dict[str, Any], as_json: bool, url: str) 
     return EXIT_TRANSPORT
 
 
-COMMANDS: list[click.Command] = [run, serve]
+COMMANDS: list[click.Command] = [run, serve, fuzz]

@@ -556,9 +556,11 @@ class _Builder:
         owner = self.building[-1] if self.building else "Inline"
         base = self.doc.def_pointer(owner)
         rest = at[len(base):].split("/") if at.startswith(base) else at.split("/")
-        words = [t for t in rest if t and t not in ("properties", "items", "additionalProperties", "oneOf", "anyOf", "allOf") and not t.isdigit()]
+        words = _path_words(rest)
         name = owner + "".join(w[:1].upper() + w[1:] for w in (snake(x).replace("_", " ").title().replace(" ", "") for x in words))
-        if name in self.doc.defs or name in self.defs:
+        # a name taken, or being built (an object nested in its namesake: MCP's inputSchema holds
+        # `properties` whose values are objects) is made unique
+        if name in self.doc.defs or name in self.defs or name in self.building:
             # a union's inline members: named after their tag (a required const string), or numbered
             required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
             tags: list[str] = [p["const"] for k, p in (node.get("properties") or {}).items() if k in required and isinstance(p, dict) and isinstance(p.get("const"), str)]
@@ -685,6 +687,28 @@ def _trivially_full(t: Any) -> bool:
     if isinstance(t, (M.TInteger, M.TNumber)):
         return t.minimum is t.maximum is t.exclusive_minimum is t.exclusive_maximum is None
     return False
+
+
+_PATH_KEYWORDS = frozenset({"properties", "items", "additionalProperties", "oneOf", "anyOf", "allOf"})
+
+
+def _path_words(tokens: list[str]) -> list[str]:
+    """The property names along a schema path, for naming what is declared there: keywords and
+    indexes are left out, but a property named like a keyword (`properties` in a schema of
+    schemas) is a name."""
+    words: list[str] = []
+    name_next = False
+    for token in tokens:
+        if not token:
+            continue
+        if name_next:
+            words.append(token)
+            name_next = False
+        elif token == "properties":
+            name_next = True
+        elif token not in _PATH_KEYWORDS and not token.isdigit():
+            words.append(token)
+    return words
 
 
 def _same_shape(a: M.TypeExpr, b: M.TypeExpr) -> bool:

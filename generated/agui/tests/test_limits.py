@@ -225,3 +225,99 @@ def test_the_protobuf_encoder_refuses_what_its_decoder_would() -> None:
             with pytest.raises(EncodeError) as caught:
                 encode(event)
             assert caught.value.errors[0].keyword == "depth"
+
+
+# -- found by the generated streams (test_consumer_properties): one id, two kinds of message ------
+
+
+def _events(*events: dict[str, Any]) -> list[bytes]:
+    return [json.dumps(e).encode() for e in events]
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        {"type": "REASONING_MESSAGE_START", "messageId": "m", "role": "reasoning"},
+        {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": "m",
+            "toolCallId": "c",
+            "content": "done",
+        },
+        {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": "m",
+            "activityType": "plan",
+            "content": {"a": 1},
+        },
+    ],
+    ids=["reasoning", "tool-result", "activity"],
+)
+def test_a_text_message_reusing_the_id_of_another_kind_replaces_it(
+    opener: dict[str, Any],
+) -> None:
+    """The rules keep text messages apart from reasoning messages, tool results and activities,
+    so a conformant stream may give a text message the id of one of those: the consumer set
+    `name` on a ReasoningMessage (AttributeError) and appended text to an activity's dict
+    content (TypeError). The latest message takes the id, with a warning."""
+    consumer = consume(
+        RUN,
+        *_events(
+            opener,
+            *(
+                [{"type": "REASONING_MESSAGE_END", "messageId": "m"}]
+                if opener["type"].startswith("REASONING")
+                else []
+            ),
+            {
+                "type": "TEXT_MESSAGE_START",
+                "messageId": "m",
+                "role": "assistant",
+                "name": "bot",
+            },
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "hi"},
+            {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ),
+    )
+    (message,) = [m for m in consumer.projection.messages if m.id == "m"]
+    assert message.content == "hi" and message.name == "bot"
+    assert any("replaced by a text message" in w for w in consumer.projection.warnings)
+    assert consumer.automaton.outcome == "completed"
+
+
+def test_text_content_for_an_id_an_activity_took_over_is_skipped() -> None:
+    consumer = consume(
+        RUN,
+        *_events(
+            {"type": "TEXT_MESSAGE_START", "messageId": "m"},
+            {
+                "type": "ACTIVITY_SNAPSHOT",
+                "messageId": "m",
+                "activityType": "plan",
+                "content": {"a": 1},
+            },
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "hi"},
+            {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ),
+    )
+    (message,) = [m for m in consumer.projection.messages if m.id == "m"]
+    assert message.content == {"a": 1}
+    assert any("skipped" in w for w in consumer.projection.warnings)
+
+
+def test_a_patch_keeps_its_operations_extension_members() -> None:
+    """Found by the generated documents (test_properties, JsonPatch): a definition that is an
+    array of open objects lost its items' undeclared members on decode and on encode (only a
+    top-level object had them attached)."""
+    data = (
+        b'[{"op":"remove","path":"/a","x-note":1},{"op":"add","path":"/b","value":2}]'
+    )
+    for value in (
+        codec_json.decode(data, "JsonPatch"),
+        codec_json.decode_lenient(data, "JsonPatch").value,
+    ):
+        assert codec_json.extras(value[0]) == {"x-note": 1}
+        assert json.loads(codec_json.encode(value, "JsonPatch")) == json.loads(data)
+        assert codec_json.to_builtins(value) == json.loads(data)

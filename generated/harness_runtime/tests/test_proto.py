@@ -569,6 +569,27 @@ def test_one_and_one_point_zero_are_the_same_double() -> None:
 
 
 @needs_value
+def test_negative_zero_in_a_value_keeps_its_sign_and_its_bytes() -> None:
+    """Found by the generated property tests (test_proto_properties): -0.0 in a JSON value was
+    written with its sign bit and read back as the integer 0, so a second trip wrote other
+    bytes. It reads back as -0.0."""
+    import math
+
+    probe = VALUE_PROBES[0]
+    document = _minimal(probe["definition"])
+    key = probe["fields"]["value"]["key"]
+    data = codec_proto.encode_document({**document, key: -0.0}, probe["definition"])
+    back = _value_of(codec_proto.decode_document(data, probe["definition"]), probe)
+    assert type(back) is float and back == 0 and math.copysign(1.0, back) < 0
+    value = codec_proto.decode(data, probe["definition"])
+    assert codec_proto.encode(value, probe["definition"]) == data
+    zero = codec_proto.decode_document(
+        _probe(probe, "value", b"\x11" + struct.pack("<d", 0.0)), probe["definition"]
+    )
+    assert type(_value_of(zero, probe)) is int
+
+
+@needs_value
 @pytest.mark.parametrize("big", [2**53, -(2**53), 10**20])
 def test_an_integer_beyond_2_53_in_a_value_is_refused_with_its_pointer(
     big: int,

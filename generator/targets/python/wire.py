@@ -54,6 +54,7 @@ def build(products: Products) -> Plan:
         "probes": _probes(wire),
         "error_path": _error_path(wire),
         "golden_count": len(golden),
+        "rules": products.rules is not None,
         "slot_count": len(wire.ledger.entries),
     }
     data = [

@@ -102,7 +102,8 @@ def run_cli(built: Path, args: list[str], stdin: Any = None) -> tuple[int, list[
     done = subprocess.run([node(), str(built / "dist" / "bin" / "cli.js"), *args], stdin=stdin, capture_output=True)
     err = done.stderr.decode("utf-8", "replace")
     try:
-        # split on newlines only: splitlines() would also break at a U+2028 inside a JSON string
+        # JSON Lines split at LF only: JSON.stringify leaves U+2028, U+0085 and the like in
+        # strings, and str.splitlines() would cut a line at them
         lines = [json.loads(line) for line in done.stdout.decode("utf-8").split("\n") if line.strip()]
     except ValueError:
         # a report cut short: node died mid-run (its stderr says why)

@@ -46,6 +46,15 @@ _ROLE_CLASSES: dict[str, Any] = {
 }
 
 
+_TEXT_CLASSES = tuple(_ROLE_CLASSES.values())
+
+
+def _kind(message: Any) -> str:
+    """`a tool message`: what a message is, for a warning."""
+    role = getattr(message, "role", None)
+    return f"a {role} message" if isinstance(role, str) else f"a {type(message).__name__}"
+
+
 def version_tuple(text: str) -> tuple[int, int, int] | None:
     """`1.1` -> (1, 1, 0); None when the text is not a version this client can compare."""
     found = _VERSION.match(text.strip()) if isinstance(text, str) else None
@@ -118,6 +127,12 @@ class Projection:
 
     def _on_text_message_start(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
+        if message is not None and not isinstance(message, _TEXT_CLASSES):
+            # the rules keep text messages apart from tool results, reasoning and activity; the
+            # conversation holds one message per id: the latest stream takes it (as a tool
+            # result or an activity snapshot does)
+            self.warn(f"TEXT_MESSAGE_START for {ev.message_id!r}, which is {_kind(message)}: replaced by a text message")
+            message = None
         if message is None:
             role = "assistant" if ev.role is UNSET else str(ev.role)
             message = self._add(_ROLE_CLASSES[role](id=ev.message_id, content=""))
@@ -132,8 +147,11 @@ class Projection:
             return
         if isinstance(message.content, list):
             message.content.append(models.TextPart(text=ev.delta))
-        else:
+        elif message.content is UNSET or isinstance(message.content, str):
             message.content = ("" if message.content is UNSET else message.content) + ev.delta
+        else:  # the id now names a message whose content is not text (an activity's)
+            self.warn(f"TEXT_MESSAGE_CONTENT for {ev.message_id!r}, which is {_kind(message)}: skipped")
+            return
         _merge_metadata(message, ev)
 
     def _on_text_message_end(self, ev: Any) -> None:
@@ -200,6 +218,9 @@ class Projection:
 
     def _on_reasoning_message_start(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
+        if message is not None and not isinstance(message, models.ReasoningMessage):
+            self.warn(f"REASONING_MESSAGE_START for {ev.message_id!r}, which is {_kind(message)}: replaced by a reasoning message")
+            message = None
         if message is None:
             message = self._add(models.ReasoningMessage(id=ev.message_id, content=""))
             _attribute(message, ev)
