@@ -130,6 +130,9 @@ def test_ctrl_c_exits_130_after_the_partial_summary(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [PYTHON, "-c", "from generator.cli import main; main()", "replay", "--spec", str(SPEC_AGUI), "--jobs", "1", str(archive)],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # a test run started in the background (`make test &`) ignores SIGINT, and a child
+        # inherits that: Python then installs no handler and Ctrl-C would do nothing
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stderr is not None
     progress = proc.stderr.readline()  # the signal goes in once the run is under way, however fast
