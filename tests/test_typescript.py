@@ -246,3 +246,17 @@ def test_asserted_formats_agree(tmp_path: Path, work: Path) -> None:
     result = agree.compare_documents("formats", work, extra)
     assert 0 < result["accepted"] < result["documents"]
     assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)
+
+
+def test_numbers_beside_tricky_strings_are_read_exactly(work: Path) -> None:
+    """The TypeScript reader hands a text to JSON.parse only when no number in it needs the exact
+    reader (`1.0`, 16 digits, surrogate escapes), skipping strings by their closing quote: quotes
+    escaped or not, backslash runs, digits and brackets in strings must not fool it."""
+    base = '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":%s,"timestamp":%s}'
+    deltas = ['"x"', r'"a\"1.0"', r'"a\\"', r'"a\\\"b"', r'"1.0e5 [{"', r'"\\\\"', r'"\ud83d\ude00 2.5"', r'"tab\t\"\\"']
+    stamps = ["1", "1.0", "1e3", "12345678901234567", "-0", "1.5"]
+    extra = [(f"tricky:{i}-{j}", "Event", base % (d, t)) for i, d in enumerate(deltas) for j, t in enumerate(stamps)]
+    extra += [("tricky:unterminated", "Event", '{"type":"TEXT_MESSAGE_CONTENT","delta":"a\\",1.0}'), ("tricky:deep-in-string", "Event", base % ('"' + "[" * 300 + '"', "1"))]
+    result = agree.compare_documents("agui", work, extra, base=False)
+    assert result["documents"] == len(extra) and 0 < result["accepted"] < len(extra)
+    assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)

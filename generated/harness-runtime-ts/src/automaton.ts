@@ -19,7 +19,7 @@
 import { checkLenient } from "./codec_json.js";
 import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, dumps, jsonEqual, parseJson, parseText, pyStr, utf8Length, utf8Text, wasExact } from "./json.js";
+import { JSONParseError, dumps, jsonEqual, parseJson, parseText, pyStr, utf8Text, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -374,7 +374,7 @@ export class Automaton {
     if (text.charCodeAt(0) === 0xfeff) return this.feedDocument(text);
     let raw: unknown;
     try {
-      raw = parseText(text, text.length * 3 <= 256 ? text.length : utf8Length(text));
+      raw = parseText(text);
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
       return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));

@@ -113,12 +113,11 @@ export function utf8Length(text: string): number {
 /** Whether a JSON text nests deeper than MAX_DEPTH (the reference binding's test, step for
  * step, so that both refuse the same texts). `size`: its length in UTF-8 bytes. */
 export function tooDeep(text: string, size: number): boolean {
-  if (size <= 2 * MAX_DEPTH) return false;
-  let open = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) open++;
-  }
+  return size > 2 * MAX_DEPTH && deeper(text, opens(text));
+}
+
+/** tooDeep past its first two tests (the text's size and its count of `[` and `{`). */
+function deeper(text: string, open: number): boolean {
   if (open <= MAX_DEPTH) return false;
   let brackets = text.replace(STRING_RX, "").replace(/[^[\]{}]/g, "");
   for (let i = 0; i < MAX_DEPTH; i++) {
@@ -168,13 +167,26 @@ export function escapeToken(token: string): string {
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
-/** Whether a text holds what JSON.parse cannot give exactly: a digit followed by a fraction or
- * an exponent (`1.0`), a run of 16 digits (past 2^53), a surrogate escape. One pass. */
+/** Whether a text holds what JSON.parse cannot give exactly: a number with a fraction or an
+ * exponent (`1.0`), a run of 16 digits (past 2^53), a surrogate escape. Strings are skipped with
+ * a native search for their closing quote: digits in them are no number, and most of an event's
+ * text is in them. An unterminated string is left to JSON.parse to refuse. */
 function needsExact(s: string): boolean {
   let run = 0;
   for (let i = 0, n = s.length; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) {
+    if (c === 0x22) {
+      let j = s.indexOf('"', i + 1);
+      for (;;) {
+        if (j < 0) return false;
+        let k = j - 1;
+        while (s.charCodeAt(k) === 0x5c) k--;
+        if ((j - k) % 2 === 1) break; // an even number of backslashes before it: it closes
+        j = s.indexOf('"', j + 1);
+      }
+      i = j;
+      run = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
       if (++run >= 16) return true;
     } else {
       if (run && (c === 0x2e || c === 0x65 || c === 0x45)) return true;
@@ -182,6 +194,16 @@ function needsExact(s: string): boolean {
     }
   }
   return s.indexOf("\\u") >= 0 && SURROGATE_ESCAPE.test(s);
+}
+
+/** How many `[` and `{` a text holds, strings included (what tooDeep counts first). */
+function opens(s: string): number {
+  let open = 0;
+  for (let i = 0, n = s.length; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) open++;
+  }
+  return open;
 }
 
 let lastExact = false;
@@ -201,7 +223,7 @@ export function parseJson(data: Uint8Array | string): unknown {
     if (at >= 0) throw new JSONParseError(`character ${at} is a lone surrogate, which is not Unicode text`);
     if (data.charCodeAt(0) === 0xfeff) throw bomError();
     text = data;
-    size = data.length * 3 <= 2 * MAX_DEPTH ? data.length : utf8Length(data);
+    size = -1;
   } else {
     if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) throw bomError();
     try {
@@ -216,9 +238,12 @@ export function parseJson(data: Uint8Array | string): unknown {
 }
 
 /** A text known to be Unicode (decoded from UTF-8: no lone surrogate, no byte order mark
- * checked here) of `size` UTF-8 bytes. */
-export function parseText(text: string, size: number): unknown {
-  if (tooDeep(text, size)) {
+ * checked here) of `size` UTF-8 bytes (-1: not known yet; counted only when it matters). */
+export function parseText(text: string, size = -1): unknown {
+  // a text of MAX_DEPTH characters or fewer cannot open more; the size decides only where the
+  // text opens more arrays and objects than the limit
+  const open = text.length > MAX_DEPTH ? opens(text) : 0;
+  if (open > MAX_DEPTH && (size < 0 ? utf8Length(text) : size) > 2 * MAX_DEPTH && deeper(text, open)) {
     const message = `nested deeper than ${MAX_DEPTH} arrays and objects`;
     throw new JSONParseError(message, [["", "depth", message]]);
   }
