@@ -8,7 +8,7 @@ a replay report keeps violations and warnings apart).
 
     SPECBIND_PEER_AGUI="python tests/typescript_peer.py agui" pytest generated/agui/tests/test_properties.py
 
-tests/test_typescript.py runs it so; it needs node and tsc (as that file does)."""
+The repository's conftest.py sets it so for every test run; it needs node and tsc."""
 
 from __future__ import annotations
 

@@ -1,0 +1,36 @@
+"""The repository's own test run: the generated packages' peer-binding hook
+(`test_a_peer_binding_agrees` in each package's tests/test_properties.py) runs with the TypeScript
+binding of the same spec as the peer (tests/typescript_peer.py), so it is exercised on every
+`make test` rather than skipped. A vendored copy of a package has no such peer and skips it,
+saying how to set one."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent
+PEERS = {"agui": "agui", "harness_runtime": "harness-runtime"}  # package -> spec folder
+
+
+@pytest.fixture(autouse=True)
+def _typescript_peer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.originalname != "test_a_peer_binding_agrees":
+        return
+    package = Path(str(request.node.path)).parents[1].name
+    if package not in PEERS or REPO / "generated" not in Path(str(request.node.path)).parents:
+        return
+    from generator.targets.typescript import node as ts_node
+
+    if shutil.which("node") is None:
+        pytest.skip("SKIPPED LOUDLY: `node` is not installed, so the TypeScript peer binding cannot run")
+    try:
+        ts_node.tsc()
+    except ts_node.NodeMissing as exc:
+        pytest.skip(f"SKIPPED LOUDLY: {exc}")
+    command = shlex.join([sys.executable, str(REPO / "tests" / "typescript_peer.py"), PEERS[package]])
+    monkeypatch.setenv(f"SPECBIND_PEER_{package.upper()}", command)
