@@ -7,7 +7,6 @@ saying how to set one."""
 from __future__ import annotations
 
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
@@ -26,11 +25,8 @@ def _typescript_peer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
         return
     from generator.targets.typescript import node as ts_node
 
-    if shutil.which("node") is None:
-        pytest.skip("SKIPPED LOUDLY: `node` is not installed, so the TypeScript peer binding cannot run")
-    try:
-        ts_node.tsc()
-    except ts_node.NodeMissing as exc:
-        pytest.skip(f"SKIPPED LOUDLY: {exc}")
+    reason = ts_node.missing()
+    if reason is not None:
+        pytest.skip(f"SKIPPED LOUDLY: {reason}, so the TypeScript peer binding cannot run")
     command = shlex.join([sys.executable, str(REPO / "tests" / "typescript_peer.py"), PEERS[package]])
     monkeypatch.setenv(f"SPECBIND_PEER_{package.upper()}", command)

@@ -107,8 +107,10 @@ def test_an_unreadable_input_is_a_usage_error(tmp_path: Path) -> None:
         (["validate", "--spec", SPEC_AGUI, "--out", "/no/such/out", SPEC_AGUI / "samples" / "valid.jsonl"], "does not exist: run `specbind generate` first"),
         (["generate", "--templates", SPEC_AGUI / "samples"], "overrides nothing"),
         (["nope"], "No such command 'nope'"),
+        (["fuzz", "--spec", SPEC_AGUI.parent / "harness-runtime", "--runs", "1", "http://127.0.0.1:9/"], "harness_runtime has no http_client module"),
+        (["run", "--spec", SPEC_AGUI.parent / "harness-runtime", "http://127.0.0.1:9/"], "harness_runtime has no http_client module"),
     ],
-    ids=["serve-port-out-of-range", "report-folder-missing", "convert-generated-is-gone", "out-missing", "templates-override-nothing", "unknown-command"],
+    ids=["serve-port-out-of-range", "report-folder-missing", "convert-generated-is-gone", "out-missing", "templates-override-nothing", "unknown-command", "fuzz-no-http-binding", "run-no-http-binding"],
 )
 def test_usage_errors_exit_2_before_any_work(args: list[Any], says: str) -> None:
     result = cli(*args)

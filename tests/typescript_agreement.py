@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import json
 import random
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -51,12 +50,9 @@ def require_toolchain() -> None:
     """Skip the calling test, loudly, where node or tsc is absent."""
     import pytest
 
-    if shutil.which("node") is None:
-        pytest.skip("SKIPPED LOUDLY: `node` is not installed, so the TypeScript packages cannot be built or run")
-    try:
-        ts_node.tsc()
-    except ts_node.NodeMissing as exc:
-        pytest.skip(f"SKIPPED LOUDLY: {exc}")
+    reason = ts_node.missing()
+    if reason is not None:
+        pytest.skip(f"SKIPPED LOUDLY: {reason}, so the TypeScript packages cannot be built or run")
 
 
 def built(spec: str) -> Path:

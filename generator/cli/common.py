@@ -161,6 +161,15 @@ def package_module(spec_dir: Path, out: Path, name: str, missing: str) -> Module
         raise
 
 
+def extra_module(spec_dir: Path, out: Path, name: str, extra: str) -> ModuleType:
+    """`<package>.<name>`, a module that needs the optional dependencies `specbind[EXTRA]`."""
+    package = load_package(spec_dir, out)
+    try:
+        return package_module(spec_dir, out, name, f"{package.__name__} has no {name} module: its spec's templates do not provide one")
+    except ModuleNotFoundError as exc:
+        raise click.UsageError(f"{package.__name__}.{name} needs {exc.name}: pip install 'specbind[{extra}]'") from None
+
+
 def rules_module(spec_dir: Path, out: Path) -> ModuleType:
     return package_module(spec_dir, out, "automaton", f"{spec_dir} declares no rules file: there is nothing to check against")
 
@@ -189,5 +198,5 @@ __all__ = [
     "EXIT_FINDING", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "OUT", "SPEC_ROOT", "Any",
     "allow_option", "fail", "json_option", "load_package", "out_option", "package_module", "progress",
     "rules_module", "spec_option", "specs_option", "target_option", "templates_option", "writable",
-    "runs_summary", "consumer_warning", "public_finding", "binding_option", "binding_tools",
+    "runs_summary", "consumer_warning", "public_finding", "binding_option", "binding_tools", "extra_module",
 ]

@@ -24,21 +24,10 @@ from typing import Any
 
 import click
 
-from .common import EXIT_FINDING, EXIT_OK, http_url, load_package, out_option, spec_option
+from .common import EXIT_FINDING, EXIT_OK, extra_module, http_url, out_option, spec_option
 
 # no answer at all from the first request: nothing was judged (as `run`'s 3: no stream came)
 EXIT_NO_AGENT = 3
-
-
-def _client_module(spec_dir: Path, out: Path) -> ModuleType:
-    package = load_package(spec_dir, out)
-    qualified = f"{package.__name__}.http_client"
-    try:
-        return importlib.import_module(qualified)
-    except ModuleNotFoundError as exc:
-        if exc.name == qualified:
-            raise click.UsageError(f"{package.__name__} has no http_client module: its spec's templates do not provide one") from None
-        raise click.UsageError(f"{qualified} needs {exc.name}: pip install 'specbind[http]'") from None
 
 
 def _inputs(client_module: ModuleType) -> Any:
@@ -147,7 +136,7 @@ def fuzz(spec_dir: Path, runs: int, seed: int | None, proto: bool, as_json: bool
     all; other refusals (401, 403, 409, 429...) are counted, not failed. Each failure names its
     seed: `--seed S --runs 1` posts the same input again. Exit 0 when every run passed, 1 when
     one failed, 2 on usage errors, 3 when nothing answered the first request."""
-    client_module = _client_module(spec_dir, out)
+    client_module = extra_module(spec_dir, out, "http_client", "http")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     parsed_headers = _headers(header)

@@ -17,24 +17,13 @@ from typing import Any
 
 import click
 
-from .common import consumer_warning, http_url, load_package, out_option, public_finding, rules_module, runs_summary, spec_option
+from .common import consumer_warning, extra_module, http_url, load_package, out_option, public_finding, rules_module, runs_summary, spec_option
 from .fuzz import fuzz
 
 # `run` exit codes (README): 0 a conformant stream whose last run ended, 1 a MUST-level violation
 # or a truncated run, 2 usage (including an input refused before sending), 3 no stream (an HTTP
 # error status, a connection that failed, a response that is not an event stream).
 EXIT_TRANSPORT = 3
-
-
-def _module(spec_dir: Path, out: Path, name: str, extra: str) -> ModuleType:
-    package = load_package(spec_dir, out)
-    qualified = f"{package.__name__}.{name}"
-    try:
-        return importlib.import_module(qualified)
-    except ModuleNotFoundError as exc:
-        if exc.name == qualified:
-            raise click.UsageError(f"{package.__name__} has no {name} module: its spec's templates do not provide one") from None
-        raise click.UsageError(f"{qualified} needs {exc.name}: pip install 'specbind[{extra}]'") from None
 
 
 def _read_json(path: Path, option: str) -> Any:
@@ -76,7 +65,7 @@ def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: b
     its last run ended, 1 when a MUST-level rule is violated or the run was truncated, 2 on
     usage errors (an input refused before sending included), 3 when no stream came (an
     HTTP error status, a failed connection, a response that is not an event stream)."""
-    client_module = _module(spec_dir, out, "http_client", "http")
+    client_module = extra_module(spec_dir, out, "http_client", "http")
     # without --input, the package says what a minimal request is (the CLI knows no protocol)
     document = _read_json(input_path, "--input") if input_path is not None else client_module.default_input()
     continues = _read_json(finished, "--finished") if finished is not None else None
@@ -128,7 +117,7 @@ def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, che
         raise click.UsageError("--generate serves generated streams: give no STREAM with it")
     if not generate and (seed is not None or violate is not None or unattributed):
         raise click.UsageError("--seed, --violate and --unattributed go with --generate")
-    server_module = _module(spec_dir, out, "http_server", "http")
+    server_module = extra_module(spec_dir, out, "http_server", "http")
     try:
         import uvicorn
     except ImportError:

@@ -46,6 +46,16 @@ def tsc() -> str:
     return found
 
 
+def missing() -> str | None:
+    """Why the TypeScript packages cannot be built and run here (node or tsc absent), or None."""
+    try:
+        node()
+        tsc()
+    except NodeMissing as exc:
+        return str(exc)
+    return None
+
+
 def _digest(folder: Path) -> str:
     h = hashlib.sha256()
     for p in sorted(folder.rglob("*")):
