@@ -225,7 +225,7 @@ def corpus(runs: int, folder: Path) -> Path:
 
 
 def broken_copy(src: Path, dst: Path, seed: int = 7) -> Path:
-    """The corpus with trouble of every kind (bench/bench_replay.py's): events dropped, cut short,
+    """The corpus with trouble of every kind (bench/bench_replay.py uses it too): events dropped, cut short,
     doubled, given an unknown member or type, blank and padded lines."""
     rnd = random.Random(seed)
     out = []
