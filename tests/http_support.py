@@ -7,6 +7,7 @@ import json
 import os
 import queue
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -55,6 +56,13 @@ def live(app: Any) -> Iterator[str]:
 def specbind_serve(*args: Any) -> Iterator[str]:
     """`specbind serve --spec spec/agui --port 0 ARGS...` as a subprocess; yields the URL it
     prints. The process is stopped (by its pid) afterwards."""
+    with specbind_serve_process(*args) as (url, _):
+        yield url
+
+
+@contextmanager
+def specbind_serve_process(*args: Any) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`specbind_serve`, yielding the process too (for tests that signal it)."""
     if not SPECBIND.exists():
         pytest.fail(f"{SPECBIND} is missing: run `make test` (it installs the project)")
     proc = subprocess.Popen(
@@ -75,8 +83,9 @@ def specbind_serve(*args: Any) -> Iterator[str]:
         if not first.startswith("serving "):
             proc.kill()
             raise AssertionError(f"specbind serve failed: {first!r} {proc.stderr.read() if proc.stderr else ''}")
-        yield first.split()[-1]
+        yield first.split()[-1], proc
     finally:
+        proc.send_signal(signal.SIGCONT)  # a test may have stopped it
         proc.terminate()
         try:
             proc.wait(10)

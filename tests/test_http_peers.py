@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import socket
 import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -32,7 +35,7 @@ from starlette.routing import Route
 from agui import http_server
 from agui.http_client import AgentClient, HTTPError, InputRejected, RunStream
 from conftest import SPEC_AGUI, run_cli
-from http_support import live, node_client, node_server, specbind_serve, write_jsonl
+from http_support import live, node_client, node_server, specbind_serve, specbind_serve_process, write_jsonl
 
 INPUT: dict[str, Any] = {"threadId": "t1", "runId": "r1", "messages": [{"id": "u1", "role": "user", "content": "hi"}]}
 
@@ -576,3 +579,17 @@ def test_specbind_serve_a_captured_sse_file(tmp_path: Path) -> None:
     assert b"\r" not in raw.content and raw.content.count(b"data: ") == 3
     parsed = json.loads(report.output)
     assert report.exit_code == 0 and parsed["messages"][-1]["content"] == "caf\u00e9"
+
+
+def test_specbind_serve_accepts_connections_once_it_prints_its_url() -> None:
+    """Scripts start a client on the `serving ... at URL` line. The socket must be listening by
+    then: stopping the server right after that line, a connection is still taken (queued by the
+    kernel), never refused. (Before the fix uvicorn's own listen() came later, and a CI run lost
+    a test to the gap.)"""
+    with specbind_serve_process() as (url, proc):
+        os.kill(proc.pid, signal.SIGSTOP)
+        port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
+        os.kill(proc.pid, signal.SIGCONT)
+        assert httpx.post(url, json=INPUT, timeout=30).status_code == 200

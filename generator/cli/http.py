@@ -152,6 +152,9 @@ def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, che
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        # Listen before printing the URL: a client started on that line must queue, not be
+        # refused in the moment before uvicorn's own listen() (a CI run lost a test to this).
+        sock.listen(2048)
     except OSError as exc:
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     bound = sock.getsockname()[1]
