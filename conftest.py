@@ -13,20 +13,30 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent
-PEERS = {"agui": "agui", "harness_runtime": "harness-runtime"}  # package -> spec folder
+
+
+def _spec_of(package: str) -> str | None:
+    """The spec folder whose Python package is `package`, from the agreement tests' own table."""
+    if str(REPO / "tests") not in sys.path:
+        sys.path.append(str(REPO / "tests"))
+    from typescript_agreement import SPECS
+
+    return next((spec for spec, (python, _) in SPECS.items() if python == package), None)
 
 
 @pytest.fixture(autouse=True)
 def _typescript_peer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.originalname != "test_a_peer_binding_agrees":
         return
-    package = Path(str(request.node.path)).parents[1].name
-    if package not in PEERS or REPO / "generated" not in Path(str(request.node.path)).parents:
+    path = Path(str(request.node.path))
+    package = path.parents[1].name
+    spec = _spec_of(package) if REPO / "generated" in path.parents else None
+    if spec is None:
         return
     from generator.targets.typescript import node as ts_node
 
     reason = ts_node.missing()
     if reason is not None:
         pytest.skip(f"SKIPPED LOUDLY: {reason}, so the TypeScript peer binding cannot run")
-    command = shlex.join([sys.executable, str(REPO / "tests" / "typescript_peer.py"), PEERS[package]])
+    command = shlex.join([sys.executable, str(REPO / "tests" / "typescript_peer.py"), spec])
     monkeypatch.setenv(f"SPECBIND_PEER_{package.upper()}", command)
