@@ -74,7 +74,9 @@ _ENTITIES: dict[str, dict[str, Any]] = TABLES["entities"]
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
 _CLASSES: dict[str, str] = TABLES["event_classes"]
 _EVENTS_DEF: str = TABLES["events_definition"]
-_EVENTS = codec_json.decoder(_EVENTS_DEF)
+_EVENTS: Any = (
+    codec_json.decoder(_EVENTS_DEF) if _EVENTS_DEF else None
+)  # None: two parties (not walked here)
 _CHUNK_KINDS: dict[str, Any] = {} if _CHUNKS is None else _CHUNKS["kinds"]
 
 

@@ -26,6 +26,7 @@ from msgspec import UNSET
 
 from . import codec_json, models
 from .automaton_table import TABLES
+from .dialogue import MISSING, Dialogue
 from .errors import DecodeError
 
 __all__ = ["Finding", "Automaton", "check_answers", "check_listing", "RULES"]
@@ -57,7 +58,14 @@ _CLASSES: dict[str, Any] = {
 # retired event type -> how it is translated into its replacement, before any rule sees it
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
 _UNKNOWN: Any = object()
-_EVENTS = codec_json.decoder(TABLES["events_definition"])
+# two parties: messages are typed by the exchange stage (dialogue.py), not by one events union
+_PARTIES: list[str] | None = TABLES.get("parties")
+_EVENTS: Any = (
+    codec_json.decoder(TABLES["events_definition"])
+    if TABLES["events_definition"]
+    else None
+)
+_UNIT = "message" if _PARTIES else "event"  # what a finding's index counts
 
 
 def _get(obj: Any, path: list[str]) -> Any:
@@ -81,11 +89,21 @@ def _collect(obj: Any, path: list[str]) -> list[Any]:
     return items
 
 
-def _eval(e: dict[str, Any], obj: Any) -> Any:
+def _eval(e: dict[str, Any], obj: Any, ctx: Any = None) -> Any:
     """Three-valued: a comparison or sum naming an absent field is unknown, not false. Each
     expression is compiled into one Python function on first use (the tables live as long as
-    the module, so that happens once per expression)."""
-    return _compiled(e)(obj)
+    the module, so that happens once per expression). ``ctx``: the automaton, whose dialogue
+    reads scoped paths (a fact, the request a message answers)."""
+    return _compiled(e)(obj, ctx)
+
+
+def _scoped(ctx: Any, node: dict[str, Any]) -> Any:
+    """A scoped path's value for the compiled expressions: ``_UNKNOWN`` when there is nothing to
+    read (a fact never declared, no request answered), ``UNSET`` when the member is absent.
+    """
+    dialogue = getattr(ctx, "_dialogue", None)
+    value = MISSING if dialogue is None else dialogue.scoped(node)
+    return _UNKNOWN if value is MISSING else value
 
 
 _COMPILED: dict[int, tuple[Any, Any]] = {}
@@ -120,6 +138,16 @@ def _compile(e: dict[str, Any]) -> Any:
         op = e["op"]
         if op == "lit":
             return const(e["value"])
+        if op in ("field", "present", "absent", "length") and "scope" in e:
+            v = fresh()
+            get = f"_scoped(ctx, {const(e)})"
+            if op == "field":
+                return f"(_U if ({v} := {get}) is UNSET or {v} is _U else {v})"
+            if op == "present":
+                return f"({v} if ({v} := {get}) is _U else {v} is not UNSET)"
+            if op == "absent":
+                return f"({v} if ({v} := {get}) is _U else {v} is UNSET)"
+            return f"(_U if ({v} := {get}) is UNSET or {v} is _U else len({v}))"
         if op in ("field", "present", "absent", "length"):
             path = e["path"]
             get = (
@@ -163,9 +191,10 @@ def _compile(e: dict[str, Any]) -> Any:
         "_U": _UNKNOWN,
         "_get": _get,
         "_unique": _unique,
+        "_scoped": _scoped,
         "_C": consts,
     }
-    exec(f"def expression(obj):\n    return {body}\n", scope)
+    exec(f"def expression(obj, ctx=None):\n    return {body}\n", scope)
     return scope["expression"]
 
 
@@ -226,9 +255,9 @@ def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
 
 def _prepare_row(state: str, type_: str, row: dict[str, Any]) -> tuple[Any, ...]:
     steps = tuple(_prepare_step(s) for s in _STEPS.get(type_, ()))
-    # (rule, each, expression, the expression compiled)
+    # (rule, each, expression, the expression compiled, the facts it reads)
     checks = tuple(
-        (c["rule"], c["each"], c["expect"], _compiled(c["expect"]))
+        (c["rule"], c["each"], c["expect"], _compiled(c["expect"]), c.get("facts", ()))
         for c in _CHECKS.get(type_, ())
     )
     plain = (
@@ -355,7 +384,7 @@ class Finding:
         }
 
     def __str__(self) -> str:
-        return f"{self.rule} [{self.level}] event {self.index} ({self.type}): {self.message}"
+        return f"{self.rule} [{self.level}] {_UNIT} {self.index} ({self.type}): {self.message}"
 
 
 class _Values(dict[str, Any]):
@@ -462,6 +491,8 @@ class Automaton:
         }
         # retired shapes: slot -> the id a translation minted and later ones continue
         self._held: dict[str, str] = {}
+        # two parties: the exchanges, facts and references of the session
+        self._dialogue: Dialogue | None = Dialogue(self) if _PARTIES else None
         self._lanes: dict[Any, list[Any]] = {}
         self._out: list[Finding] = []
         # when a dict: the events decoded from documents, counted per class
@@ -528,8 +559,26 @@ class Automaton:
     def feed_document(self, data: bytes | str) -> tuple[Finding, ...]:
         """Decode one event leniently and feed it: a document that does not decode is a finding,
         what lenient decoding strips is reported, an unknown event is dropped and reported.
+
+        For a protocol of two parties, a document is a line of a transcript, ``{"from": PARTY,
+        "message": MESSAGE}`` (``feed_message`` takes a message and its sender apart).
         """
+        if self._dialogue is not None:
+            self._dialogue.feed_entry(data)
+            return self._take()
         return self._feed_lenient(data)
+
+    def feed_message(self, data: bytes | str, sender: str) -> tuple[Finding, ...]:
+        """Two parties: one message as sent (its bytes) and the party that sent it; the findings
+        for it. What a live relay calls for each message it forwards, in wire order."""
+        if self._dialogue is None:
+            raise TypeError(
+                "feed_message belongs to protocols of two parties: these rules have one stream"
+            )
+        self._dialogue.feed_message(
+            data.encode() if isinstance(data, str) else bytes(data), sender
+        )
+        return self._take()
 
     def _feed_lenient(self, data: bytes | str) -> tuple[Finding, ...]:
         try:
@@ -652,6 +701,8 @@ class Automaton:
         ``skip_blank``: a document of whitespace alone is no event, and the others are read
         stripped (JSON Lines); else every document is one, decoding or not. Returns how many
         blank documents were skipped."""
+        if self._dialogue is not None:
+            return self._feed_entries(documents, skip_blank)
         global _STRICT
         if _STRICT is None:
             _STRICT = msgspec.json.Decoder(
@@ -750,6 +801,21 @@ class Automaton:
             self._last = ev
         return skipped
 
+    def _feed_entries(self, documents: Iterable[bytes], skip_blank: bool) -> int:
+        """feed_documents for transcript lines: each as feed_document would."""
+        dialogue = self._dialogue
+        assert dialogue is not None
+        skipped = 0
+        for doc in documents:
+            if skip_blank:
+                doc = doc.strip()
+                if not doc:
+                    skipped += 1
+                    continue
+            dialogue.feed_entry(doc)
+        self._out.clear()
+        return skipped
+
     # -- the stream ---------------------------------------------------------------------------
 
     def feed(self, event: Any) -> tuple[Finding, ...]:
@@ -792,7 +858,10 @@ class Automaton:
         return [self._last] if self._expanded is None else self._expanded
 
     def finish(self) -> tuple[Finding, ...]:
-        """End of stream: a run still active is truncated."""
+        """End of stream: a run still active is truncated (two parties: and requests still
+        unanswered are reported)."""
+        if self._dialogue is not None:
+            self._dialogue.finish()
         if _CHUNKS is not None:
             for lane in list(self._lanes):
                 self._close_lane(lane)
@@ -814,7 +883,7 @@ class Automaton:
         if row is None:
             return
         for when, case in _CASES.get((self.state, type_), ()):
-            if _eval(when, ev) is True:
+            if _eval(when, ev, self) is True:
                 row = case[:4] + row[4:]
                 break
         target, fail, requires, actions, steps, checks, _ = row
@@ -1019,7 +1088,7 @@ class Automaton:
     # -- checks on one event --------------------------------------------------------------------
 
     def _check(self, check: tuple[Any, ...], ev: Any, type_: str) -> None:
-        rule, each, expect, evaluate = check
+        rule, each, expect, evaluate, facts = check
         if each is None:
             targets = [ev]
         else:
@@ -1028,12 +1097,15 @@ class Automaton:
                 return
             targets = items
         for i, target in enumerate(targets):
-            if evaluate(target) is False:
+            if evaluate(target, self) is False:
                 ids: tuple[str, ...] = ()
                 if expect["op"] == "unique":
                     values = [str(v) for v in _collect(target, expect["path"])]
                     ids = tuple(sorted({v for v in values if values.count(v) > 1}))
-                self._report(rule, type_, {"index": i}, ids)
+                shown: dict[str, Any] = {"index": i}
+                if facts and self._dialogue is not None:
+                    shown["declared"] = self._dialogue.declared(facts)
+                self._report(rule, type_, shown, ids)
 
     # -- chunk expansion ------------------------------------------------------------------------
 

@@ -79,6 +79,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
             "sha256": rules.sha256,
             "table": repr(tables),
             "has_cases": any("cases" in row for rows in tables["machine"]["table"].values() for row in rows.values()),
+            "two_party": bool(tables.get("parties")),
             "rules": [vars(r) | {"used": True} for r in rules.ast.rules.values()],
             "entities": [e.name for e in rules.ast.entities],
             "passed": rules.lint.passed,

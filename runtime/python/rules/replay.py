@@ -85,6 +85,8 @@ def _is_case(value: Any, data: bytes) -> bool:
 
 
 def _is_event(data: bytes) -> bool:
+    if TABLES["events_definition"] is None:  # two parties: a transcript line is never a test case
+        return False
     try:
         _strict().decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError):
@@ -339,7 +341,7 @@ class _Run:
             )
         else:
             outcome = automaton.outcome
-        types = sorted(((_TYPE_OF.get(c, getattr(c, "__name__", "?")), n) for c, n in counts.items()), key=lambda t: (-t[1], t[0]))
+        types = sorted(((c if isinstance(c, str) else _TYPE_OF.get(c, getattr(c, "__name__", "?")), n) for c, n in counts.items()), key=lambda t: (-t[1], t[0]))
         return {
             "outcome": outcome,
             "violations": violations,
