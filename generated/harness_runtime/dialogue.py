@@ -207,7 +207,6 @@ class Dialogue:
 
     def feed_entry(self, data: bytes | str) -> None:
         """One transcript line: ``{"from": PARTY, "message": MESSAGE}``."""
-        host = self.host
         raw = data.encode() if isinstance(data, str) else bytes(data)
         try:
             members = _ENTRY.decode(raw)
