@@ -225,3 +225,39 @@ def test_the_most_specific_transition_wins(ir: Any, tmp_path: Path) -> None:
     assert table["greeted"]["callee changed"]["target"] == "greeted"
     assert compiled.tables["event_classes"]["callee probe:result"] == "Empty"
     assert compiled.tables["results"]["fetch"][0]["name"] == "ticket"
+
+
+# -- the TypeScript binding ----------------------------------------------------------------------
+
+
+def test_the_typescript_binding_gives_identical_verdicts(generated: Path, tmp_path: Path) -> None:
+    """Every rule example, every machine row's conversation (as the Python package's generated
+    tests drive it) and those transcripts broken on purpose, through both bindings' replay:
+    identical reports (outcome, every finding's rule, level, index, type, message and ids, runs,
+    counts). The TypeScript package's own tests pass too."""
+    import importlib
+    import random
+    import subprocess
+
+    import typescript_agreement as agree
+    from generator.targets.typescript import node as ts_node
+
+    agree.require_toolchain()
+    agree.register("courier", generated, "courier", "courier-ts")
+    built = agree.built("courier")
+    done = subprocess.run([ts_node.node(), "--test", "dist/tests/"], cwd=built, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:]
+    rows = importlib.import_module("courier.tests.test_automaton").row_transcripts()
+    streams: list[tuple[str, bytes | Path]] = list(agree.stream_examples("courier"))
+    streams += [(f"row:{name}", agree.jsonl(entries)) for name, entries in rows]
+    rnd = random.Random(5)
+    for name, data in list(streams):
+        lines = data.split(b"\n")
+        for n in range(2):
+            broken = [line[: len(line) // 2] if rnd.random() < 0.1 else line.replace(b'"ref": 2', b'"ref": 3') if rnd.random() < 0.1 else line for line in lines if rnd.random() > 0.1]
+            streams.append((f"{name}:broken{n}", b"\n".join(broken)))
+    result = agree.compare_streams("courier", streams, tmp_path)
+    assert result["differences"] == [], result["differences"][:3]
+    table = importlib.import_module("courier.automaton_table").TABLES["machine"]["table"]
+    assert len(rows) == sum(len(r) for r in table.values())  # every row's conversation, both ways
+    assert result["findings"] > 100 and result["not_completed"] > 30

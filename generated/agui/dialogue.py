@@ -136,8 +136,13 @@ def _walk(value: Any, path: Iterable[str]) -> Any:
     return value
 
 
-def _is_id(value: Any) -> bool:
-    return value.__class__ in (str, int)
+def _id(value: Any) -> str | int | None:
+    """A request id as a key (an integer written ``1.0`` is the integer), or None: not an id."""
+    if value.__class__ in (str, int):
+        return value  # type: ignore[no-any-return, unused-ignore]
+    if value.__class__ is float and value.is_integer():
+        return int(value)
+    return None
 
 
 def _json_type(value: Any) -> str:
@@ -314,7 +319,7 @@ class Dialogue:
     ) -> None:
         host = self.host
         method = message.get(_METHOD)
-        ident = message.get(_ID, UNSET) if kind == "request" else UNSET
+        ident = _id(message.get(_ID)) if kind == "request" else None
         known = _MESSAGES[sender].get(method) if isinstance(method, str) else None
         definition = (
             known["definition"]
@@ -324,7 +329,7 @@ class Dialogue:
         host.index += 1
         type_ = f"{sender} {method}" if isinstance(method, str) else "?"
         record = None
-        if kind == "request" and _is_id(ident):
+        if ident is not None:
             record = self._open(
                 sender,
                 ident,
@@ -410,13 +415,30 @@ class Dialogue:
             if alt["when"] is None or _eval(alt["when"], view, self.host) is True:
                 record[4] = alt["name"]
                 break
-        for reference in _REFERENCES.values():
+        for type_, reference in _REFERENCES.items():
             path = reference["request_field"]
             if path is None:
                 continue
-            value = _walk(message, path)
-            if value is not UNSET and _is_id(value):
-                self.tracked[(sender, tuple(path), value)] = record
+            value = _id(_walk(message, path))
+            if value is None:
+                continue
+            key = (sender, tuple(path), value)
+            held = self.tracked.get(key)
+            # a cancelled request's value is taken no more (its receiver may still be finishing)
+            if (
+                held is not None
+                and reference["unique"]
+                and held is not record
+                and held[0] != "cancelled"
+            ):
+                detail = f"{sender}'s {record[1]} request {_text(record[6])} carries {_text(value)}, as its {held[1]} request {_text(held[6])} (message {held[2]}) still does"
+                self._report_rule(
+                    reference["unique"],
+                    f"{sender} {record[1]}",
+                    detail,
+                    (_text(value),),
+                )
+            self.tracked[key] = record
 
     def _refer(
         self,
@@ -430,8 +452,9 @@ class Dialogue:
         value = _walk(message, reference["field"])
         if value is UNSET:
             return True
+        ident = _id(value)
         if reference["how"] == "cancel":
-            record = self.exchanges.get((sender, value)) if _is_id(value) else None
+            record = None if ident is None else self.exchanges.get((sender, ident))
             if record is None:
                 self._report_rule(
                     reference["rule"],
@@ -446,9 +469,11 @@ class Dialogue:
         else:
             requester = _OTHER[sender]
             record = (
-                self.tracked.get((requester, tuple(reference["request_field"]), value))
-                if _is_id(value)
-                else None
+                None
+                if ident is None
+                else self.tracked.get(
+                    (requester, tuple(reference["request_field"]), ident)
+                )
             )
             if record is None:
                 self._report_rule(
@@ -485,9 +510,10 @@ class Dialogue:
     ) -> None:
         host = self.host
         host.index += 1
-        ident = message.get(_ID, UNSET)
+        raw_id = message.get(_ID, UNSET)
+        ident = _id(raw_id)
         requester = _OTHER[sender]
-        record = self.exchanges.get((requester, ident)) if _is_id(ident) else None
+        record = None if ident is None else self.exchanges.get((requester, ident))
         generic = f"{sender} {kind}"
         try:
             decoded = _decoder(spec["definition"]).decode_lenient(raw)
@@ -499,7 +525,7 @@ class Dialogue:
                 self._untrack(record)
             self._report("decode_error_rule", generic, _issues(exc.errors), table=True)
             return
-        if ident is UNSET or ident is None:  # an error that could name no request
+        if raw_id is UNSET or raw_id is None:  # an error that could name no request
             self._count(generic)
             return
         if record is None or record[0] == "answered":

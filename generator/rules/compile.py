@@ -108,6 +108,7 @@ class _Compiler:
                     "request_field": None if r.request_field is None else list(self.path(r.request_field)),
                     "keep": r.keep,
                     "rule": r.rule,
+                    "unique": r.unique,
                     "rising": None,
                 }
         for g in ex.rising:

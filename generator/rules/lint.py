@@ -463,6 +463,8 @@ class _Linter:
         tracked: set[str] = set()
         for r in ex.references:
             self.rule(r.rule, r.at)
+            if r.unique is not None:
+                self.rule(r.unique, r.at)
             types = self.expand(r.events, [], r.at, "exchanges", r.sender)
             for ev in types:
                 if u.types[ev].kind != "notification":

@@ -185,6 +185,7 @@ class Reference:
     keep: list[str]  # track: result alternatives after which the request stays tracked
     rule: str
     at: Token
+    unique: str | None = None  # track: a request carrying a value an open request carries
 
 
 @dataclass

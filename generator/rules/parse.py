@@ -654,8 +654,8 @@ class Parser:
             m = Cursor(stmt, self.file)
             kw = m.word("a statement")
             if kw.text in R.EXCHANGE_RULES:
-                rule = m.word("a rule ID")
-                out.rules[kw.text] = (rule.text, rule)
+                named = m.word("a rule ID")
+                out.rules[kw.text] = (named.text, named)
             elif kw.text in ("cancel", "track"):
                 events = [t.text for t in m.words_until("from", "by")]
                 if not events:
@@ -672,7 +672,12 @@ class Parser:
                         m.next("keep")
                         keep = [t.text for t in m.words_until("else")]
                 m.keyword("else")
-                out.references.append(R.Reference(kw.text, events, sender, field, request_field, keep, m.word("a rule ID").text, kw))
+                rule = m.word("a rule ID").text
+                unique = None
+                if kw.text == "track" and m.peek_is("unique"):
+                    m.next("unique")
+                    unique = m.word("a rule ID").text
+                out.references.append(R.Reference(kw.text, events, sender, field, request_field, keep, rule, kw, unique))
             elif kw.text == "rising":
                 events = [t.text for t in m.words_until("field")]
                 m.keyword("field")
