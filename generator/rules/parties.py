@@ -10,6 +10,7 @@ pairing of requests with results all come from the rules file and the schema."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -196,15 +197,23 @@ def object_shape(d: M.Definition | M.TypeExpr, defs: dict[str, M.Definition]) ->
     t = M.resolve(d, defs.__getitem__)
     if isinstance(t, M.ObjectDef):
         return t
-    if isinstance(t, M.TSchema) and isinstance(t.node, dict) and t.node.get("all_of"):
+    node = t.node if isinstance(t, M.TSchema) and isinstance(t.node, dict) else {}
+    composed = next(((k, node[k]) for k in ("all_of", "any_of", "one_of") if node.get(k)), None)
+    if composed is not None:
+        # allOf: every part's fields; anyOf/oneOf: the fields of any member, none required
+        how, parts = composed
         fields: dict[str, M.Field] = {}
-        for part in t.node["all_of"]:
+        for part in parts:
             ref = part.get("ref") if isinstance(part, dict) else None
             inner = object_shape(defs[ref], defs) if isinstance(ref, str) and ref in defs else None
             if inner is None:
                 return None
             for f in inner.fields:
                 known = fields.get(f.wire)
-                fields[f.wire] = f if known is None or f.required else known
+                if how != "all_of":
+                    f = dataclasses.replace(f, required=False)
+                    if known is not None and known.type != f.type:  # members disagree: any of theirs
+                        f = dataclasses.replace(f, type=M.TAny(f.loc))
+                fields[f.wire] = f if known is None or f.required or how != "all_of" else known
         return M.ObjectDef(str(name or t.loc), t.loc, None, tuple(fields.values()), False, None)
     return None

@@ -427,6 +427,8 @@ class Dialogue:
                 typed = _decoder(definition).decode_lenient(bytes(payload))
             except DecodeError as exc:
                 self._report("mistyped", type_, self._mistyped(sender, method, record, definition, bytes(payload), exc))
+                self._count(type_)
+                self.host._apply(wrap(message[spec["payload"]]), type_, shallow=True)  # it answered
                 return
             for issue in typed.warnings:
                 self._report("stripped_rule", type_, str(issue), table=True)

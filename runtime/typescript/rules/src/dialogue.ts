@@ -24,7 +24,7 @@ export interface Host {
   readonly counts: Map<string, number>;
   report(rule: string, type: string, values?: Obj, ids?: readonly string[]): void;
   take(): unknown;
-  applyMessage(value: Obj, type: string): void;
+  applyMessage(value: Obj, type: string, shallow?: boolean): void;
   evaluateWith(e: Obj, obj: unknown): unknown;
 }
 
@@ -385,6 +385,8 @@ export class Dialogue {
       } catch (e) {
         if (!(e instanceof DecodeError)) throw e;
         this.reportSlot("mistyped", type, this.mistyped(method, record, definition, payload, e));
+        this.count(type);
+        this.host.applyMessage(payload, type, true); // it answered
         return;
       }
       for (const issue of typed.warnings) this.reportTable("stripped_rule", type, String(issue));
