@@ -63,7 +63,7 @@ class Framer:
             if end < 0:
                 self._keep(chunk[start:])
                 return out
-            if not self.buffer and not self.dropped:
+            if not self.buffer and not self.dropped and end - start <= self.limit:
                 out.append((chunk[start:end], False))
             else:
                 self._keep(chunk[start:end])

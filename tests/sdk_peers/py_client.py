@@ -82,7 +82,11 @@ async def main(command: list[str], scenarios: set[str]) -> dict[str, Any]:
             except Exception as exc:  # noqa: BLE001 - the SDK raises on the timeout it cancels
                 out["cancelled"] = type(exc).__name__
         out["fail"] = (await client.call_tool("fail", {})).is_error
-        await client.set_logging_level("info")
+        try:
+            await client.set_logging_level("info")
+            out["setLevel"] = True
+        except Exception as exc:  # noqa: BLE001 - a server without the logging capability refuses it
+            out["setLevel"] = type(exc).__name__
         out["chatter"] = text(await client.call_tool("chatter", {}))
         out["sampling"] = text(await client.call_tool("ask_model", {"question": "why?"}))
         out["elicitation"] = text(await client.call_tool("ask_user", {}))
@@ -95,6 +99,11 @@ async def main(command: list[str], scenarios: set[str]) -> dict[str, Any]:
         read = await client.read_resource("specbind://readme")
         out["read"] = [getattr(c, "text", None) for c in read.contents]
         out["read_template"] = [getattr(c, "text", None) for c in (await client.read_resource("specbind://items/a")).contents]
+        try:
+            await client.read_resource("specbind://missing")
+            out["missing"] = None
+        except Exception as exc:  # noqa: BLE001 - the SDK raises the server's JSON-RPC error
+            out["missing"] = type(exc).__name__
         if "subscribe" in scenarios:
             await client.subscribe_resource("specbind://readme")
             out["touch"] = text(await client.call_tool("touch", {}))
