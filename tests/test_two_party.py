@@ -116,12 +116,13 @@ def test_capability_gates_name_the_declaration_they_relied_on(generated: Path, t
 
 def test_bad_transcript_lines_are_findings_with_their_lines(generated: Path, tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
-    lines = [json.dumps(e) for e in GREETING] + ["[1, 2]", '{"message": {}}', '{"from": "stranger", "message": {}}', "{not json", '{"from": "caller", "message": []}']
+    lines = [json.dumps(e) for e in GREETING] + ["[1, 2]", '{"message": {}}', '{"from": "stranger", "message": {}}', "{not json", '{"from": "caller", "message": []}', '{"from": "callee", "raw": "log: started"}']
     path.write_text("\n".join(lines) + "\n")
     code, report = replay(generated, path)
     assert code == 1
     rows = [(f["rule"], f["line"]) for f in report["violations"]]
-    assert rows == [("C-DECODE", n) for n in range(4, 9)]
+    assert rows == [("C-DECODE", n) for n in range(4, 10)]
+    assert "invalid JSON at line 1 column 1" in report["violations"][5]["message"]  # a raw line is judged as its text
     assert "neither caller nor callee" in report["violations"][2]["message"]
     assert 'it has no "from"' in report["violations"][1]["message"]
 

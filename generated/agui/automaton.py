@@ -878,7 +878,10 @@ class Automaton:
         run = _show(_get(opener, identity)) if opener is not None and identity else "?"
         return {"run": run, "state": self.state}
 
-    def _apply(self, ev: Any, type_: str) -> None:
+    def _apply(self, ev: Any, type_: str, shallow: bool = False) -> None:
+        """The machine's row for the event, its requirements, entity steps and checks, its
+        actions. ``shallow``: the row alone (two parties: a result not of its request's type,
+        already reported, still answers its request and so moves the phases)."""
         row = self._rows[self.state].get(type_)
         if row is None:
             return
@@ -890,6 +893,8 @@ class Automaton:
         if fail:
             self._report(fail, type_, self._run_values())
             return
+        if shallow:
+            requires = steps = checks = ()
         for req in requires:
             self._require(req, ev, type_, None)
         for step in steps:

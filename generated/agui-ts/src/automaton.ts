@@ -432,10 +432,10 @@ export class Automaton {
   }
 
   /** @internal (the exchange stage hands each message that passes on through it) */
-  applyMessage(value: Obj, type: string): void {
+  applyMessage(value: Obj, type: string, shallow = false): void {
     this.expandedEvents = null;
     this.last = value;
-    this.apply(value, type);
+    this.apply(value, type, shallow);
   }
 
   /** @internal */
@@ -604,7 +604,10 @@ export class Automaton {
     return { run, state: this.state };
   }
 
-  private apply(ev: Obj, type: string): void {
+  /** The machine's row for the event, its requirements, entity steps and checks, its actions.
+   * `shallow`: the row alone (two parties: a result not of its request's type, already
+   * reported, still answers its request and so moves the phases). */
+  private apply(ev: Obj, type: string, shallow = false): void {
     const rows: Obj = MACHINE["table"][this.state];
     let row: Obj | undefined = rows[type];
     if (row === undefined) return;
@@ -620,9 +623,11 @@ export class Automaton {
       this.report(row["fail"], type, this.runValues());
       return;
     }
-    for (const req of row["requires"] as Obj[]) this.require(req, ev, type, null);
-    for (const step of STEPS[type] ?? []) this.step(step, ev, type);
-    for (const check of CHECKS[type] ?? []) this.check(check, ev, type);
+    if (!shallow) {
+      for (const req of row["requires"] as Obj[]) this.require(req, ev, type, null);
+      for (const step of STEPS[type] ?? []) this.step(step, ev, type);
+      for (const check of CHECKS[type] ?? []) this.check(check, ev, type);
+    }
     for (const action of row["actions"] as string[]) {
       if (action === "begin-run") {
         this.opener = ev;

@@ -11,8 +11,7 @@
  * `SENDER METHOD`, `SENDER METHOD:NAME` (a result) or `SENDER METHOD:error`.
  */
 
-import { checkLenient } from "./codec_json.js";
-import { accepts } from "./validation.js";
+import { check, checkLenient } from "./codec_json.js";
 import { DecodeError, Issue } from "./errors.js";
 import { JSONParseError, PyFloat, parseJson, pyStr } from "./json.js";
 import { TABLES } from "./automaton_table.js";
@@ -26,7 +25,7 @@ export interface Host {
   readonly counts: Map<string, number>;
   report(rule: string, type: string, values?: Obj, ids?: readonly string[]): void;
   take(): unknown;
-  applyMessage(value: Obj, type: string): void;
+  applyMessage(value: Obj, type: string, shallow?: boolean): void;
   evaluateWith(e: Obj, obj: unknown): unknown;
 }
 
@@ -43,6 +42,18 @@ const OTHER: Record<string, string> = PARTIES.length === 2 ? { [PARTIES[0]!]: PA
 const ID: string = ENVELOPE.find((k) => k["id"])?.["id"] ?? "";
 const METHOD: string = ENVELOPE.find((k) => k["method"])?.["method"] ?? "";
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Whether a value is a document of the definition, strictly (the codec's own validator: the
+ * general vocabulary where the package has one). */
+function accepts(definition: string, value: unknown): boolean {
+  try {
+    check(value, definition as any);
+    return true;
+  } catch (e) {
+    if (e instanceof DecodeError) return false;
+    throw e;
+  }
+}
 
 /** (kind, the fields that make a message of that kind, the envelope entry), in order: the
  * fields each kind requires beyond those every kind requires. */
@@ -132,7 +143,8 @@ export class Dialogue {
 
   // -- taking messages in -------------------------------------------------------------------------
 
-  /** One transcript line: `{"from": PARTY, "message": MESSAGE}`. */
+  /** One transcript line: `{"from": PARTY, "message": MESSAGE}`, or `{"from": PARTY, "raw":
+   * TEXT}` for a line that was no JSON on the wire (as `specbind proxy` records it). */
   feedEntry(data: Uint8Array | string): void {
     let value: unknown;
     try {
@@ -143,12 +155,17 @@ export class Dialogue {
       return;
     }
     if (!isObject(value)) {
-      this.bad(`not a transcript entry: ${jsonType(value)}, where an object {"from": PARTY, "message": MESSAGE} is expected`);
+      this.bad(`not a transcript entry: ${jsonType(value)}, where an object with "from" and "message" is expected`);
+      return;
+    }
+    if (!has(value, "message") && has(value, "raw") && typeof value["raw"] === "string" && typeof value["from"] === "string") {
+      // a line that was no JSON on the wire, kept as its text: judged as that text
+      this.feedMessage(value["raw"], value["from"]);
       return;
     }
     if (!has(value, "from") || !has(value, "message")) {
       const missing = ["from", "message"].filter((k) => !has(value as Obj, k)).map((k) => `"${k}"`).join(" and ");
-      this.bad(`not a transcript entry: it has no ${missing} (an entry is {"from": PARTY, "message": MESSAGE})`);
+      this.bad(`not a transcript entry: it has no ${missing} (an entry is an object with "from" and "message")`);
       return;
     }
     const sender = value["from"];
@@ -387,6 +404,8 @@ export class Dialogue {
       } catch (e) {
         if (!(e instanceof DecodeError)) throw e;
         this.reportSlot("mistyped", type, this.mistyped(method, record, definition, payload, e));
+        this.count(type);
+        this.host.applyMessage(payload, type, true); // it answered
         return;
       }
       for (const issue of typed.warnings) this.reportTable("stripped_rule", type, String(issue));

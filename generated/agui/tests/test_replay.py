@@ -349,6 +349,9 @@ def test_compiled_expressions_compute_what_the_tree_computes() -> None:
                     if rnd.random() < 0.2:
                         continue  # a fact never declared, a message that answers no request
                     roots[scope] = SimpleNamespace()
+                if not path:  # the scope's value itself (a fact that is one value)
+                    roots[scope] = rnd.choice(values)
+                    continue
                 node = roots[scope]
                 for attr in path[:-1]:
                     if not isinstance(getattr(node, attr, None), SimpleNamespace):

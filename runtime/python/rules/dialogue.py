@@ -188,7 +188,8 @@ class Dialogue:
     # -- taking messages in ----------------------------------------------------------------------
 
     def feed_entry(self, data: bytes | str) -> None:
-        """One transcript line: ``{"from": PARTY, "message": MESSAGE}``."""
+        """One transcript line: ``{"from": PARTY, "message": MESSAGE}``, or ``{"from": PARTY,
+        "raw": TEXT}`` for a line that was no JSON on the wire (as `specbind proxy` records it)."""
         raw = data.encode() if isinstance(data, str) else bytes(data)
         try:
             members = _ENTRY.decode(raw)
@@ -204,14 +205,22 @@ class Dialogue:
                 self._bad("not a transcript entry: " + _issues(Issue(p, "transcript", k, m) for p, k, m in exc.issues))
                 return
             if members is None:
-                self._bad(f"not a transcript entry: {_json_type(value)}, where an object {{\"from\": PARTY, \"message\": MESSAGE}} is expected")
+                self._bad(f'not a transcript entry: {_json_type(value)}, where an object with "from" and "message" is expected')
                 return
         assert members is not None
         sender_raw = members.get("from")
         message = members.get("message")
+        text = members.get("raw") if message is None else None
+        if text is not None and sender_raw is not None:
+            # a line that was no JSON on the wire, kept as its text: judged as that text
+            raw_text = _ANY.decode(text)
+            sender = _ANY.decode(sender_raw)
+            if isinstance(raw_text, str) and isinstance(sender, str):
+                self.feed_message(raw_text.encode("utf-8", "surrogatepass"), sender)
+                return
         if sender_raw is None or message is None:
             missing = " and ".join(f'"{k}"' for k in ("from", "message") if k not in members)
-            self._bad(f"not a transcript entry: it has no {missing} (an entry is {{\"from\": PARTY, \"message\": MESSAGE}})")
+            self._bad(f'not a transcript entry: it has no {missing} (an entry is an object with "from" and "message")')
             return
         sender = _ANY.decode(sender_raw)
         if not isinstance(sender, str):

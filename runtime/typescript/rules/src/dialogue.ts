@@ -9,8 +9,7 @@
  * `SENDER METHOD`, `SENDER METHOD:NAME` (a result) or `SENDER METHOD:error`.
  */
 
-import { checkLenient } from "./codec_json.js";
-import { accepts } from "./validation.js";
+import { check, checkLenient } from "./codec_json.js";
 import { DecodeError, Issue } from "./errors.js";
 import { JSONParseError, PyFloat, parseJson, pyStr } from "./json.js";
 import { TABLES } from "./automaton_table.js";
@@ -41,6 +40,18 @@ const OTHER: Record<string, string> = PARTIES.length === 2 ? { [PARTIES[0]!]: PA
 const ID: string = ENVELOPE.find((k) => k["id"])?.["id"] ?? "";
 const METHOD: string = ENVELOPE.find((k) => k["method"])?.["method"] ?? "";
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Whether a value is a document of the definition, strictly (the codec's own validator: the
+ * general vocabulary where the package has one). */
+function accepts(definition: string, value: unknown): boolean {
+  try {
+    check(value, definition as any);
+    return true;
+  } catch (e) {
+    if (e instanceof DecodeError) return false;
+    throw e;
+  }
+}
 
 /** (kind, the fields that make a message of that kind, the envelope entry), in order: the
  * fields each kind requires beyond those every kind requires. */
@@ -130,7 +141,8 @@ export class Dialogue {
 
   // -- taking messages in -------------------------------------------------------------------------
 
-  /** One transcript line: `{"from": PARTY, "message": MESSAGE}`. */
+  /** One transcript line: `{"from": PARTY, "message": MESSAGE}`, or `{"from": PARTY, "raw":
+   * TEXT}` for a line that was no JSON on the wire (as `specbind proxy` records it). */
   feedEntry(data: Uint8Array | string): void {
     let value: unknown;
     try {
@@ -141,12 +153,17 @@ export class Dialogue {
       return;
     }
     if (!isObject(value)) {
-      this.bad(`not a transcript entry: ${jsonType(value)}, where an object {"from": PARTY, "message": MESSAGE} is expected`);
+      this.bad(`not a transcript entry: ${jsonType(value)}, where an object with "from" and "message" is expected`);
+      return;
+    }
+    if (!has(value, "message") && has(value, "raw") && typeof value["raw"] === "string" && typeof value["from"] === "string") {
+      // a line that was no JSON on the wire, kept as its text: judged as that text
+      this.feedMessage(value["raw"], value["from"]);
       return;
     }
     if (!has(value, "from") || !has(value, "message")) {
       const missing = ["from", "message"].filter((k) => !has(value as Obj, k)).map((k) => `"${k}"`).join(" and ");
-      this.bad(`not a transcript entry: it has no ${missing} (an entry is {"from": PARTY, "message": MESSAGE})`);
+      this.bad(`not a transcript entry: it has no ${missing} (an entry is an object with "from" and "message")`);
       return;
     }
     const sender = value["from"];
