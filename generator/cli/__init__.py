@@ -17,7 +17,7 @@ import click
 
 from .. import __version__
 from . import checks, compile, convert, http, replay
-from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, debug_option, debugging
+from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, debug_option, debugging, reset_debug
 
 
 class _Guarded(click.Group):
@@ -32,6 +32,7 @@ class _Guarded(click.Group):
             if reconfigure is not None:
                 reconfigure(errors="backslashreplace")
         kwargs.pop("standalone_mode", None)
+        reset_debug()
         try:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Exit as exc:

@@ -29,7 +29,12 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 # `--debug` (or SPECBIND_DEBUG=1): a target's error and an internal error also print the traceback
-DEBUG = {"on": bool(os.environ.get("SPECBIND_DEBUG"))}
+DEBUG = {"on": False}
+
+
+def reset_debug() -> None:
+    """Each run starts from the environment (the flag then sets it)."""
+    DEBUG["on"] = os.environ.get("SPECBIND_DEBUG", "") not in ("", "0")
 
 
 def debugging() -> bool:
@@ -227,5 +232,5 @@ __all__ = [
     "allow_option", "fail", "json_option", "load_package", "out_option", "package_module", "progress",
     "rules_module", "spec_option", "specs_option", "target_option", "templates_option", "writable",
     "runs_summary", "consumer_warning", "public_finding", "binding_option", "binding_tools", "extra_module",
-    "debug_option", "debugging", "only_target_option",
+    "debug_option", "debugging", "only_target_option", "reset_debug",
 ]
