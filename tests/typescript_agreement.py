@@ -34,7 +34,11 @@ LOCAL_TSC = REPO / "tests" / "node" / "node_modules" / ".bin" / "tsc"
 if LOCAL_TSC.exists():
     os.environ.setdefault("SPECBIND_TSC", str(LOCAL_TSC))
 
-SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+SPECS = {
+    "agui": ("agui", "agui-ts"),
+    "harness-runtime": ("harness_runtime", "harness-runtime-ts"),
+    "mcp": ("mcp", "mcp-ts"),
+}
 # the folder each spec's two packages are in: generated/, or where `register` says
 OUT: dict[str, Path] = {}
 
@@ -152,6 +156,12 @@ def findings_of(report: dict[str, Any]) -> list[str]:
 
 
 # -- streams ----------------------------------------------------------------------------------------
+
+
+def judges_streams(spec: str) -> bool:
+    """Whether a spec's packages judge streams (its binding has a rules file): the stream
+    comparisons apply to those only."""
+    return (folder_of(spec, 0) / "tests" / "rule_examples.json").is_file()
 
 
 def stream_examples(spec: str) -> Iterator[tuple[str, bytes]]:
