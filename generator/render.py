@@ -150,7 +150,10 @@ def copy_folder(target: Target, plan: Plan, base: Path, out: Rendered) -> None:
             continue
         rel = path.relative_to(base).as_posix()
         dest = f"{plan.package_dir}/{rel}"
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise SpecError(str(path), "", f"not UTF-8 text (byte {exc.start}): fixed modules are copied as text") from None
         if target.banner is not None:
             text = target.banner(plan.context, dest) + text
         out.pending[dest] = (text, str(path))

@@ -171,7 +171,7 @@ def load_package(spec_dir: Path, out: Path) -> ModuleType:
         binding = load_binding(spec_dir)
         package = binding.target("python").get("package")
     except SpecError as exc:
-        raise click.UsageError(str(exc)) from None
+        fail(exc)  # a refused spec: one line, as the compile commands say it
     if not (out / str(package) / "__init__.py").exists():
         raise click.UsageError(f"{out}/{package} does not exist: run `specbind generate` first")
     if str(out.resolve()) not in sys.path:
