@@ -261,3 +261,67 @@ def test_replay_judges_the_samples_in_both_bindings(tmp_path: Path) -> None:
     reports = [json.loads(line) for line in code.stdout.splitlines()]
     assert code.exit_code == 1  # the as-written pairing fails
     assert [r["outcome"] for r in reports[:-1]] == ["completed", "failed", "completed", "completed", "completed"]
+
+
+# -- hostile transcripts ---------------------------------------------------------------------------
+
+
+def mutants(count: int, seed: int = 20) -> list[tuple[str, bytes]]:
+    """Recorded sessions each broken at a few places: a value of another JSON type, a member
+    dropped, an id or method changed, a line cut short or made no JSON, lines swapped."""
+    import random
+
+    rnd = random.Random(seed)
+    kinds: list[Any] = [None, 0, -1, 1.5, 2**60, "", "x", [], {}, True, [1, {"a": None}], {"id": 3}]
+    sessions = [entries(p) for p in sorted(SAMPLES.glob("*.jsonl"))]
+    out = []
+    for n in range(count):
+        stream = copy.deepcopy(rnd.choice(sessions))
+        for _ in range(rnd.randint(1, 4)):
+            i = rnd.randrange(len(stream))
+            entry = stream[i]
+            node: Any = entry
+            path = []
+            while isinstance(node, dict) and node and rnd.random() < 0.7:
+                key = rnd.choice(sorted(node))
+                path.append(key)
+                parent, node = node, node[key]
+            if path:
+                how = rnd.random()
+                if how < 0.5:
+                    parent[path[-1]] = rnd.choice(kinds)
+                elif how < 0.7:
+                    del parent[path[-1]]
+                else:
+                    parent[path[-1] + "x"] = parent.pop(path[-1])
+            elif rnd.random() < 0.5 and i + 1 < len(stream):
+                stream[i], stream[i + 1] = stream[i + 1], stream[i]
+        lines = [json.dumps(e).encode() for e in stream]
+        j = rnd.randrange(len(lines))
+        roll = rnd.random()
+        if roll < 0.2:
+            lines[j] = lines[j][: rnd.randrange(len(lines[j]))]
+        elif roll < 0.3:
+            lines[j] = b"\xff" + lines[j]
+        elif roll < 0.4:
+            lines.insert(j, b'"a line that is a string"')
+        out.append((f"mutant:{n}", b"\n".join(lines) + b"\n"))
+    return out
+
+
+def test_broken_sessions_are_findings_never_exceptions_and_both_bindings_agree(tmp_path: Path) -> None:
+    from mcp.replay import replay
+
+    streams = mutants(300)
+    failed = 0
+    for name, data in streams:
+        report = replay(data)  # raises nothing, whatever the bytes
+        failed += report["outcome"] != "completed"
+        plain = replay(data, plain=True)
+        assert plain == report, name
+    assert failed > 250
+    import typescript_agreement as agree
+
+    agree.require_toolchain()
+    result = agree.compare_streams("mcp", streams, tmp_path)  # type: ignore[arg-type]
+    assert result["differences"] == [], json.dumps(result["differences"][:1], indent=1)[:6000]
