@@ -24,7 +24,7 @@ KIND_WILDCARDS = {"*request": "request", "*notification": "notification", "*resu
 
 @dataclass(frozen=True)
 class MessageType:
-    name: str  # the event type: "client tools/list", "server tools/list:result"
+    name: str  # the event type: "caller files/read", "callee files/read:result"
     sender: str
     kind: str  # request | notification | result | error
     method: str

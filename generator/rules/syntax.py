@@ -1,8 +1,8 @@
 """Tokens and statements of the rules DSL. A statement is a line; a more-indented line continues
 the statement above it; `#` starts a comment. Every token keeps its line and column.
 
-A word may hold `/`, `:` and `$` after its first character (a method name such as `tools/list`,
-a response `tools/list:result`) and bracketed segments (`_meta.[io.example/key].id`: a member
+A word may hold `/`, `:` and `$` after its first character (a method name such as `files/read`,
+a response `files/read:result`) and bracketed segments (`_meta.[io.example/key].id`: a member
 name holding dots, as one segment of a path)."""
 
 from __future__ import annotations
