@@ -218,6 +218,8 @@ def _requirement(req: dict[str, Any]) -> tuple[Any, ...]:
             tuple((f["field"], f["default"], f["wire"]) for f in req["fields"]),
             req["rule"],
         )
+    if kind == "in-state":
+        return (kind, req["field"], req["rule"], req["wire"])
     return (kind, req["entity"], req["field"], req["rule"])
 
 
@@ -230,8 +232,17 @@ def _prepare_require(req: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
+    # a target a field names is held as ("from", path) in the target's place
     transitions = {
-        s: (r["target"], r["fail"], tuple(_prepare_require(q) for q in r["requires"]))
+        s: (
+            (
+                ("from", tuple(r["target_field"]))
+                if r.get("target_field")
+                else r["target"]
+            ),
+            r["fail"],
+            tuple(_prepare_require(q) for q in r["requires"]),
+        )
         for s, r in step["transitions"].items()
     }
     paths = [tuple(p) for p in step["key"]]
@@ -289,6 +300,9 @@ _ROWS: dict[str, dict[str, tuple[Any, ...]]] = {
     for state, rows in _MACHINE["table"].items()
 }
 _CHUNK_KINDS: frozenset[str] = frozenset(_CHUNKS["kinds"]) if _CHUNKS else frozenset()
+_ENTITY_STATES: dict[str, frozenset[str]] = {
+    name: frozenset(spec["states"]) for name, spec in TABLES["entities"].items()
+}
 _SEQUENCE: dict[str, Any] | None = TABLES["sequence"]
 # (state, event type) -> the conditional alternatives of that row, tried in order
 _CASES: dict[tuple[str, str], list[tuple[Any, tuple[Any, ...]]]] = {
@@ -1018,6 +1032,15 @@ class Automaton:
                     continue
                 req = req[2]
             self._require(req, ev, type_, record, entity, key)
+        if (
+            target.__class__ is tuple
+        ):  # the state the event's field names (staying when it names none)
+            named = _get(ev, list(target[1]))
+            target = (
+                named
+                if named.__class__ is str and named in _ENTITY_STATES[entity]
+                else None
+            )
         if target is not None:
             if record is None:
                 remembered = {}
@@ -1080,6 +1103,22 @@ class Automaton:
                         "kind": kind,
                     }
                     self._report(req[2], type_, values, (_key_text(key),))
+        elif what == "in-state":
+            if record is None:
+                return
+            value = _get(ev, req[1])
+            if value is not UNSET and value != record[0]:
+                self._report(
+                    req[2],
+                    type_,
+                    {
+                        "field": req[3],
+                        "actual": _show(value),
+                        "expected": record[0],
+                        "kind": kind,
+                    },
+                    (_key_text(key),),
+                )
         else:  # exists / missing
             key = getattr(ev, req[2], UNSET)
             if key is UNSET:

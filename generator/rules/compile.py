@@ -152,6 +152,8 @@ class _Compiler:
             elif r.kind in ("agree", "agree-if-present"):
                 fields = [self.field(f, r.defaults.get(f, remembered.get(f))) for f in r.args]
                 out.append({"kind": r.kind, "fields": fields, "rule": r.rule})
+            elif r.kind == "in-state":
+                out.append({"kind": "in-state", "field": list(self.path(r.args[0])), "wire": r.args[0], "rule": r.rule})
             else:
                 out.append({"kind": r.kind, "entity": r.target, "field": self.name(r.args[0]), "wire": r.args[0], "rule": r.rule})
         return out
@@ -204,14 +206,14 @@ class _Compiler:
                     if t.events == ["*"] and any(self.info.event_types[ev].field(k) is None for k in e.key):
                         continue  # '*' means: every event that carries the key
                     for s in t.sources:
-                        per_type.setdefault(ev, {})[s] = {
-                            "target": t.target,
-                            "fail": t.fail,
-                            "requires": self.requires(t.requires, e),
-                        }
+                        target = None if t.target == "stay" else t.target
+                        row: dict[str, Any] = {"target": target, "fail": t.fail, "requires": self.requires(t.requires, e)}
+                        if t.target_field is not None:  # the item moves to the state the field names
+                            row["target_field"] = list(self.path(t.target_field))
+                        per_type.setdefault(ev, {})[s] = row
             remember = [self.field(f, d) for f, d in e.remember.items()]
             for ev, trans in per_type.items():
-                wires = next((t.key for t in e.transitions if t.key and (ev in t.events or t.events == ["*"])), None) or e.key
+                wires = next((t.key for t in e.transitions if t.key and ev in self.info.types_for(t.events, t.exclude, t.sender)[0]), None) or e.key
                 key = [list(self.path(k)) for k in wires]
                 optional = [list(self.path(k)) for k in wires if k == self.rf.owner]
                 steps.setdefault(ev, []).append(

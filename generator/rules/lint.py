@@ -263,6 +263,11 @@ class _Linter:
                 for ev in types:
                     self.field(ev, req.args[0], req.at)
                 self.field(opener, req.args[0], req.at)
+            elif req.kind == "in-state":
+                if entity is None:
+                    raise self.fail(req.at, "`require in-state` compares with an item's state: only inside an entity")
+                for ev in types:
+                    self.path(self.out.event_types[ev], req.args[0], req.at)
             else:  # agree, agree-if-present
                 if entity is None:
                     raise self.fail(req.at, f"`require {req.kind}` compares with an entity's opener: only inside an entity")
@@ -310,8 +315,18 @@ class _Linter:
                     if (s, ev) in seen:
                         raise self.fail(t.at, f"entity {e.name}: ({s}, {ev}) already has a transition (line {seen[(s, ev)].line})")
                     seen[(s, ev)] = t.at
+            if t.target_field is not None:
+                for ev in types:
+                    values = self.values(self.path(self.out.event_types[ev], t.target_field, t.at))
+                    if not values:
+                        raise self.fail(t.at, f"{ev}.{t.target_field} names no state: `-> from FIELD` needs a field of enumerated values")
+                    for v in sorted(values, key=str):
+                        if str(v) not in e.field_states and str(v) not in ("absent",):
+                            e.field_states.append(str(v))
+                        for s in t.sources:
+                            edges.setdefault(s, set()).add(str(v))
             for s in t.sources:
-                if t.target:
+                if t.target and t.target != "stay":
                     edges.setdefault(s, set()).add(t.target)
             self.transition_body(t, types, entity=e)
         self.reachable("absent", e.states, edges, e.at, f"entity {e.name}")

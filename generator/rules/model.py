@@ -24,7 +24,7 @@ class Rule:
 @dataclass
 class Require:
     """A guard on a transition; `kind` is one of closed, same, agree, agree-if-present, exists,
-    missing. A failed guard reports `rule`."""
+    missing, in-state. A failed guard reports `rule`."""
 
     kind: str
     args: list[str]
@@ -47,6 +47,7 @@ class Transition:
     when: Any = None  # an expression: the transition applies only when it holds
     key: list[str] | None = None  # entity transitions: the field(s) that key the item here
     sender: str | None = None  # two parties: only messages this party sends (`from PARTY`)
+    target_field: str | None = None  # entity transitions: the item moves to the state this field names
 
 
 @dataclass
@@ -83,15 +84,17 @@ class Entity:
     at: Token
     # the state an item continues in after its run ends; None: it is forgotten with the run
     outlives_run: str | None = None
+    # the states transitions `-> from FIELD` may name (the field's values), set by lint
+    field_states: list[str] = field(default_factory=list)
 
     @property
     def states(self) -> list[str]:
         seen = ["absent"]
         for t in self.transitions:
-            for s in [*t.sources, *([t.target] if t.target else [])]:
+            for s in [*t.sources, *([t.target] if t.target and t.target != "stay" else [])]:
                 if s not in seen:
                     seen.append(s)
-        return seen
+        return seen + [s for s in self.field_states if s not in seen]
 
 
 @dataclass

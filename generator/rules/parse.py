@@ -329,13 +329,17 @@ class Parser:
         if c.peek_is("when"):
             c.next("when")
             when = Expr(c).parse()
-        target = fail = None
+        target = fail = target_field = None
         if c.peek_is("fail"):
             c.next("fail")
             fail = c.word("a rule ID").text
         else:
             c.keyword("->")
-            target = c.word("the target state").text
+            if c.peek_is("from"):  # the state the event's field names
+                c.next("from")
+                target_field = c.word("the field that names the target state").text
+            else:
+                target = c.word("the target state").text
         requires: list[R.Require] = []
         actions: list[str] = []
         key = None
@@ -353,10 +357,10 @@ class Parser:
                 raise c.fail(kw, f"expected 'require', 'do' or 'key', got {kw.text!r}")
         if fail and (requires or actions):
             raise c.fail(at, "a forbidden transition (fail) takes no require or do clauses")
-        return R.Transition(events, sources, target, fail, requires, actions, at, exclude, when, key, sender)
+        return R.Transition(events, sources, target, fail, requires, actions, at, exclude, when, key, sender, target_field)
 
     def require(self, c: Cursor, at: Token) -> R.Require:
-        kind = c.word("closed, same, agree, agree-if-present, exists or missing")
+        kind = c.word("closed, same, agree, agree-if-present, exists, missing or in-state")
         if kind.text == "closed":
             args = [t.text for t in c.words_until("else")]
             req = R.Require("closed", args, "", at)
@@ -372,8 +376,10 @@ class Parser:
             target = c.word("an entity kind").text
             field = c.word("a field").text
             req = R.Require(kind.text, [field], "", at, target=target)
+        elif kind.text == "in-state":
+            req = R.Require("in-state", [c.word("the field that names the item's state").text], "", at)
         else:
-            raise c.fail(kind, f"unknown requirement {kind.text!r}: closed, same, agree, agree-if-present, exists, missing")
+            raise c.fail(kind, f"unknown requirement {kind.text!r}: closed, same, agree, agree-if-present, exists, missing, in-state")
         if not req.args:
             raise c.fail(kind, f"`require {kind.text}` needs at least one name")
         c.keyword("else")

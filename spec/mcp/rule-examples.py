@@ -396,6 +396,22 @@ example(
     [("two tasks with one id", FULL + TASK_CALL + [result("server", 1, {"task": task()}), request("client", 2, "tools/call", {"name": "w", "task": {}}), result("server", 2, {"task": task()})], None)],
     [("two ids", FULL + TASK_CALL + [result("server", 1, {"task": task()}), request("client", 2, "tools/call", {"name": "w", "task": {}}), result("server", 2, {"task": task("task-2")})])],
 )
+CREATED = [result("server", 1, {"task": task()})]
+example(
+    "TASK-TERMINAL",
+    [
+        ("a completed task reported working again", FULL + TASK_CALL + CREATED + [notify("server", "notifications/tasks/status", task(status="completed")), request("client", 2, "tasks/get", {"taskId": "task-1"}), result("server", 2, task())], None),
+        ("a cancelled task reported completed", FULL + TASK_CALL + CREATED + [request("client", 2, "tasks/cancel", {"taskId": "task-1"}), result("server", 2, task(status="cancelled")), notify("server", "notifications/tasks/status", task(status="completed"))], None),
+    ],
+    [
+        ("working, input required, working, completed, and completed again", FULL + TASK_CALL + CREATED + [notify("server", "notifications/tasks/status", task(status="input_required")), request("client", 2, "tasks/get", {"taskId": "task-1"}), result("server", 2, task()), notify("server", "notifications/tasks/status", task(status="completed")), request("client", 3, "tasks/get", {"taskId": "task-1"}), result("server", 3, task(status="completed"))]),
+    ],
+)
+example(
+    "TASK-CANCEL-TERMINAL",
+    [("cancelling a completed task is answered with a result", FULL + TASK_CALL + CREATED + [notify("server", "notifications/tasks/status", task(status="completed")), request("client", 2, "tasks/cancel", {"taskId": "task-1"}), result("server", 2, task(status="cancelled"))], None)],
+    [("refused with -32602", FULL + TASK_CALL + CREATED + [notify("server", "notifications/tasks/status", task(status="completed")), request("client", 2, "tasks/cancel", {"taskId": "task-1"}), error("server", 2, -32602, "Cannot cancel task: already in terminal status 'completed'")])],
+)
 RESULT_OF = [result("server", 1, {"task": task()}), request("client", 2, "tasks/result", {"taskId": "task-1"})]
 example(
     "TASK-RESULT-RELATED",

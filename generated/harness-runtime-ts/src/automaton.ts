@@ -726,15 +726,21 @@ export class Automaton {
       return;
     }
     for (const req of row["requires"] as Obj[]) this.require(req, ev, type, record ?? null, entity, text);
-    if (row["target"] !== null) {
+    let target: string | null = row["target"];
+    if (row["target_field"]) {
+      // the state the event's field names (staying when it names none)
+      const named = getPath(ev, row["target_field"]);
+      target = typeof named === "string" && (TABLES.entities[entity]["states"] as string[]).includes(named) ? named : null;
+    }
+    if (target !== null) {
       if (record === undefined) {
         const remembered: Obj = {};
         for (const f of step["remember"] as Obj[]) {
           const v = attr(ev, f["field"]);
           remembered[f["field"]] = v === undefined ? f["default"] : v;
         }
-        store.set(itemKey, [row["target"], remembered, text]);
-      } else record[0] = row["target"];
+        store.set(itemKey, [target, remembered, text]);
+      } else record[0] = target;
     }
   }
 
@@ -764,6 +770,12 @@ export class Automaton {
         if (!eq(value, expected)) {
           this.report(req["rule"], type, { field: f["wire"], actual: show(value), expected: show(expected), kind }, [text]);
         }
+      }
+    } else if (what === "in-state") {
+      if (record === null) return;
+      const value = getPath(ev, req["field"]);
+      if (value !== undefined && !eq(value, record[0])) {
+        this.report(req["rule"], type, { field: req["wire"], actual: show(value), expected: record[0], kind }, [text]);
       }
     } else {
       const v = attr(ev, req["field"]);

@@ -2,7 +2,7 @@
 // Do not edit: change the spec or the templates and run `specbind generate`.
 /**
  * Model Context Protocol 2025-11-25 for TypeScript: types for every definition, the exact
- * JSON codec, the lifecycle automaton (51 rules) and replay. Zero runtime
+ * JSON codec, the lifecycle automaton (53 rules) and replay. Zero runtime
  * dependencies.
  */
 

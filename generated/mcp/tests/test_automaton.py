@@ -480,40 +480,57 @@ OPEN_STATE = max(
 )
 
 
-def entity_path(entity: str, target: str) -> list[str]:
-    edges = sorted(
-        (source, type_, row["target"])
-        for type_, steps in TABLES["entity_steps"].items()
-        for step in steps
-        if step["entity"] == entity
-        for source, row in step["transitions"].items()
-        if row["fail"] is None and row["target"] is not None
-    )
-    seen: dict[str, list[str]] = {"absent": []}
+def entity_path(entity: str, target: str) -> list[tuple[str, dict[str, Any]]]:
+    """The messages (and the fields that choose a state named by a field) from absent to `target`."""
+    states = TABLES["entities"][entity]["states"]
+    edges = []
+    for type_, steps in TABLES["entity_steps"].items():
+        for step in steps:
+            if step["entity"] != entity:
+                continue
+            for source, row in step["transitions"].items():
+                if row["fail"] is not None:
+                    continue
+                if row.get("target_field"):
+                    for state in states[1:]:
+                        edges.append(
+                            (
+                                source,
+                                type_,
+                                state,
+                                {".".join(row["target_field"]): state},
+                            )
+                        )
+                elif row["target"] is not None:
+                    edges.append((source, type_, row["target"], {}))
+    edges.sort(key=lambda e: (e[0], e[1], e[2]))
+    seen: dict[str, list[tuple[str, dict[str, Any]]]] = {"absent": []}
     todo = deque(["absent"])
     while todo:
         state = todo.popleft()
-        for source, type_, nxt in edges:
+        for source, type_, nxt, fields in edges:
             if source == state and nxt not in seen:
-                seen[nxt] = seen[state] + [type_]
+                seen[nxt] = seen[state] + [(type_, fields)]
                 todo.append(nxt)
     return seen[target]
 
 
-def feed_keyed(talk: Talk, type_: str, entity: str) -> tuple[Finding, ...]:
+def feed_keyed(
+    talk: Talk, type_: str, entity: str, fields: dict[str, Any] | None = None
+) -> tuple[Finding, ...]:
     """A message of the type carrying the item's key (a result: after the request it answers,
     made to get that kind of result)."""
     needed = needed_for(type_)
     if needed is not None:
         request = f"{needed[0]} {needed[1]}"
-        fields, facts, alt = next(
+        request_fields, facts, alt = next(
             v
             for v in variants(request)
             if (v[2] or RESULTS[needed[1]][-1]["name"]) == needed[2]
         )
-        talk.feed(request, fields, facts, alt)
+        talk.feed(request, request_fields, facts, alt)
     keys = {w: "k1" for w in step_of(type_, entity)["key_wire"]}
-    return talk.feed(type_, keys)
+    return talk.feed(type_, {**keys, **(fields or {})})
 
 
 @pytest.mark.parametrize(
@@ -527,18 +544,27 @@ def test_entity_transition(
     path = reach(OPEN_STATE)
     assert path is not None, f"no conversation reaches {OPEN_STATE}"
     talk = replayed(path)
-    for step_type in entity_path(entity, source):
-        feed_keyed(talk, step_type, entity)
+    for step_type, chosen in entity_path(entity, source):
+        feed_keyed(talk, step_type, entity, chosen)
     step = step_of(type_, entity)
     key = "k1" if len(step["key"]) == 1 else tuple("k1" for _ in step["key"])
     assert talk.automaton.entity_state(entity, key) == source
-    rules = [f.rule for f in feed_keyed(talk, type_, entity)]
+    fields: dict[str, Any] = {}
+    expected = row["target"] or source
+    if row.get(
+        "target_field"
+    ):  # the state the message names: one other than where the item is
+        expected = next(
+            s for s in TABLES["entities"][entity]["states"][1:] if s != source
+        )
+        fields[".".join(row["target_field"])] = expected
+    rules = [f.rule for f in feed_keyed(talk, type_, entity, fields)]
     assert talk.automaton.state == OPEN_STATE
     if row["fail"]:
         assert row["fail"] in rules
         assert talk.automaton.entity_state(entity, key) == source
     else:
-        assert talk.automaton.entity_state(entity, key) == (row["target"] or source)
+        assert talk.automaton.entity_state(entity, key) == expected
 
 
 def run_stream(stream: list[Any]) -> tuple[Automaton, list[Finding]]:
