@@ -147,6 +147,13 @@ def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int |
         results = tools.replay(spec_dir, out, fmt, after, paths)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
+    unit = "event"
+    if not as_json:  # what an index counts, as the Python package says it (two parties: messages)
+        try:
+            package = load_package(spec_dir, out)
+            unit = str(importlib.import_module(f"{package.__name__}.automaton")._UNIT)
+        except (SpecError, ImportError, AttributeError):
+            pass
     for (_, shown), result in zip(files, results):
         result["file"] = shown
         if as_json:
@@ -154,7 +161,7 @@ def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int |
             continue
         found = sorted(result["violations"] + result["warnings"], key=lambda f: f["index"] if f["index"] is not None else -1)
         for f in found:
-            click.echo(f"{f['rule']} [{f['level']}] event {f['index']} ({f['type']}): {f['message']}")
+            click.echo(f"{f['rule']} [{f['level']}] {unit} {f['index']} ({f['type']}): {f['message']}")
         _print_tail(result)
     if len(files) > 1 or any(p.is_dir() for p in streams if str(p) != "-"):
         summary = _summary(results)
