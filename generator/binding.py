@@ -24,6 +24,12 @@ class FixtureDivergence:
 
 
 @dataclass(frozen=True)
+class RejectedExample:
+    example: str  # Definition/name
+    reason: str
+
+
+@dataclass(frozen=True)
 class Binding:
     spec_dir: Path
     display_dir: str
@@ -45,6 +51,10 @@ class Binding:
     target_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     conformance_gaps: tuple[dict[str, str], ...] = ()
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
+    # upstream's example documents, `<Definition>/<name>.json`, each meant to be valid
+    examples: Path | None = None
+    # examples the schema refuses, each with the reason (the generated tests hold it refused)
+    rejected_examples: tuple[RejectedExample, ...] = ()
     # "exact": 1.0 is not an integer (the default); "json-schema": it is, as JSON Schema says
     integers: str = "exact"
     formats: bool = False  # `format` asserts (formats = "assert") or only annotates
@@ -98,6 +108,11 @@ def load_binding(spec_dir: Path) -> Binding:
         if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("reason"), str):
             raise SpecError(shown, f"[[fixture_divergence]] #{i + 1}", "needs `fixture` and `reason` strings")
         divergences.append(FixtureDivergence(entry["fixture"], entry["reason"]))
+    rejected = []
+    for i, entry in enumerate(raw.get("rejected_example", [])):
+        if not isinstance(entry.get("example"), str) or not isinstance(entry.get("reason"), str):
+            raise SpecError(shown, f"[[rejected_example]] #{i + 1}", "needs `example` (Definition/name) and `reason` strings")
+        rejected.append(RejectedExample(entry["example"], entry["reason"]))
     from .targets import BUILTIN
 
     for key, value in raw.items():
@@ -105,7 +120,7 @@ def load_binding(spec_dir: Path) -> Binding:
             if not isinstance(value, dict):
                 raise SpecError(shown, key, "must be a table")
             continue
-        if key in ("fixture_divergence", "conformance_gap"):
+        if key in ("fixture_divergence", "conformance_gap", "rejected_example"):
             continue
         near = difflib.get_close_matches(key, [*TABLES, *BUILTIN], n=1)
         hint = f" (did you mean [{near[0]}]?)" if near else ""
@@ -173,6 +188,8 @@ def load_binding(spec_dir: Path) -> Binding:
         overlays=tuple(spec_dir / str(o) for o in proto.get("overlays", [])),
         root=proto.get("root"),
         fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
+        examples=spec_dir / proto["examples"] if isinstance(proto.get("examples"), str) else None,
+        rejected_examples=tuple(rejected),
         rules=spec_dir / proto["rules"] if isinstance(proto.get("rules"), str) else None,
         conformance=spec_dir / proto["conformance"] if isinstance(proto.get("conformance"), str) else None,
         targets=targets,

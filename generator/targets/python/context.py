@@ -10,6 +10,7 @@ from typing import Any
 
 from ... import __version__
 from ...binding import Binding
+from ...corpus import fixture_kinds
 from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
@@ -69,6 +70,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
         "fixture_count": len(fixtures["fixtures"]),
+        "fixture_kinds": fixture_kinds(fixtures),
         "conformance_count": 0 if rules is None else len(products.conformance["streams"]),
         "conformance_gaps": list(binding.conformance_gaps),
         "case_count": len(cases),
