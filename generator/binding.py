@@ -14,8 +14,9 @@ from .errors import SpecError
 CONFIG = "binding.toml"
 # Top-level tables besides the built-in targets': the protocol, its protobuf wire (a product
 # every target shares), its stdio transport (what `specbind proxy` relays), and targets defined
-# in folders (`[targets.NAME] from = "..."`).
-TABLES = ("protocol", "proto", "stdio", "targets")
+# in folders (`[targets.NAME] from = "..."`), and the protocol family it is the home of (the
+# revisions judged together: generator/family.py reads it).
+TABLES = ("protocol", "proto", "stdio", "targets", "family")
 # The framings a stdio transport may declare: one message per line, no newline inside one.
 STDIO_FRAMINGS = ("lines",)
 
@@ -103,15 +104,19 @@ def display_dir(spec_dir: Path) -> str:
         return str(spec_dir)
 
 
-def load_binding(spec_dir: Path) -> Binding:
-    path = spec_dir / CONFIG
+def read_config(spec_dir: Path) -> tuple[dict[str, Any], str]:
+    """A spec folder's binding.toml as TOML, and how errors name it."""
     shown = f"{display_dir(spec_dir)}/{CONFIG}"
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads((spec_dir / CONFIG).read_text(encoding="utf-8")), shown
     except FileNotFoundError:
         raise SpecError(shown, "", "missing: every spec folder needs a binding.toml") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(shown, "", f"not valid TOML: {exc}") from None
+
+
+def load_binding(spec_dir: Path) -> Binding:
+    raw, shown = read_config(spec_dir)
     proto = raw.get("protocol")
     if not isinstance(proto, dict):
         raise SpecError(shown, "[protocol]", "missing table")
