@@ -196,3 +196,10 @@ def test_an_examples_folder_that_is_missing_is_an_error(tmp_path: Path, monkeypa
     with pytest.raises(SpecError) as caught:
         render_spec(spec.relative_to(tmp_path))
     assert "examples folder named in binding.toml does not exist" in str(caught.value)
+
+
+def test_the_change_report_in_docs_is_current(in_repo: Path) -> None:
+    result = run_cli("diff", "--markdown", "spec/mcp", "spec/mcp-2026-07-28")
+    committed = (REPO / "docs" / "changes" / "mcp-2026-07-28.md").read_text(encoding="utf-8")
+    assert result.exit_code == 1
+    assert result.stdout in committed, "regenerate docs/changes/mcp-2026-07-28.md (see its header)"
