@@ -111,6 +111,10 @@ def read_config(spec_dir: Path) -> tuple[dict[str, Any], str]:
         return tomllib.loads((spec_dir / CONFIG).read_text(encoding="utf-8")), shown
     except FileNotFoundError:
         raise SpecError(shown, "", "missing: every spec folder needs a binding.toml") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(shown, "", f"not UTF-8 text (byte {exc.start}): TOML files are UTF-8") from None
+    except OSError as exc:
+        raise SpecError(shown, "", f"cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(shown, "", f"not valid TOML: {exc}") from None
 
