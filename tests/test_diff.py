@@ -527,3 +527,39 @@ def test_a_union_that_became_one_of_its_members(tmp_path: Path) -> None:
     back = diff(write(tmp_path / "a.json", old), write(tmp_path / "b.json", BASE))
     c = only(back, "definition-kind", "Shape")
     assert c.breaks == ("old-readers",) and 'its members "square" (Square) added beside "circle" (Circle)' in c.message
+
+
+# -- rules -----------------------------------------------------------------------------------------
+
+
+def test_rules_added_removed_and_at_another_level(tmp_path: Path) -> None:
+    """Two spec folders with rules files: the rules are compared by ID. A MUST-level rule one side
+    has alone, or a level crossing MUST, breaks conformance (a session one side's rules accept,
+    the other's refuse); a SHOULD added or a new page reference breaks nothing."""
+    import shutil
+
+    new = tmp_path / "agui"
+    shutil.copytree(SPEC_AGUI, new)
+    rules = new / "lifecycle.rules"
+    text = rules.read_text(encoding="utf-8")
+    first = next(line for line in text.splitlines() if line.startswith("rule RUN-"))
+    rid, level = first.split()[1], first.split()[2]
+    assert level == "MUST"
+    text = text.replace(first, first.replace(" MUST ", " SHOULD ", 1), 1)
+    text += '\nrule EXTRA-MUST MUST ref "page" "section" message "a new rule"\nrule EXTRA-SHOULD SHOULD ref "page" "section" message "advice"\n'
+    removed = next(line for line in text.splitlines() if line.startswith("rule TEXT-"))
+    text = re.sub(re.escape(removed) + r"\n(?:[ \t]+.*\n)*", "", text, count=1)  # the statement and its continuation
+    rules.write_text(text, encoding="utf-8")
+    report = diff(SPEC_AGUI, new)
+    assert only(report, "rule-added", "EXTRA-MUST").breaks == ("conformance",)
+    assert only(report, "rule-added", "EXTRA-SHOULD").breaks == ()
+    gone = only(report, "rule-removed", removed.split()[1])
+    line = SPEC_AGUI.joinpath("lifecycle.rules").read_text(encoding="utf-8").splitlines().index(removed) + 1
+    assert gone.old in ("MUST", "MUST NOT") and removed.split(" ref ")[0].endswith(gone.old) and gone.breaks == ("conformance",)
+    assert gone.old_loc is not None and gone.old_loc.endswith(f"lifecycle.rules:{line}")
+    changed = only(report, "rule-level", rid)
+    assert (changed.old, changed.new, changed.breaks) == ("MUST", "SHOULD", ("conformance",))
+    assert report.rules["compared"] and report.rules["added"] == 2 and report.rules["removed"] == 1 and report.rules["level"] == 1
+    # a schema file has no rules: not compared, and said so
+    bare = diff(SPEC_AGUI / "schema.json", new)
+    assert not bare.rules["compared"] and "no rules file" in bare.rules["reason"]
