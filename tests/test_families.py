@@ -323,3 +323,120 @@ def test_revision_must_be_one_of_the_family() -> None:
     assert result.exit_code == 2 and "'2024-11-05' is no revision of" in result.output and "2025-11-25, 2026-07-28" in result.output
     result = run_cli("proxy", "--spec", REPO / "spec" / "mcp-2026-07-28", "--out", GENERATED, "--revision", "2025-11-25", "--", PYTHON, "-c", "pass")
     assert result.exit_code == 2 and "no revision of" in result.output
+
+
+# -- specbind replay judges each stream by its revisions ---------------------------------------------
+
+# Signals (tests/test_toy_protocols.py), in two revisions: 0.2 adds `version` to `open`, and holds an
+# unclosed session to MUST where 0.1 said SHOULD. The family names 0.2 by an `open` carrying
+# version "2", and 0.1 by one carrying none.
+SIGNALS_FAMILY = """
+[family]
+switch = "S-ERA"
+
+[[family.revision]]
+spec = "."
+marks = [{ match = { "/kind" = "open" }, absent = ["/version"] }]
+
+[[family.revision]]
+spec = "../signals-v2"
+marks = [{ match = { "/kind" = "open", "/version" = "2" } }]
+
+[[family.rule]]
+id = "S-ERA"
+level = "SHOULD NOT"
+ref = ["toy.md", "Revisions"]
+message = "{detail}"
+"""
+
+
+@pytest.fixture(scope="module")
+def signals(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    from test_toy_protocols import EXAMPLES, RULES, SCHEMA
+
+    root = tmp_path_factory.mktemp("family")
+    schema = json.loads(json.dumps(SCHEMA))
+    schema["$defs"]["Open"]["properties"]["version"] = {"type": "string"}
+    for name, version, package, rules, extra in (
+        ("signals", "0.1", "signals_v1", RULES, SIGNALS_FAMILY),
+        ("signals-v2", "0.2", "signals_v2", RULES.replace("rule S-UNCLOSED SHOULD", "rule S-UNCLOSED MUST"), ""),
+    ):
+        spec = root / "spec" / name
+        spec.mkdir(parents=True)
+        (spec / "schema.json").write_text(json.dumps(schema))
+        (spec / "signals.rules").write_text(rules)
+        (spec / "rule-examples.json").write_text(json.dumps(EXAMPLES))
+        (spec / "binding.toml").write_text(
+            f'[protocol]\nname = "Signals"\nversion = "{version}"\nschema = "schema.json"\nroot = "Signal"\nrules = "signals.rules"\n\n'
+            f'[python]\npackage = "{package}"\n{extra}'
+        )
+    out = root / "out"
+    for name in ("signals", "signals-v2"):
+        result = run_cli("generate", "--spec", root / "spec" / name, "--out", out)
+        assert result.exit_code == 0, result.output
+    return root / "spec" / "signals", out
+
+
+def _stream(path: Path, events: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    return path
+
+
+def test_replay_judges_each_stream_with_the_rules_of_its_revision(signals: tuple[Path, Path], tmp_path: Path) -> None:
+    """The same unclosed session is a warning in 0.1 and a violation in 0.2: the revision the
+    stream names chooses the tables that judge it."""
+    spec, out = signals
+    old = _stream(tmp_path / "old.jsonl", [{"kind": "open", "sessionId": "s"}, {"kind": "note", "noteId": "n"}])
+    new = _stream(tmp_path / "new.jsonl", [{"kind": "open", "sessionId": "s", "version": "2"}, {"kind": "note", "noteId": "n"}])
+    result = run_cli("replay", "--spec", spec, "--out", out, "--json", old)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["outcome"] == "completed" and [w["rule"] for w in report["warnings"]] == ["S-UNCLOSED"]
+    assert report["warnings"][0]["revision"] == "0.1" and report["revisions"] == [{"revision": "0.1", "first": 0, "messages": 2, "reason": "message 0 names it"}]
+    result = run_cli("replay", "--spec", spec, "--out", out, "--json", new)
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert [(v["rule"], v["revision"], v["index"], v["line"]) for v in report["violations"]] == [("S-UNCLOSED", "0.2", 1, 2)]
+    assert report["notes"] == ["revision 0.2"]
+    # forced: the 0.2 stream judged by 0.1's rules, and the other way round
+    result = run_cli("replay", "--spec", spec, "--out", out, "--json", "--revision", "0.1", new)
+    assert result.exit_code == 0 and json.loads(result.stdout)["revisions"][0]["reason"] == "forced: revision 0.1"
+
+
+def test_replay_keeps_wire_order_across_a_change_of_revision(signals: tuple[Path, Path], tmp_path: Path) -> None:
+    """A stream of two sessions from producers of two revisions: each session judged by its
+    own revision, every finding at its place in the whole stream, and the family's own finding
+    for the change."""
+    spec, out = signals
+    events = [
+        {"kind": "open", "sessionId": "a"}, {"kind": "close", "sessionId": "a"},
+        {"kind": "open", "sessionId": "b", "version": "2"}, {"kind": "note", "noteId": "n"}, {"kind": "note", "noteId": "n"},
+    ]
+    mixed = _stream(tmp_path / "mixed.jsonl", events)
+    result = run_cli("replay", "--spec", spec, "--out", out, "--json", mixed)
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    found = sorted((f["index"], f["rule"], f["revision"]) for f in report["violations"] + report["warnings"])
+    assert found == [(2, "S-ERA", "family"), (4, "S-NOTE-ONCE", "0.2"), (4, "S-UNCLOSED", "0.2")]
+    assert [s["revision"] for s in report["revisions"]] == ["0.1", "0.2"] and report["events"] == 5
+    text = run_cli("replay", "--spec", spec, "--out", out, mixed)
+    assert "S-NOTE-ONCE [MUST NOT] event 4 (note): note n again [0.2]" in text.output
+    assert "note: revision 0.1 (messages 0-1: message 0 names it), then 0.2 (from message 2: message 2 names it)" in text.output
+
+
+def test_replay_of_a_family_refuses_what_does_not_apply(signals: tuple[Path, Path], tmp_path: Path) -> None:
+    spec, out = signals
+    stream = _stream(tmp_path / "s.jsonl", [{"kind": "open", "sessionId": "s"}])
+    for extra, says in (
+        (["--format", "sse"], "judged from JSON Lines"),
+        (["--after", "3"], "do not apply"),
+        (["--target", "typescript"], "judges one revision"),
+        (["--revision", "9"], "'9' is no revision of"),
+    ):
+        result = run_cli("replay", "--spec", spec, "--out", out, *extra, stream)
+        assert result.exit_code == 2 and says in result.output, (extra, result.output)
+    # the SARIF log knows every rule a finding may name: each revision's and the family's
+    sarif = tmp_path / "r.sarif"
+    run_cli("replay", "--spec", spec, "--out", out, "--report", "sarif", sarif, stream)
+    ids = {r["id"] for r in json.loads(sarif.read_text())["runs"][0]["tool"]["driver"]["rules"]}
+    assert {"S-ERA", "S-UNCLOSED", "S-NOTE-ONCE"} <= ids

@@ -115,3 +115,172 @@ class FamilyJudge:
         for d in deliveries:
             out += [f"{text} ({d.revision})" for text in self.judges[d.revision].feed(d.payload)]
         return out
+
+
+class _Line:
+    """A finding as `replay` prints it in text mode, with the revision that found it."""
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.entry = entry
+
+    def __str__(self) -> str:
+        e = self.entry
+        kind = f" ({e['type']})" if e.get("type") else ""
+        return f"{e['rule']} [{e['level']}] event {e['index']}{kind}: {e['message']} [{e['revision']}]"
+
+
+class FamilyReplay:
+    """`replay` for a protocol family, as a generated package's `replay` module is called (one
+    stream in, its report out, with the same shape): every line of a JSON Lines stream (a
+    transcript line `{"from", "message"}`, or an event) is routed to the revision its session
+    speaks and judged by that revision's automaton; the findings keep their place in the whole
+    stream and name their revision, the family's own findings join them, and the report says
+    which revisions judged which messages (`revisions`)."""
+
+    def __init__(self, family: Family, out: Path, forced: str | None) -> None:
+        home = load_package(family.home, out)
+        try:
+            self.router_type = importlib.import_module(f"{home.__name__}.family").Router
+        except ModuleNotFoundError:
+            raise click.UsageError(f"{out}/{home.__name__} has no family module: run `specbind generate`") from None
+        self.automata: dict[str, ModuleType] = {}
+        for r in family.revisions:
+            package = load_package(r.spec_dir, out)
+            try:
+                self.automata[r.version] = importlib.import_module(f"{package.__name__}.automaton")
+            except ModuleNotFoundError:
+                raise click.UsageError(f"revision {r.version} ({r.spec_dir}) declares no rules file: there is nothing to replay against") from None
+        self.forced = forced
+        self.family_rules: dict[str, dict[str, Any]] = self.router_type(forced=forced).rules
+
+    @property
+    def rules(self) -> dict[str, dict[str, str]]:
+        """Every rule a finding may name: each revision's and the family's own."""
+        out: dict[str, dict[str, str]] = {}
+        for module in self.automata.values():
+            out.update(module.RULES)
+        for rid, spec in self.family_rules.items():
+            out[rid] = {"level": spec["level"], "page": spec["ref"][0], "section": spec["ref"][1], "message": spec["message"]}
+        return out
+
+    def replay(self, source: Any, *, fmt: str = "auto", after: int | None = None, consumer: Any = None,
+               on_findings: Callable[[list[Any]], None] | None = None, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        if isinstance(source, (str, Path)):
+            with open(source, "rb") as handle:
+                data = handle.read()
+        else:
+            data = source.read()
+        run = _FamilyRun(self, on_findings)
+        for number, raw in enumerate(data.split(b"\n"), start=1):
+            run.line(number, raw)
+        return run.finish(len(data), progress)
+
+
+class _FamilyRun:
+    """One stream of a family being judged."""
+
+    def __init__(self, owner: FamilyReplay, on_findings: Callable[[list[Any]], None] | None) -> None:
+        self.owner = owner
+        self.router = owner.router_type(forced=owner.forced)
+        self.on_findings = on_findings
+        self.automata: dict[str, Any] = {}
+        self.wire: dict[str, list[int]] = {}  # revision -> the stream index of each message it judged
+        self.lines: dict[int, int] = {}  # stream index -> line
+        self.found: list[dict[str, Any]] = []
+        self.count = 0
+
+    def line(self, number: int, raw: bytes) -> None:
+        raw = raw.strip()
+        if not raw:
+            return
+        self.lines[self.count] = number
+        self.count += 1
+        try:
+            doc = _JSON.decode(raw)
+        except msgspec.DecodeError:
+            doc = None
+        if isinstance(doc, dict) and "from" in doc and "message" in doc:
+            party, document = doc["from"], doc["message"]
+        else:
+            party, document = None, doc
+        deliveries, found = self.router.feed(party if isinstance(party, str) else None, document, raw)
+        self._take(deliveries, found)
+
+    def _take(self, deliveries: list[Any], found: list[Any]) -> None:
+        new: list[dict[str, Any]] = []
+        for f in found:
+            new.append({"rule": f.rule, "level": f.level, "index": f.index, "type": None, "message": f.message, "ids": [],
+                        "revision": "family", "fatal": f.fatal, "line": self.lines.get(f.index)})
+        for d in deliveries:
+            automaton = self._automaton(d.revision)
+            self.wire[d.revision].append(d.index)
+            before = len(automaton.findings)
+            automaton.feed_document(d.payload)
+            new += [self._entry(d.revision, f) for f in automaton.findings[before:]]
+        self._tell(new)
+
+    def _automaton(self, revision: str) -> Any:
+        automaton = self.automata.get(revision)
+        if automaton is None:
+            automaton = self.automata[revision] = self.owner.automata[revision].Automaton()
+            automaton.counts = {}
+            self.wire[revision] = []
+        return automaton
+
+    def _entry(self, revision: str, finding: Any) -> dict[str, Any]:
+        entry: dict[str, Any] = finding.as_dict()
+        wire = self.wire[revision]
+        local = entry.get("index")
+        if isinstance(local, int) and 0 <= local < len(wire):
+            entry["index"] = wire[local]
+        elif wire:
+            entry["index"] = wire[-1]  # the end of the stream: the revision's last message
+        entry["revision"] = revision
+        entry["fatal"] = finding.fatal
+        if entry.get("index") in self.lines:
+            entry["line"] = self.lines[entry["index"]]
+        return entry
+
+    def _tell(self, new: list[dict[str, Any]]) -> None:
+        self.found += new
+        if new and self.on_findings is not None:
+            self.on_findings([_Line(e) for e in new])
+
+    def finish(self, size: int, progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+        self._take(*self.router.finish())
+        for revision, automaton in self.automata.items():
+            before = len(automaton.findings)
+            automaton.finish()
+            self._tell([self._entry(revision, f) for f in automaton.findings[before:]])
+        if progress is not None:
+            progress(self.count, size)
+        violations = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if e["fatal"]]
+        warnings = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if not e["fatal"]]
+        for e in violations + warnings:
+            if e.get("line") is None:
+                e.pop("line", None)
+        types: dict[str, int] = {}
+        runs: list[Any] = []
+        for automaton in self.automata.values():
+            for cls, n in (automaton.counts or {}).items():
+                name = cls if isinstance(cls, str) else getattr(cls, "__name__", "?")
+                types[name] = types.get(name, 0) + n
+            runs += list(automaton.runs)
+        notes = [f"revision {self.router.describe()}"]
+        if self.count == 0:
+            outcome = "empty"
+            notes.append("the stream holds no event: an empty stream is not a conformant one")
+        else:
+            outcome = "failed" if violations else "completed"
+        segments = [{"revision": s.revision, "first": s.first, "messages": s.messages, "reason": s.reason} for s in self.router.segments]
+        return {
+            "outcome": outcome,
+            "violations": violations,
+            "warnings": warnings,
+            "events": self.count,
+            "types": dict(sorted(types.items(), key=lambda t: (-t[1], t[0]))),
+            "runs": runs,
+            "format": "jsonl",
+            "notes": notes,
+            "revisions": segments,
+        }
