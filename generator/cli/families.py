@@ -5,6 +5,7 @@ that revision's own judge sees it. Used by `proxy` (and `replay` of transcripts)
 from __future__ import annotations
 
 import importlib
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -165,15 +166,13 @@ class FamilyReplay:
 
     def replay(self, source: Any, *, fmt: str = "auto", after: int | None = None, consumer: Any = None,
                on_findings: Callable[[list[Any]], None] | None = None, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        run = _FamilyRun(self, on_findings)
         if isinstance(source, (str, Path)):
             with open(source, "rb") as handle:
-                data = handle.read()
+                run.read(handle, progress)
         else:
-            data = source.read()
-        run = _FamilyRun(self, on_findings)
-        for number, raw in enumerate(data.split(b"\n"), start=1):
-            run.line(number, raw)
-        return run.finish(len(data), progress)
+            run.read(source, progress)
+        return run.finish()
 
 
 class _FamilyRun:
@@ -184,16 +183,29 @@ class _FamilyRun:
         self.router = owner.router_type(forced=owner.forced)
         self.on_findings = on_findings
         self.automata: dict[str, Any] = {}
-        self.wire: dict[str, list[int]] = {}  # revision -> the stream index of each message it judged
-        self.lines: dict[int, int] = {}  # stream index -> line
+        # revision -> the stream index of each message it judged; stream index -> its line (arrays
+        # of machine integers: 8 bytes a message, however long the stream)
+        self.wire: dict[str, array[int]] = {}
+        self.lines: array[int] = array("q")
         self.found: list[dict[str, Any]] = []
         self.count = 0
+        self.done = 0  # bytes read
+
+    def read(self, handle: Any, progress: Callable[[int, int], None] | None) -> None:
+        """Line by line (memory holds what is open, not the stream), progress every 4096 lines."""
+        for number, raw in enumerate(handle, start=1):
+            self.done += len(raw)
+            self.line(number, raw)
+            if progress is not None and number % 4096 == 0:
+                progress(self.count, self.done)
+        if progress is not None:
+            progress(self.count, self.done)
 
     def line(self, number: int, raw: bytes) -> None:
         raw = raw.strip()
         if not raw:
             return
-        self.lines[self.count] = number
+        self.lines.append(number)
         self.count += 1
         try:
             doc = _JSON.decode(raw)
@@ -210,7 +222,7 @@ class _FamilyRun:
         new: list[dict[str, Any]] = []
         for f in found:
             new.append({"rule": f.rule, "level": f.level, "index": f.index, "type": None, "message": f.message, "ids": [],
-                        "revision": "family", "fatal": f.fatal, "line": self.lines.get(f.index)})
+                        "revision": "family", "fatal": f.fatal, "line": self._line_of(f.index)})
         for d in deliveries:
             automaton = self._automaton(d.revision)
             self.wire[d.revision].append(d.index)
@@ -224,7 +236,7 @@ class _FamilyRun:
         if automaton is None:
             automaton = self.automata[revision] = self.owner.automata[revision].Automaton()
             automaton.counts = {}
-            self.wire[revision] = []
+            self.wire[revision] = array("q")
         return automaton
 
     def _entry(self, revision: str, finding: Any) -> dict[str, Any]:
@@ -237,23 +249,23 @@ class _FamilyRun:
             entry["index"] = wire[-1]  # the end of the stream: the revision's last message
         entry["revision"] = revision
         entry["fatal"] = finding.fatal
-        if entry.get("index") in self.lines:
-            entry["line"] = self.lines[entry["index"]]
+        entry["line"] = self._line_of(entry.get("index"))
         return entry
+
+    def _line_of(self, index: Any) -> int | None:
+        return self.lines[index] if isinstance(index, int) and 0 <= index < len(self.lines) else None
 
     def _tell(self, new: list[dict[str, Any]]) -> None:
         self.found += new
         if new and self.on_findings is not None:
             self.on_findings([_Line(e) for e in new])
 
-    def finish(self, size: int, progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+    def finish(self) -> dict[str, Any]:
         self._take(*self.router.finish())
         for revision, automaton in self.automata.items():
             before = len(automaton.findings)
             automaton.finish()
             self._tell([self._entry(revision, f) for f in automaton.findings[before:]])
-        if progress is not None:
-            progress(self.count, size)
         violations = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if e["fatal"]]
         warnings = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if not e["fatal"]]
         for e in violations + warnings:
