@@ -17,7 +17,7 @@ import msgspec
 from ..binding import Binding, load_binding
 from ..errors import SpecError
 from ..family import Family, load_family
-from .common import load_package
+from .common import fail, load_package
 
 _JSON = msgspec.json.Decoder()
 
@@ -38,7 +38,7 @@ def spec_family(spec_dir: Path, revision: str | None) -> Family | None:
         family = load_family(spec_dir)
         version = load_binding(spec_dir).version
     except SpecError as exc:
-        raise click.UsageError(str(exc)) from None
+        fail(exc)  # one line, exit 2, as every command says a spec it refuses
     versions = family.versions if family is not None else [version]
     if revision is not None and revision not in versions:
         raise click.BadParameter(f"{revision!r} is no revision of {spec_dir}: {', '.join(versions)}", param_hint="--revision")
