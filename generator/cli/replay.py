@@ -98,9 +98,13 @@ def replay(
     report names the revisions (`revisions`); --revision forces one."""
 
     family = spec_family(spec_dir, revision)
+    if family is not None and binding_target is not None and revision is not None:
+        # another binding judges one revision: the one --revision names, as its own folder would
+        spec_dir = next(r.spec_dir for r in family.revisions if r.version == revision)
+        family = None
     if family is not None:
         if binding_target is not None:
-            raise click.UsageError(f"--target {binding_target} judges one revision: name that revision's folder with --spec (the family of {spec_dir} is judged by the Python packages)")
+            raise click.UsageError(f"--target {binding_target} judges one revision: name it with --revision, or its folder with --spec (the family of {spec_dir} is judged by the Python packages)")
         if fmt not in ("auto", "jsonl"):
             raise click.UsageError(f"a protocol family is judged from JSON Lines (a transcript or events): --format {fmt} does not apply")
         if project or delivered or client_version is not None or input_path is not None or after is not None:
