@@ -113,6 +113,23 @@ CASES: list[Case] = [
     # 12. a JSON text that is a scalar, or not JSON at all, is read by the same rule
     ("12-colon-as-json", "agui", {**REPLAY, "format": "json"}, b":",
      lambda r: "not one JSON document: invalid JSON at line 1 column 1: Expecting value" in r["notes"]),
+    # the readings (issue 22 item 3): Harness, a type StandardEventType does not name fails the
+    # stream (MUST), it is not stripped; AG-UI, an unrecognised member of a closed string set is
+    # stripped with a warning (basic/processing.mdx), and the event goes on without it
+    ("reading-harness-unknown-type", "harness-runtime", REPLAY,
+     lines(hr(1), hr(2, "run.started"), hr(3, "checkpoint.created", b"{}"), hr(4, "run.completed", b'{"finalOutput":"x"}')),
+     lambda r: r["outcome"] == "failed" and ("HR-EVENT-DECODE", 2) in rules(r) and 'type "checkpoint.created" is not one of' in messages(r)
+     and all(f["level"] != "SHOULD" or f["index"] != 2 for f in r["warnings"])),
+    ("reading-agui-role-narrator", "agui", REPLAY,
+     lines(AG_START, b'{"type":"TEXT_MESSAGE_START","messageId":"m","role":"narrator"}',
+           b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi"}', b'{"type":"TEXT_MESSAGE_END","messageId":"m"}', AG_END),
+     lambda r: r["outcome"] == "completed" and rules(r) == [("EVENT-UNKNOWN-STRIPPED", 1)]
+     and "/role: unknown value 'narrator' stripped" in messages(r)),
+    ("reading-agui-chunk-role-tool", "agui", REPLAY,
+     lines(AG_START, b'{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","role":"tool","delta":"hi"}', AG_END),
+     lambda r: r["outcome"] == "completed" and rules(r) == [("EVENT-UNKNOWN-STRIPPED", 1)]),
+    ("reading-agui-role-strict", "agui", STRICT, b'{"type":"TEXT_MESSAGE_START","messageId":"m","role":"narrator"}',
+     lambda r: not r["valid"] and r["errors"][0]["keyword"] == "enum"),
     # the crash: a JSON array nested 1,000 deep is one event too deep, not a RecursionError
     ("crash-deep-array", "agui", REPLAY, b"[" * 1000 + b"]" * 1000,
      lambda r: r["events"] == 1 and "nested deeper than 128" in messages(r)),
@@ -208,3 +225,17 @@ def test_the_escaping_rule_is_one_table_in_both_bindings() -> None:
     assert 0x2B739 not in escaped_py and 0x2028 in escaped_py and 0xD800 in escaped_py
     source = (agree.folder_of("agui", 1) / "src" / "json.ts").read_text(encoding="utf-8")
     assert re.search(r"export const ESCAPED", source)
+
+
+def test_the_corpus_fixture_the_reading_contradicts_is_an_override_with_its_reason() -> None:
+    """unknown-enum-value-role-fatal asserts the reference client's admitted gap; this binding's
+    lane overrides its expectation (binding.toml [[conformance_override]]), keeping the corpus's
+    beside the reason, and the generated conformance tests hold it to the override."""
+    for which in (0, 1):
+        corpus = json.loads((agree.folder_of("agui", which) / "tests" / "conformance.json").read_text(encoding="utf-8"))
+        fixture = next(s for s in corpus["streams"] if s["name"] == "unknown-enum-value-role-fatal")
+        assert fixture["corpusExpect"] == {"outcome": "failed", "errorContains": "role"}
+        assert fixture["expect"]["outcome"] == "completed" and "errorContains" not in fixture["expect"]
+        assert "processing.mdx" in fixture["override"]["intentional"] and fixture["override"]["drop"] == ["errorContains"]
+        others = [s for s in corpus["streams"] if s["name"] != "unknown-enum-value-role-fatal"]
+        assert others and not any("override" in s for s in others)

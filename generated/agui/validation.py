@@ -325,15 +325,10 @@ class Validation:
                 continue
             checked = self.check(member, spec["type"], sub, definition)
             if checked is DROP:
-                if spec["required"]:
-                    self.error(
-                        sub,
-                        definition,
-                        "oneOf",
-                        f"required property {quote(name)} holds an unknown member",
-                        "",
-                    )
-                    continue
+                if spec[
+                    "required"
+                ]:  # the value holding it goes instead (processing.mdx); its warning says why
+                    return DROP
                 out = dict(out) if out is value else out
                 out.pop(name, None)
             elif checked is not member:
@@ -414,6 +409,17 @@ class Validation:
             self._type_error(value, "string", node, ptr, definition)
         elif value not in node["values"]:
             allowed = ", ".join(node["values"])
+            if (
+                self.lenient
+            ):  # a closed set of strings is a union of names: an unknown one is stripped
+                self.warn(
+                    ptr,
+                    definition,
+                    "enum",
+                    f"unknown value {quote(value)} stripped (known: {allowed})",
+                    _loc(node["loc"], "enum"),
+                )
+                return DROP
             self.error(
                 ptr,
                 definition,

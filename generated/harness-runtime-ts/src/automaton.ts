@@ -16,7 +16,7 @@
  *     automaton.outcome; // "completed", or "failed" once a MUST-level rule was violated
  */
 
-import { checkLenient } from "./codec_json.js";
+import { check, checkLenient } from "./codec_json.js";
 import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
 import { JSONParseError, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyStr, setMember, wasExact } from "./json.js";
@@ -330,10 +330,9 @@ export class Automaton {
     return out;
   }
 
-  private noteDecodeError(detail: string): Finding[] {
+  private noteDecodeError(detail: string, rule: string | null = TABLES.decode_error_rule): Finding[] {
     this.index++;
     this.expandedEvents = [];
-    const rule: string | null = TABLES.decode_error_rule;
     if (rule) this.report(rule, "?", { detail });
     return this.take();
   }
@@ -399,6 +398,7 @@ export class Automaton {
       const translated = this.translate(raw, data);
       if (translated !== null) return translated;
     }
+    if (result.dropped && TABLES.unknown_event_rule) return this.unknown(raw, data);
     let noted: Finding[] = [];
     const value = result.value as Obj | null;
     const type = value === null ? "?" : pyStr(value[DISC]);
@@ -412,11 +412,24 @@ export class Automaton {
     return noted.concat(this.feed(value!));
   }
 
-  private undecodable(data: Uint8Array | string, errors: Issue[]): Finding[] {
+  private undecodable(data: Uint8Array | string, errors: Issue[], rule: string | null = TABLES.decode_error_rule): Finding[] {
     const detail = errors.slice(0, 3).map(String).join("; ");
     const more = errors.length - 3;
     this.salvage(data);
-    return this.noteDecodeError(detail + (more > 0 ? `; and ${more} more` : ""));
+    return this.noteDecodeError(detail + (more > 0 ? `; and ${more} more` : ""), rule);
+  }
+
+  /** An event lenient decoding would drop whole (of a type the schema does not name, or whose
+   * required member is unrecognised), where the rules make that a finding (`on-unknown-event`):
+   * the strict decoder says why. */
+  private unknown(raw: unknown, data: Uint8Array | string): Finding[] {
+    try {
+      check(raw, EVENTS as any);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      return this.undecodable(data, [...e.errors], TABLES.unknown_event_rule);
+    }
+    throw new Error("a document lenient decoding drops decodes strictly");
   }
 
   /** An event that does not decode, or that lenient decoding dropped, still arrived: when its

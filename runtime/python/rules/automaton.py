@@ -410,11 +410,12 @@ class Automaton:
         self._out.clear()
         return out
 
-    def note_decode_error(self, detail: str) -> tuple[Finding, ...]:
-        """An event that did not decode: a finding, and the stream goes on."""
+    def note_decode_error(self, detail: str, rule: str | None = None) -> tuple[Finding, ...]:
+        """An event that did not decode: a finding (of ``rule``, by default the rules'
+        ``on-decode-error``), and the stream goes on."""
         self.index += 1
         self._expanded = []
-        rule = TABLES["decode_error_rule"]
+        rule = rule or TABLES["decode_error_rule"]
         if rule:
             self._report(rule, "?", {"detail": detail})
         return self._take()
@@ -448,6 +449,8 @@ class Automaton:
             translated = self._translate(data)
             if translated is not None:
                 return translated
+        if result.dropped and TABLES["unknown_event_rule"]:  # not stripped here: a finding
+            return self._unknown(data)
         noted: tuple[Finding, ...] = ()
         value = result.value
         type_ = "?" if value is None else str(getattr(value, _DISC))
@@ -460,11 +463,21 @@ class Automaton:
         self._count(value)
         return noted + self.feed(value)
 
-    def _undecodable(self, data: bytes | str, exc: DecodeError) -> tuple[Finding, ...]:
+    def _undecodable(self, data: bytes | str, exc: DecodeError, rule: str | None = None) -> tuple[Finding, ...]:
         detail = "; ".join(str(e) for e in exc.errors[:3])
         more = len(exc.errors) - 3
         self._salvage_sequence(data)
-        return self.note_decode_error(detail + (f"; and {more} more" if more > 0 else ""))
+        return self.note_decode_error(detail + (f"; and {more} more" if more > 0 else ""), rule)
+
+    def _unknown(self, data: bytes | str) -> tuple[Finding, ...]:
+        """An event lenient decoding would drop whole (of a type the schema does not name, or
+        whose required member is unrecognised), where the rules make that a finding
+        (``on-unknown-event``): the strict decoder says why."""
+        try:
+            _EVENTS.decode(data)
+        except DecodeError as exc:
+            return self._undecodable(data, exc, TABLES["unknown_event_rule"])
+        raise AssertionError("a document lenient decoding drops decodes strictly")  # pragma: no cover
 
     def _salvage_sequence(self, data: bytes | str) -> None:
         """An event that does not decode, or that lenient decoding dropped, still arrived: when

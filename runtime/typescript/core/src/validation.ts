@@ -276,8 +276,15 @@ export class Validation {
         return this.union(value, node, ptr, definition);
       case "enum":
         if (typeof value !== "string") this.typeError(value, "string", node, ptr, definition);
-        else if (!(node["values"] as string[]).includes(value))
-          this.error(ptr, definition, "enum", `${show(value)} is not one of ${(node["values"] as string[]).join(", ")}`, loc(node.loc, "enum"));
+        else if (!(node["values"] as string[]).includes(value)) {
+          const allowed = (node["values"] as string[]).join(", ");
+          if (this.lenient) {
+            // a closed set of strings is a union of names: an unknown one is stripped
+            this.warn(ptr, definition, "enum", `unknown value ${pyRepr(value)} stripped (known: ${allowed})`, loc(node.loc, "enum"));
+            return DROP;
+          }
+          this.error(ptr, definition, "enum", `${show(value)} is not one of ${allowed}`, loc(node.loc, "enum"));
+        }
         return value;
       case "const": {
         const want = node["value"];
@@ -354,8 +361,8 @@ export class Validation {
       const checked = this.check(member, spec.type, sub, definition);
       if (checked === DROP) {
         if (spec.required !== null) {
-          this.error(sub, definition, "oneOf", `required property ${pyRepr(name)} holds an unknown member`, "");
-          continue;
+          // the value holding it goes instead (processing.mdx); its warning says why
+          return DROP;
         }
         if (out === value) out = { ...value };
         delete out[name];
