@@ -12,14 +12,12 @@ import itertools
 import math
 import sys
 import types
-from pathlib import Path
 from typing import Any, Callable
 
-from . import regex_sample
+from . import regex_sample, resources
 from .regex import ecma_to_python
 from .validation_table import map_patterns
 
-_RUNTIME = Path(__file__).resolve().parents[1] / "runtime" / "python"
 _COUNTER = itertools.count()
 
 
@@ -40,7 +38,7 @@ def load_validator(table: dict[str, Any], integers: str, formats: bool) -> Any:
     sys.modules[name + ".schema_table"] = st
     module = None
     for mod, folder in (("errors", "core"), ("shown", "core"), ("limits", "core"), ("jsonscan", "core"), ("validation", "core"), ("vocabulary", "vocabulary")):
-        spec = importlib.util.spec_from_file_location(f"{name}.{mod}", _RUNTIME / folder / f"{mod}.py")
+        spec = importlib.util.spec_from_file_location(f"{name}.{mod}", resources.runtime("python") / folder / f"{mod}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[f"{name}.{mod}"] = module
@@ -151,8 +149,17 @@ class GeneralDeriver:
                     out.append(self.complete(c, node))
         if "ref" in node:
             out += [self.complete(c, node) for c in self.of_definition(node["ref"])[:3]]
-        for sub in node.get("all_of", ()):
-            out += [self.complete(c, node) for c in self.candidates(sub)[:2]]
+        parts = [self.candidates(sub)[:2] for sub in node.get("all_of", ())]
+        for found in parts:
+            out += [self.complete(c, node) for c in found]
+        if len(parts) > 1 and all(parts):
+            # each part alone rarely satisfies the others (`allOf: [{$ref: Error}, {code: {const:
+            # ...}}]`): their first samples merged too, the later part winning and then the earlier
+            for later_wins in (True, False):
+                merged = parts[0][0]
+                for found in parts[1:]:
+                    merged = _merged(merged, found[0], later_wins)
+                out.append(self.complete(merged, node))
         if "then" in node:
             out += [self.complete(c, node) for c in self.candidates(node["then"])[:2]]
         kinds = node.get("types") or ["object", "string", "integer", "array", "boolean", "null", "number"]
@@ -389,6 +396,16 @@ class _None:
 
 
 _NONE: Any = _None()
+
+
+def _merged(a: Any, b: Any, later_wins: bool) -> Any:
+    """Two samples of one value (allOf parts), objects merged member by member."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = _merged(out[key], value, later_wins) if key in out else value
+        return out
+    return b if later_wins else a
 
 
 def _vary(value: Any, i: int) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -27,7 +28,17 @@ sys.path.insert(0, str(GENERATED))
 
 from generator.targets.typescript import node as ts_node  # noqa: E402
 
-SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+# The TypeScript compiler `make test`'s setup installs into tests/node: the tests and benchmarks
+# (and every command they start) build the TypeScript packages with it, never fetching one.
+LOCAL_TSC = REPO / "tests" / "node" / "node_modules" / ".bin" / "tsc"
+if LOCAL_TSC.exists():
+    os.environ.setdefault("SPECBIND_TSC", str(LOCAL_TSC))
+
+SPECS = {
+    "agui": ("agui", "agui-ts"),
+    "harness-runtime": ("harness_runtime", "harness-runtime-ts"),
+    "mcp": ("mcp", "mcp-ts"),
+}
 # the folder each spec's two packages are in: generated/, or where `register` says
 OUT: dict[str, Path] = {}
 
@@ -145,6 +156,12 @@ def findings_of(report: dict[str, Any]) -> list[str]:
 
 
 # -- streams ----------------------------------------------------------------------------------------
+
+
+def judges_streams(spec: str) -> bool:
+    """Whether a spec's packages judge streams (its binding has a rules file): the stream
+    comparisons apply to those only."""
+    return (folder_of(spec, 0) / "tests" / "rule_examples.json").is_file()
 
 
 def stream_examples(spec: str) -> Iterator[tuple[str, bytes]]:
