@@ -18,8 +18,9 @@ Standard library only.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from json import JSONDecodeError
-from json.decoder import scanstring
+from json import decoder as _decoder
 from typing import NamedTuple
 
 from .errors import JSONParseError
@@ -27,6 +28,8 @@ from .errors import JSONParseError
 __all__ = ["Scanned", "scan", "scan_text", "text_of", "member_scalar"]
 
 _WS = re.compile(r"[ \t\n\r]*")
+# CPython's own string scanner (C): the same values, messages and positions as json.loads
+scanstring: Callable[[str, int, bool], tuple[str, int]] = _decoder.scanstring  # type: ignore[attr-defined]
 # CPython's number grammar (json.scanner), ASCII digits only
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
@@ -75,8 +78,8 @@ def _error(message: str, text: str, pos: int) -> JSONParseError:
 def scan_text(text: str) -> Scanned:
     """``scan`` of a text already decoded."""
     n = len(text)
-    ws = _WS.match
-    pos = ws(text, 0).end()
+    ws = _ws
+    pos = ws(text, 0)
     kind = (
         "value"
         if pos >= n or text[pos] not in "[{"
@@ -100,7 +103,7 @@ def scan_text(text: str) -> Scanned:
             if c == '"':
                 pos = scanstring(text, pos + 1, True)[1]
             elif c == "{" or c == "[":
-                pos = ws(text, pos + 1).end()
+                pos = ws(text, pos + 1)
                 if pos < n and text[pos] == ("}" if c == "{" else "]"):
                     pos += 1
                 else:
@@ -133,11 +136,11 @@ def scan_text(text: str) -> Scanned:
                     else:
                         spans.append((start, pos))
                 if not open_:
-                    end = ws(text, pos).end()
+                    end = ws(text, pos)
                     if end != n:
                         raise _error("Extra data", text, end)
                     return Scanned(text, kind, spans, members)
-                pos = ws(text, pos).end()
+                pos = ws(text, pos)
                 is_object = open_[-1]
                 if pos < n and text[pos] == ("}" if is_object else "]"):
                     pos += 1
@@ -145,7 +148,7 @@ def scan_text(text: str) -> Scanned:
                     continue
                 if pos >= n or text[pos] != ",":
                     raise _error("Expecting ',' delimiter", text, pos)
-                pos = ws(text, pos + 1).end()
+                pos = ws(text, pos + 1)
                 if is_object:
                     name, pos = _member_name(text, pos)
                     if len(open_) == 1:
@@ -163,10 +166,16 @@ def _member_name(text: str, pos: int) -> tuple[str, int]:
     if pos >= n or text[pos] != '"':
         raise _error("Expecting property name enclosed in double quotes", text, pos)
     name, pos = scanstring(text, pos + 1, True)
-    pos = _WS.match(text, pos).end()
+    pos = _ws(text, pos)
     if pos >= n or text[pos] != ":":
         raise _error("Expecting ':' delimiter", text, pos)
-    return name, _WS.match(text, pos + 1).end()
+    return name, _ws(text, pos + 1)
+
+
+def _ws(text: str, pos: int) -> int:
+    """Where the blanks at pos end."""
+    found = _WS.match(text, pos)
+    return pos if found is None else found.end()
 
 
 def member_scalar(data: bytes | str, dotted: str, digits: int) -> str | int | None:
@@ -189,7 +198,8 @@ def member_scalar(data: bytes | str, dotted: str, digits: int) -> str | int | No
     if text is None:
         return None
     if text[0] == '"':
-        return scanstring(text, 1, True)[0]
+        name: str = scanstring(text, 1, True)[0]
+        return name
     if _INTEGER.fullmatch(text) and len(text) - (text[0] == "-") <= digits:
         return int(text)
     return None
