@@ -98,6 +98,11 @@ CASES: list[Case] = [
     ("8-redelivery-reordered", "harness-runtime", REPLAY,
      lines(hr(1), hr(2, "provider.event", b'{"b":1,"0":2}'), hr(2, "provider.event", b'{"0":2,"b":1}')),
      lambda r: any(rule == "HR-SEQUENCE-CONFLICT" for rule, _ in rules(r)) or any("SEQUENCE" in rule for rule, _ in rules(r))),
+    ("8-order-in-retired-translation", "agui", REPLAY,
+     lines(AG_START, b'{"type":"THINKING_START","b":1,"0":2}', AG_END),
+     lambda r: [m for m in messages(r).splitlines() if "unknown property" in m]
+     == ["/b: unknown property 'b' stripped [unevaluatedProperties, ReasoningStartEvent]",
+         "/0: unknown property '0' stripped [unevaluatedProperties, ReasoningStartEvent]"]),
     # 9. code point order wherever a list is sorted
     ("9-code-point-order", "agui", REPLAY,
      b'{"stream":[' + AG_START + b"," + AG_END + b'],"\\uffff":1,"\\ud83d\\ude00":2}',

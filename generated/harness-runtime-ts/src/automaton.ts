@@ -19,7 +19,7 @@
 import { check, checkLenient } from "./codec_json.js";
 import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyStr, setMember, wasExact } from "./json.js";
+import { JSONParseError, ORDER, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -462,8 +462,13 @@ export class Automaton {
     if (how === undefined) return null;
     const source = raw as Obj;
     const event: Obj = {};
-    for (const k of keysOf(source)) if (!how["drop"].includes(k)) setMember(event, k, source[k]);
-    event[discWire] = how["as"];
+    const order: string[] = []; // the document's order, kept where JavaScript's would differ (ORDER)
+    const put = (name: string, value: unknown): void => {
+      if (!own(event, name)) order.push(name);
+      setMember(event, name, value);
+    };
+    for (const k of keysOf(source)) if (!how["drop"].includes(k)) put(k, source[k]);
+    put(discWire, how["as"]);
     const notes = [`${old} is retired: translated to ${how["as"]}`];
     const lost = (how["drop"] as string[]).filter((k) => own(source, k));
     if (lost.length) notes.push(`its ${lost.join(", ")} dropped (${how["as"]} has no place for it)`);
@@ -472,18 +477,19 @@ export class Automaton {
       const kind: string = spec["how"];
       const arg = spec["value"];
       if (kind === "value") {
-        event[name] = arg;
+        put(name, arg);
         continue;
       }
       let held = this.held.get(arg);
       if (kind === "new" || held === undefined) {
         held = `${arg}-${this.index + 1}`;
         this.held.set(arg, held);
-        if (kind !== "new") notes.push(`${name} '${held}' minted: no opener preceded it`);
+        if (kind !== "new") notes.push(`${name} ${pyRepr(held)} minted: no opener preceded it`);
       }
-      event[name] = held;
+      put(name, held);
       if (kind === "close") this.held.delete(arg);
     }
+    if (ORDER in source) (event as { [ORDER]?: string[] })[ORDER] = order;
     const rule: string | null = TABLES.retired_rule;
     let noted: Finding[] = [];
     if (rule) {
