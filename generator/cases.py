@@ -374,13 +374,12 @@ class Deriver:
 
 def _lenient(label: str, below: str, top: bool, required: bool = True) -> str:
     """What lenient decoding does with an unrecognised member of a union or of a closed set of
-    strings (basic/processing.mdx § What a consumer does with unrecognised material): inside a
-    list or a map that element is dropped and the rest survives; in an optional property that
-    property is stripped; in a required one the value holding it is removed instead, here the
-    whole document; a whole document of one is dropped."""
+    strings: inside a list item (`/0`) or a map value (`/k`) that element is dropped and the rest
+    survives; an optional property holding one is stripped; in a required one the value holding
+    it is removed instead, here the whole document; a whole document of one is dropped."""
     if not label.endswith(("unknown-member", "not-a-member")):
         return "error"
-    if below:
+    if below:  # under an array item (`/0`) or a map value (`/k`)
         return "strip"
     if top:
         return "drop"
