@@ -7,6 +7,7 @@ findings never break the session."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -52,6 +53,51 @@ class DecodeJudge:
 
     def finish(self) -> list[str]:
         return []
+
+
+class RulesJudge:
+    """The spec's rules, as the generated package's automaton judges a session of two parties
+    (`Automaton.feed_message(bytes, sender=PARTY)`, docs/rules-dsl.md "Two parties"): each
+    finding names its rule, level and message index; `finish` adds what the end of the session
+    leaves (requests never answered)."""
+
+    def __init__(self, automaton: ModuleType) -> None:
+        self.automaton = automaton.Automaton()
+        self.violations = 0
+        self.warnings = 0
+
+    def _lines(self, findings: Any) -> list[str]:
+        out = []
+        for finding in findings:
+            if finding.fatal:
+                self.violations += 1
+            else:
+                self.warnings += 1
+            out.append(f"{finding.rule} [{finding.level}] message {finding.index} ({finding.type}): {finding.message}")
+        return out
+
+    def feed(self, line: Line) -> list[str]:
+        return self._lines(self.automaton.feed_message(line.data, sender=line.party))
+
+    def finish(self) -> list[str]:
+        return self._lines(self.automaton.finish())
+
+
+def judge_for(package: ModuleType, stdio: Stdio) -> DecodeJudge | RulesJudge:
+    """The rules when the spec's package has a two-party automaton naming the transport's
+    parties; strict decoding otherwise."""
+    try:
+        automaton = importlib.import_module(f"{package.__name__}.automaton")
+        parties = importlib.import_module(f"{package.__name__}.automaton_table").TABLES.get("parties") or []
+    except ModuleNotFoundError:
+        return DecodeJudge(package, stdio)
+    if not parties or not hasattr(automaton.Automaton, "feed_message"):
+        return DecodeJudge(package, stdio)
+    if sorted(parties) != sorted((stdio.stdin, stdio.stdout)):
+        raise click.UsageError(
+            f"the rules name the parties {' and '.join(parties)}, the [stdio] table {stdio.stdin} and {stdio.stdout}: they must be the same"
+        )
+    return RulesJudge(automaton)
 
 
 class Transcript:
@@ -109,7 +155,7 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
     if stdio is None:
         raise click.UsageError(f"{spec_dir} binds no stdio transport: its binding.toml has no [stdio] table")
     package = load_package(spec_dir, out)
-    judge: Any = DecodeJudge(package, stdio)
+    judge = judge_for(package, stdio)
     transcript = Transcript(open(writable(record, "--record"), "wb")) if record is not None else None  # noqa: SIM115 - closed below
     lock = threading.Lock()
     counts = {stdio.stdin: 0, stdio.stdout: 0}
@@ -127,6 +173,9 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
         with lock:
             _say(text)
 
+    # the judge thread holds the interpreter while it decodes; the relay's threads only wait on
+    # pipes: a short switch interval lets them forward as soon as bytes arrive
+    sys.setswitchinterval(0.0005)
     relay = Relay(command, (stdio.stdin, stdio.stdout), on_line, on_event, grace=grace)
     try:
         relay.start()
