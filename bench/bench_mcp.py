@@ -90,7 +90,8 @@ def definitions_by_method(schema: dict[str, Any]) -> dict[str, str]:
     out = {}
     for name, node in schema["$defs"].items():
         const = node.get("properties", {}).get("method", {}).get("const")
-        if isinstance(const, str) and "id" in node.get("properties", {}) or (isinstance(const, str) and const not in out):
+        if isinstance(const, str):
+            assert const not in out, f"two definitions carry method {const}"
             out[const] = name
     return out
 

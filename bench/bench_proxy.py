@@ -16,7 +16,6 @@ A benchmark, not a test: it exits 0 whatever the speed.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
