@@ -1,9 +1,11 @@
 """The official MCP conformance suite (npm @modelcontextprotocol/conformance 0.1.13, the newest
-release that runs on Node 20: 0.1.14 on import `fs.globSync`, Node 22) against a server built on
-the official TypeScript SDK (tests/sdk_peers/ts_conformance_server.cjs), every session passing
-through `specbind proxy`. The suite speaks Streamable HTTP, the proxy stdio:
-tests/sdk_peers/http_bridge.cjs serves the suite and relays each HTTP session, message for
-message, to its own `specbind proxy --record ... -- server`.
+release that runs on Node 20: 0.1.14 on import `fs.globSync`, Node 22) against a server and a
+client built on the official TypeScript SDK (tests/sdk_peers/ts_conformance_server.cjs,
+ts_conformance_client.cjs), every session passing through `specbind proxy`. The suite speaks
+Streamable HTTP, the proxy stdio: for the server scenarios tests/sdk_peers/http_bridge.cjs serves
+the suite and relays each HTTP session, message for message, to its own `specbind proxy
+--record ... -- server`; for the client scenarios the client launches `specbind proxy -- node
+stdio_bridge.cjs URL`, which relays to the suite's test server.
 
 Both judge the same sessions: the suite its scenario checks, specbind every message. What each
 checks that the other does not, and every disagreement, is in docs/mcp-conformance.md; each
@@ -96,3 +98,31 @@ def test_specbind_judged_every_session_the_suite_opened_and_found_nothing(suite_
     assert messages > 100
     assert {"initialize", "tools/call", "sampling/createMessage", "elicitation/create", "notifications/progress",
             "notifications/message", "resources/subscribe", "completion/complete", "prompts/get"} <= methods, methods
+
+
+CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults"]
+
+
+def test_the_client_scenarios_pass_through_the_proxy_and_specbind_finds_nothing(tmp_path: Path) -> None:
+    if ts_node.node() is None or not SUITE.exists():
+        pytest.skip("SKIPPED LOUDLY: node or @modelcontextprotocol/conformance is absent: npm install --prefix tests/node")
+    records = tmp_path / "sessions"
+    records.mkdir()
+    env = {**scenarios.sdk_env(), "SPECBIND": scenarios.SPECBIND[0], "SPECBIND_SPEC": str(scenarios.REPO / "spec" / "mcp"),
+           "SPECBIND_OUT": str(scenarios.REPO / "generated"), "SPECBIND_RECORD_DIR": str(records)}
+    client = f"node {scenarios.PEERS / 'ts_conformance_client.cjs'}"
+    for scenario in CLIENT_SCENARIOS:
+        done = subprocess.run([str(SUITE), "client", "--command", client, "--scenario", scenario, "--output-dir", str(tmp_path / "results")], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        text = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)
+        assert done.returncode == 0 and "OVERALL: PASSED" in text, text[-3000:]
+        # the client's stderr (the proxy's lines with it) is kept by the suite in results/<scenario>-*/
+        logs = "".join(f.read_text(encoding="utf-8", errors="replace") for f in (tmp_path / "results").rglob("stderr.txt") if scenario in str(f))
+        summaries = [line for line in logs.splitlines() if line.startswith("specbind proxy: ") and " messages (" in line]
+        assert len(summaries) == 1 and "; 0 violations, 0 warnings;" in summaries[0], (scenario, summaries)
+        from mcp import codec_json
+
+        lines = (records / f"{scenario}.jsonl").read_bytes().splitlines()
+        assert len(lines) >= 4
+        for line in lines:
+            codec_json.decode(line[line.index(b'"message":') + len(b'"message":') : -1])
