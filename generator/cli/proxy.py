@@ -139,9 +139,11 @@ def _say(text: str) -> None:
               help='Write the transcript to FILE: JSON Lines, {"from": PARTY, "message": MESSAGE} per message in wire order.')
 @click.option("--grace", type=click.FloatRange(min=0), default=5.0, show_default=True, metavar="S",
               help="After SIGTERM or Ctrl-C is passed on, how long the child has to exit before it is killed.")
+@click.option("--slow", type=click.FloatRange(min=0), default=30.0, show_default=True, metavar="S",
+              help="Say so when the child has written nothing for S seconds after the launcher wrote (0: never).")
 @out_option
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, metavar="-- COMMAND...")
-def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command: tuple[str, ...]) -> None:
+def proxy(spec_dir: Path, record: Path | None, grace: float, slow: float, out: Path, command: tuple[str, ...]) -> None:
     """Relay stdio between the launcher and COMMAND (a child speaking the spec's stdio transport):
     every byte passes unchanged and in order both ways, the child's stderr is passed through,
     each message is judged as it passes and every finding printed on stderr as it happens.
@@ -176,7 +178,7 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
     # the judge thread holds the interpreter while it decodes; the relay's threads only wait on
     # pipes: a short switch interval lets them forward as soon as bytes arrive
     sys.setswitchinterval(0.0005)
-    relay = Relay(command, (stdio.stdin, stdio.stdout), on_line, on_event, grace=grace)
+    relay = Relay(command, (stdio.stdin, stdio.stdout), on_line, on_event, grace=grace, slow=slow)
     try:
         relay.start()
     except FileNotFoundError:
