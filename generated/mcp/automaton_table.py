@@ -434,6 +434,7 @@ TABLES: dict[str, Any] = {
     "fatal_levels": ["MUST", "MUST NOT"],
     "decode_error_rule": "MSG-JSONRPC",
     "stripped_rule": None,
+    "unknown_event_rule": None,
     "retired_rule": None,
     "machine": {
         "name": "session",

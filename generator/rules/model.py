@@ -294,5 +294,6 @@ class RulesFile:
     exchanges: Exchanges | None = None
     decode_error_rule: tuple[str, Token] | None = None
     stripped_rule: tuple[str, Token] | None = None
+    unknown_event_rule: tuple[str, Token] | None = None
     retired_rule: tuple[str, Token] | None = None
     header: Token | None = None

@@ -432,6 +432,7 @@ export const TABLES: { readonly [key: string]: any } = {
  ],
  "decode_error_rule": "MSG-JSONRPC",
  "stripped_rule": null,
+ "unknown_event_rule": null,
  "retired_rule": null,
  "machine": {
   "name": "session",

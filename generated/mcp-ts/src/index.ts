@@ -17,3 +17,6 @@ export { Automaton, Finding, RULES, checkAnswers, checkListing } from "./automat
 export { replay, replayChunks, sniff, conformant, FORMATS, OUTCOMES } from "./replay.js";
 export type { Report } from "./replay.js";
 export { SSEDecoder } from "./sse.js";
+export { Router, FamilyFinding } from "./family.js";
+export type { Delivery, Segment } from "./family.js";
+export { FAMILY } from "./family_table.js";
