@@ -163,6 +163,12 @@ _FAST: dict[str, tuple[Any, Any]] = {
 }
 
 
+_SLOW: frozenset[str] = frozenset({})
+"""Definitions the typed decoder alone would not check exactly (a value only the general
+validator checks is reachable from them): their documents are decoded by that validator, then
+converted to the typed model."""
+
+
 class Decoded(NamedTuple):
     """A lenient decode: the value, what was stripped from it, and whether the whole document
     was stripped (an unknown union member at the top: ``value`` is then None)."""

@@ -48,7 +48,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "vocabulary": vocabulary,
         "integers": ir.integers,
         "formats": ir.formats,
-        "slow": ctx.slow() if vocabulary else [],
+        "slow": ctx.slow(),
         "reference_map": reference_map,
         "package": package,
         "protocol": binding.name,
@@ -65,6 +65,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "plain_aliases": ctx.aliases(late=False),
         "classes": ctx.classes(),
         "late_aliases": ctx.aliases(late=True),
+        "recursive_aliases": ctx.recursive_aliases(),
         "carriers": ctx.carriers(),
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
@@ -144,12 +145,48 @@ class _Context:
                 out.append({"name": self.py[d.name], "doc": d.doc, "members": members})
         return out
 
-    def aliases(self, late: bool) -> list[dict[str, Any]]:
-        items = []
+    def recursive(self) -> set[str]:
+        """Type aliases that name themselves through arrays, maps and unions (a JSON-value-like
+        `Node = str | list[Node]`), directly or through other aliases. msgspec cannot decode
+        into a recursive alias, so at run time each is the plain JSON value typed by the JSON
+        types it admits, checked by the validator (a definition reaching one takes that path)."""
+        edges: dict[str, set[str]] = {}
         for d in self.ir.defs.values():
             if isinstance(d, (M.AliasDef, M.UnionDef)):
+                edges[d.name] = self.refs(d.union if isinstance(d, M.UnionDef) else d.type)
+        found: set[str] = set()
+        for start in edges:
+            stack, seen = list(edges[start]), set()
+            while stack:
+                name = stack.pop()
+                if name == start:
+                    found.add(start)
+                    break
+                if name in seen or name not in edges:
+                    continue
+                seen.add(name)
+                stack.extend(edges[name])
+        return found
+
+    def recursive_aliases(self) -> list[dict[str, Any]]:
+        """The recursive aliases: the exact recursive annotation for type checkers, the loose
+        one for msgspec (see `recursive`)."""
+        out = []
+        for name in sorted(self.recursive(), key=list(self.ir.defs).index):
+            d = self.ir.defs[name]
+            assert isinstance(d, (M.AliasDef, M.UnionDef))
+            t = d.union if isinstance(d, M.UnionDef) else d.type
+            loose = self.sym.loose_annotation(M.json_types(t, self.ir.defs.__getitem__))
+            out.append({"name": self.py[name], "doc": d.doc, "annotation": self.ann(t), "runtime": loose})
+        return out
+
+    def aliases(self, late: bool) -> list[dict[str, Any]]:
+        items = []
+        recursive = self.recursive()
+        for d in self.ir.defs.values():
+            if isinstance(d, (M.AliasDef, M.UnionDef)) and d.name not in recursive:
                 t = d.union if isinstance(d, M.UnionDef) else d.type
-                deps = self.refs(t)
+                deps = self.refs(t) - recursive  # a recursive alias is declared before them all
                 if bool(deps) == late:
                     items.append((d, t, deps))
         if not late:
@@ -277,9 +314,13 @@ class _Context:
                 return any(inexact(m, seen) for m in t.members)
             return False
 
+        recursive = self.recursive()
+
         def definition(name: str, seen: frozenset[str]) -> bool:
             d = self.ir.defs[name]
-            if isinstance(d, M.ObjectDef):
+            if name in recursive:
+                found = True  # held as its JSON types: the validator checks the rest
+            elif isinstance(d, M.ObjectDef):
                 found = d.checks is not None or any(inexact(f.type, seen) for f in d.fields)
             elif isinstance(d, M.UnionDef):
                 found = inexact(d.union, seen)
