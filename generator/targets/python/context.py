@@ -15,6 +15,7 @@ from ...ir import model as M
 from ...products import Products
 from ...regex import ecma_to_python
 from ...rules.diagram import as_context, diagrams
+from ...accept_plan import accept_plan
 from ...validation_table import map_patterns, needs_vocabulary
 from .. import Data, Plan
 from .symbols import Symbols
@@ -41,14 +42,22 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     cases = products.cases
     rules = products.rules
     tables = None if rules is None else rules.tables_for(sym.field_name)
-    vocabulary = needs_vocabulary(ir, products.validation)
+    slow = ctx.slow()
+    # a definition the typed decoder cannot check alone is checked by the compiled validator
+    # (accept.py), which shares the general validator's helpers
+    vocabulary = needs_vocabulary(ir, products.validation) or bool(slow)
+    accept = None
+    if slow:
+        accept = accept_plan(products.validation, ir.integers, ir.formats, slow)
+        accept["patterns"] = [ecma_to_python(p) for p in accept["patterns"]]
     pointers = ctx.reference_pointers()
     reference_map = ir.draft != "2020-12" or any(p != "#/$defs/" + n.replace("~", "~0").replace("/", "~1") for n, p in pointers.items())
     context = {
         "vocabulary": vocabulary,
         "integers": ir.integers,
         "formats": ir.formats,
-        "slow": ctx.slow(),
+        "slow": slow,
+        "accept": accept,
         "reference_map": reference_map,
         "package": package,
         "protocol": binding.name,
