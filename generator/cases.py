@@ -333,6 +333,12 @@ class Deriver:
                     out.append(valid(name, f"probe-{label}", v))
                 else:
                     out.append(invalid(name, f"probe-{label}", v, None, None))
+        if self.ir.integers == "json-schema":
+            for case in out:  # a probe written with 1.0 where an integer is reads back as 1
+                if case["valid"] and "normalized" not in case:
+                    plain = _integral(case["document"])
+                    if json.dumps(plain) != json.dumps(case["document"]):
+                        case["normalized"] = plain
         names = set()
         for case in out:  # labels may repeat across probes: keep names unique
             n, i = case["name"], 2
@@ -397,6 +403,18 @@ def _lenient(label: str, below: str, top: bool, required: bool = True) -> str:
     if top:
         return "drop"
     return "error" if required else "strip"
+
+
+def _integral(doc: Any) -> Any:
+    """A document with every integral float as an int: how the json-schema integer rule
+    decodes it."""
+    if isinstance(doc, float) and doc.is_integer():
+        return int(doc)
+    if isinstance(doc, dict):
+        return {k: _integral(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [_integral(v) for v in doc]
+    return doc
 
 
 def valid(definition: str, label: str, doc: Any) -> Case:

@@ -148,9 +148,16 @@ class _Context:
         out = []
         for d in self.ir.defs.values():
             if isinstance(d, M.EnumDef):
-                members = [(constant(v), v) for v in d.values]
-                if len({m for m, _ in members}) != len(members):
-                    raise self.fail(d.loc, "enum values collide as Python constant names")
+                members = []
+                taken: set[str] = set()
+                for v in d.values:
+                    # values spelled alike as constants (Etc/GMT+1, Etc/GMT-1) are numbered in
+                    # schema order: ETC_GMT_1, ETC_GMT_1_2
+                    name, i = constant(v), 2
+                    while name in taken:
+                        name, i = f"{constant(v)}_{i}", i + 1
+                    taken.add(name)
+                    members.append((name, v))
                 out.append({"name": self.py[d.name], "doc": d.doc, "members": members})
         return out
 
