@@ -335,6 +335,7 @@ _FAST: dict[str, tuple[Any, Any]] = {
     "UnsubscribeRequestParamsMeta": (models.UnsubscribeRequestParamsMeta, None),
 }
 
+
 _SLOW: frozenset[str] = frozenset(
     {
         "CallToolResult",
@@ -396,7 +397,7 @@ def _decoded(value: Any) -> Decoded:
 class Decoder:
     """Decodes documents of one definition; keep one per definition on hot paths."""
 
-    __slots__ = ("definition", "_fast", "_type", "_expect", "_slow")
+    __slots__ = ("definition", "_fast", "_type", "_expect", "_slow", "_accept")
 
     def __init__(self, definition: str = ROOT) -> None:
         try:
@@ -408,13 +409,23 @@ class Decoder:
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
         self._slow = definition in _SLOW
+        self._accept: Any = None
+        if self._slow:
+            from .accept import (
+                ACCEPT,
+            )  # the compiled validator, loaded with the first such decoder
+
+            self._accept = ACCEPT[definition]
 
     def decode(self, data: bytes | str) -> Any:
         """The typed value, or DecodeError carrying every problem in the document."""
         if type(data) is not bytes:
             data = _as_bytes(data, self.definition)
         if self._slow:
-            return self._explain(data, lenient=False).value
+            value = self._compiled(data)
+            return (
+                self._explain(data, lenient=False).value if value is _REFUSED else value
+            )
         try:
             value = self._fast.decode(data)
             fast = not _suspect(data) and (
@@ -433,7 +444,12 @@ class Decoder:
         if type(data) is not bytes:
             data = _as_bytes(data, self.definition)
         if self._slow:
-            return self._explain(data, lenient=True)
+            value = self._compiled(data)
+            return (
+                self._explain(data, lenient=True)
+                if value is _REFUSED
+                else _decoded(value)
+            )
         try:
             value = self._fast.decode(data)
             fast = not _suspect(data) and (
@@ -453,6 +469,25 @@ class Decoder:
         except DecodeError:
             return False
         return True
+
+    def _compiled(self, data: bytes) -> Any:
+        """The typed value of a document the compiled validator accepts, else _REFUSED (the
+        explaining path then decides, and says why)."""
+        try:
+            document = _PLAIN.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return _REFUSED
+        if _suspect(data) or not self._accept(document):
+            return _REFUSED
+        try:
+            value = msgspec.convert(document, self._type, strict=True)
+        except msgspec.ValidationError:
+            return _REFUSED
+        if self._expect is not None and type(value) is not self._expect:
+            return _REFUSED
+        if _carries(value):
+            _attach(value, document)
+        return value
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
         # the table-driven validator loads on the first refused document, not with the package
@@ -491,6 +526,26 @@ class Decoder:
             )
         _attach(value, cleaned)
         return Decoded(value, tuple(check.warnings))
+
+
+_REFUSED: Any = object()
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent under JSON Schema's integer rule: an integral
+    one is the integer (1.0 is 1, as the typed model holds it); beyond a double's range it is
+    refused (the explaining path locates it)."""
+    value = float(text)
+    if value.is_integer():
+        return int(value)
+    if value in (_INF, -_INF):
+        raise ValueError(f"number {text[:40]} is out of the range of a double")
+    return value
+
+
+_INF = float("inf")
+_PLAIN: msgspec.json.Decoder[Any] = msgspec.json.Decoder(float_hook=_number)
+"""Documents of the definitions in _SLOW, read as plain JSON values for the compiled validator."""
 
 
 def _suspect(data: bytes) -> bool:
