@@ -268,9 +268,15 @@ class _Planner:
                 ops.append({"op": "enum", "var": v, "choices": self.value(list(values))})
         if "ref" in node:
             ops.append({"op": "call", "var": v, "fn": self.call(node["ref"])})
+        typed = set(ops[0]["tests"]) if ops and ops[0]["op"] == "types" else None
         for kind, found in (("number", self.numeric(node, v)), ("string", self.textual(node, v)), ("array", self.array(node, v)), ("object", self.object(node, v))):
             if found:
-                ops.append({"op": "when", "var": v, "tests": self.kind_tests([kind]) if kind != "number" else ["int", "float"], "body": found})
+                guard = self.kind_tests([kind]) if kind != "number" else ["int", "float"]
+                covered = set(guard) | ({"integral-float"} if "float" in guard else set())
+                if typed is not None and typed <= covered:
+                    ops += found  # `type` has already refused every other value
+                else:
+                    ops.append({"op": "when", "var": v, "tests": guard, "body": found})
         for sub in node.get("all_of", ()):
             ops += self.node(sub, v)
         if "any_of" in node:
@@ -389,3 +395,38 @@ def accept_plan(table: dict[str, Any], integers: str, formats: bool, roots: list
     """The compiled validator of a validation table for the definitions `roots` (and those
     they reach); see the module docstring."""
     return _Planner(table, integers, formats).build(roots)
+
+
+def general_roots(table: dict[str, Any]) -> list[str]:
+    """The definitions from which a `schema` node (the general validator's) is reachable, in
+    table order: those a binding checks by the compiled validator."""
+    refs: dict[str, set[str]] = {}
+    found: set[str] = set()
+
+    def walk(node: Any, name: str) -> None:
+        if isinstance(node, list):
+            for v in node:
+                walk(v, name)
+        elif isinstance(node, dict):
+            if node.get("kind") == "schema":
+                found.add(name)
+            if node.get("kind") == "ref":
+                refs[name].add(node["name"])
+            if node.get("kind") == "schema" and "ref" in node:
+                refs[name].add(node["ref"])
+            if node.get("kind") == "tagged":
+                refs[name].update(node["tags"].values())
+            for v in node.values():
+                walk(v, name)
+
+    for name, node in table.items():
+        refs[name] = set()
+        walk(node, name)
+    changed = True
+    while changed:
+        changed = False
+        for name, targets in refs.items():
+            if name not in found and targets & found:
+                found.add(name)
+                changed = True
+    return [name for name in table if name in found]

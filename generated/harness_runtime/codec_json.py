@@ -252,6 +252,7 @@ def _declared(cls: type[Any]) -> frozenset[str]:
 
 
 _DECLARED: dict[type[Any], frozenset[str]] = {}
+_SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
 def _attach(value: Any, raw: Any) -> None:
@@ -265,12 +266,19 @@ def _attach(value: Any, raw: Any) -> None:
             declared = _DECLARED.get(cls)
             if declared is None:
                 declared = _DECLARED[cls] = _declared(cls)
-            extra = {k: v for k, v in raw.items() if k not in declared}
-            if extra:
-                setattr(value, "extras", extra)
+            if (
+                not raw.keys() <= declared
+            ):  # a subset test in C: most objects carry nothing more
+                setattr(
+                    value, "extras", {k: v for k, v in raw.items() if k not in declared}
+                )
         if cls in models.CARRIERS:
             for attr, wire in _fields(cls):
-                _attach(getattr(value, attr), raw.get(wire))
+                sub = getattr(value, attr)
+                if (
+                    type(sub) not in _SCALARS
+                ):  # only a Struct, list or dict can hold an open object
+                    _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

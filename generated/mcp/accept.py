@@ -2759,27 +2759,24 @@ def d140(v: Any) -> bool:
         return False
     if not (type(v479) is dict):
         return False
-    if type(v479) is dict:
-        if "code" not in v479 or "data" not in v479:
+    if "code" not in v479 or "data" not in v479:
+        return False
+    v480 = v479["code"]
+    if not (type(v480) is int or (type(v480) is float and v480.is_integer())):
+        return False
+    if not same(v480, _K0):
+        return False
+    v481 = v479["data"]
+    if not (type(v481) is dict):
+        return False
+    if "elicitations" not in v481:
+        return False
+    v482 = v481["elicitations"]
+    if not (type(v482) is list):
+        return False
+    for v483 in v482:
+        if not d28(v483):
             return False
-        v480 = v479["code"]
-        if not (type(v480) is int or (type(v480) is float and v480.is_integer())):
-            return False
-        if not same(v480, _K0):
-            return False
-        v481 = v479["data"]
-        if not (type(v481) is dict):
-            return False
-        if type(v481) is dict:
-            if "elicitations" not in v481:
-                return False
-            v482 = v481["elicitations"]
-            if not (type(v482) is list):
-                return False
-            if type(v482) is list:
-                for v483 in v482:
-                    if not d28(v483):
-                        return False
     v485 = v.get("id", _MISSING)
     if v485 is not _MISSING:
         if not d96(v485):
@@ -3315,10 +3312,9 @@ def d203(v: Any) -> bool:
 def s125(v: Any) -> bool:
     if not (type(v) is list):
         return False
-    if type(v) is list:
-        for v126 in v:
-            if not d112(v126):
-                return False
+    for v126 in v:
+        if not d112(v126):
+            return False
 
     return True
 
@@ -3326,10 +3322,9 @@ def s125(v: Any) -> bool:
 def s159(v: Any) -> bool:
     if not (type(v) is list):
         return False
-    if type(v) is list:
-        for v160 in v:
-            if not d112(v160):
-                return False
+    for v160 in v:
+        if not d112(v160):
+            return False
 
     return True
 
