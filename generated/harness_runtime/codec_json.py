@@ -272,13 +272,12 @@ def _attach(value: Any, raw: Any) -> None:
                 setattr(
                     value, "extras", {k: v for k, v in raw.items() if k not in declared}
                 )
-        if cls in models.CARRIERS:
-            for attr, wire in _fields(cls):
-                sub = getattr(value, attr)
-                if (
-                    type(sub) not in _SCALARS
-                ):  # only a Struct, list or dict can hold an open object
-                    _attach(sub, raw.get(wire))
+        for attr, wire in models.CARRIED.get(
+            cls, ()
+        ):  # the fields that may hold an open object
+            sub = getattr(value, attr)
+            if type(sub) not in _SCALARS:
+                _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

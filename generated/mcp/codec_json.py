@@ -477,7 +477,12 @@ class Decoder:
             document = _PLAIN.decode(data)
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             return _REFUSED
-        if _suspect(data) or not self._accept(document):
+        try:
+            if _suspect(data) or not self._accept(document):
+                return _REFUSED
+        except (
+            RecursionError
+        ):  # not reached within MAX_DEPTH; the explaining path decides
             return _REFUSED
         try:
             value = msgspec.convert(document, self._type, strict=True)
@@ -617,13 +622,12 @@ def _attach(value: Any, raw: Any) -> None:
                 setattr(
                     value, "extras", {k: v for k, v in raw.items() if k not in declared}
                 )
-        if cls in models.CARRIERS:
-            for attr, wire in _fields(cls):
-                sub = getattr(value, attr)
-                if (
-                    type(sub) not in _SCALARS
-                ):  # only a Struct, list or dict can hold an open object
-                    _attach(sub, raw.get(wire))
+        for attr, wire in models.CARRIED.get(
+            cls, ()
+        ):  # the fields that may hold an open object
+            sub = getattr(value, attr)
+            if type(sub) not in _SCALARS:
+                _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

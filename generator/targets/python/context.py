@@ -76,6 +76,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "late_aliases": ctx.aliases(late=True),
         "recursive_aliases": ctx.recursive_aliases(),
         "carriers": ctx.carriers(),
+        "carried": ctx.carried(),
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
         "fixture_count": len(fixtures["fixtures"]),
@@ -288,7 +289,17 @@ class _Context:
         for name, d in self.ir.defs.items():
             if isinstance(d, M.ObjectDef):
                 reach[name] = reaches(d, frozenset({name}))
+        self._carried = {
+            self.py[name]: [(self.field_name(f.wire), f.wire) for f in d.fields if reaches(f.type, frozenset({name}))]
+            for name, d in self.ir.defs.items()
+            if isinstance(d, M.ObjectDef) and reach.get(name)
+        }
         return sorted(self.py[n] for n, r in reach.items() if r)
+
+    def carried(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Per carrier class, the fields (attribute, wire name) whose value may hold an open
+        object: the only ones the codec walks to keep undeclared members (after carriers())."""
+        return [(cls, fields) for cls, fields in sorted(self._carried.items()) if fields]
 
     def reference_pointers(self) -> dict[str, str]:
         """Each definition's place in the schema the generated tests give jsonschema (the
