@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .vocabulary import FORMAT_CHECKS, first_duplicate, multiple, same
+from .vocabulary import FORMAT_CHECKS, distinct, multiple, same
 
 __all__ = ["ACCEPT"]
 

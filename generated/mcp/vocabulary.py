@@ -46,6 +46,7 @@ __all__ = [
     "FORMAT_CHECKS",
     "JSONParseError",
     "Validation",
+    "distinct",
     "first_duplicate",
     "json_equal",
     "json_type",
@@ -101,6 +102,14 @@ def first_duplicate(items: list[Any]) -> tuple[int, int] | None:
             if same(items[i], items[j]):
                 return i, j
     return None
+
+
+def distinct(items: list[Any]) -> bool:
+    """Whether no two items are equal (uniqueItems): by a set when every item is a string,
+    whose equality is Python's, else pair by pair."""
+    if all(type(x) is str for x in items):
+        return len(set(items)) == len(items)
+    return first_duplicate(items) is None
 
 
 def _is_number(value: Any) -> bool:

@@ -12,7 +12,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { PyFloat } from "./json.js";
 import { greaterThan, has, isObject, length, lessThan, pattern } from "./validation.js";
-import { Validation, firstDuplicate, multiple, same } from "./vocabulary.js";
+import { Validation, distinct, multiple, same } from "./vocabulary.js";
 const S0: ReadonlySet<string> = new Set(["content"]);
 const S1: ReadonlySet<string> = new Set(["data", "mimeType", "type"]);
 const S2: ReadonlySet<string> = new Set(["assistant", "user"]);

@@ -77,6 +77,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "recursive_aliases": ctx.recursive_aliases(),
         "carriers": ctx.carriers(),
         "carried": ctx.carried(),
+        "carrying": ctx.carrying(),
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
         "fixture_count": len(fixtures["fixtures"]),
@@ -289,12 +290,21 @@ class _Context:
         for name, d in self.ir.defs.items():
             if isinstance(d, M.ObjectDef):
                 reach[name] = reaches(d, frozenset({name}))
+        self._carrying = [
+            name for name, d in self.ir.defs.items()
+            if isinstance(d, (M.ObjectDef, M.UnionDef, M.AliasDef)) and name not in self.recursive() and reaches(d, frozenset({name}))
+        ]
         self._carried = {
             self.py[name]: [(self.field_name(f.wire), f.wire) for f in d.fields if reaches(f.type, frozenset({name}))]
             for name, d in self.ir.defs.items()
             if isinstance(d, M.ObjectDef) and reach.get(name)
         }
         return sorted(self.py[n] for n, r in reach.items() if r)
+
+    def carrying(self) -> list[str]:
+        """Definitions whose typed value may hold an open object (after carriers()): only their
+        values are walked for undeclared members."""
+        return self._carrying
 
     def carried(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """Per carrier class, the fields (attribute, wire name) whose value may hold an open

@@ -32,7 +32,7 @@ from .schema_table import DEFINITIONS, FORMATS, INTEGERS
 from .validation import DROP, JSONParseError, Validation as _Base, json_equal, json_type, parse_json, unreadable
 
 __all__ = [
-    "DROP", "FORMAT_CHECKS", "JSONParseError", "Validation", "first_duplicate", "json_equal", "json_type", "multiple", "normalize",
+    "DROP", "FORMAT_CHECKS", "JSONParseError", "Validation", "distinct", "first_duplicate", "json_equal", "json_type", "multiple", "normalize",
     "parse_json", "same", "unreadable",
 ]
 
@@ -79,6 +79,14 @@ def first_duplicate(items: list[Any]) -> tuple[int, int] | None:
             if same(items[i], items[j]):
                 return i, j
     return None
+
+
+def distinct(items: list[Any]) -> bool:
+    """Whether no two items are equal (uniqueItems): by a set when every item is a string,
+    whose equality is Python's, else pair by pair."""
+    if all(type(x) is str for x in items):
+        return len(set(items)) == len(items)
+    return first_duplicate(items) is None
 
 
 def _is_number(value: Any) -> bool:

@@ -77,6 +77,13 @@ export function firstDuplicate(items: readonly unknown[]): [number, number] | nu
   return null;
 }
 
+/** Whether no two items are equal (uniqueItems): by a Set when every item is a string, else
+ * pair by pair. */
+export function distinct(items: readonly unknown[]): boolean {
+  if (items.every((x) => typeof x === "string")) return new Set(items).size === items.length;
+  return firstDuplicate(items) === null;
+}
+
 function isNumeric(value: unknown): boolean {
   return typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat;
 }
