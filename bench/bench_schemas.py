@@ -268,7 +268,6 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="a spec name of CHOSEN (repeatable)")
     parser.add_argument("--why", type=int, default=3, help="print the definitions taking most of specbind's time (default 3)")
     args = parser.parse_args()
-    import jsonschema_rs
     import msgspec
     import pydantic
 
@@ -277,8 +276,10 @@ def main() -> None:
     for f, n in chosen:
         print(f"... {n}", file=sys.stderr, flush=True)
         results.append(bench(f, n, args.docs, args.rounds))
-    versions = {"python": platform.python_version(), "msgspec": msgspec.__version__, "pydantic": pydantic.__version__,
-                "jsonschema-rs": getattr(jsonschema_rs, "__version__", "?")}
+    from importlib.metadata import version
+
+    versions = {"python": platform.python_version(), "msgspec": msgspec.__version__, "pydantic": pydantic.__version__}
+    versions |= {name: version(name) for name in ("datamodel-code-generator", "jsonschema-rs", "fastjsonschema", "jsonschema")}
     print(f"machine: {platform.machine()}, {platform.system()}; " + ", ".join(f"{k} {v}" for k, v in versions.items()))
     print("\n## Agreement with jsonschema's labels (every derived case and every generated valid document)\n")
     print("| schema | tool | judged | agree | false accepts | false rejects |")

@@ -484,12 +484,21 @@ class Decoder:
             RecursionError
         ):  # not reached within MAX_DEPTH; the explaining path decides
             return _REFUSED
+        build = _BUILD.get(self.definition)
+        if (
+            build == "plain"
+        ):  # a type of plain JSON values only: the document is the value
+            return document
         try:
-            # the typed value: msgspec's typed decoder (its type compiled once) reads the bytes
-            # again, faster than convert; where it is stricter than the schema (1.0 for an
-            # integer under JSON Schema's rule), convert from the document the validator accepted
-            value = self._fast.decode(data)
+            if (
+                build == "convert"
+            ):  # a Struct: msgspec caches its type information on the class
+                value = msgspec.convert(document, self._type, strict=True)
+            else:  # msgspec's typed decoder (its type compiled once) reads the bytes again
+                value = self._fast.decode(data)
         except (msgspec.ValidationError, msgspec.DecodeError):
+            # stricter than the schema (1.0 for an integer under JSON Schema's rule): convert
+            # from the document the compiled validator accepted
             try:
                 value = msgspec.convert(document, self._type, strict=True)
             except msgspec.ValidationError:
@@ -540,6 +549,42 @@ class Decoder:
 
 
 _REFUSED: Any = object()
+_BUILD: dict[str, str] = {
+    "CancelTaskResult": "plain",
+    "ClientResult": "plain",
+    "ElicitRequestParams": "plain",
+    "EnumSchema": "plain",
+    "GetTaskResult": "plain",
+    "JSONRPCMessage": "plain",
+    "JSONRPCResponse": "plain",
+    "MultiSelectEnumSchema": "plain",
+    "PrimitiveSchemaDefinition": "plain",
+    "ServerResult": "plain",
+    "SingleSelectEnumSchema": "plain",
+    "TaskStatusNotificationParams": "plain",
+    "CallToolResult": "convert",
+    "ClientNotification": "convert",
+    "ContentBlock": "convert",
+    "CreateMessageRequest": "convert",
+    "CreateMessageRequestParams": "convert",
+    "CreateMessageResult": "convert",
+    "ElicitRequest": "convert",
+    "ElicitRequestFormParams": "convert",
+    "EmbeddedResource": "convert",
+    "GetPromptResult": "convert",
+    "PromptMessage": "convert",
+    "ReadResourceResult": "convert",
+    "SamplingMessage": "convert",
+    "SamplingMessageContentBlock": "convert",
+    "ServerNotification": "convert",
+    "ServerRequest": "convert",
+    "TaskStatusNotification": "convert",
+    "ToolResultContent": "convert",
+    "URLElicitationRequiredError": "convert",
+    "ElicitRequestFormParamsRequestedSchema": "convert",
+}
+"""How the typed value of a definition in _SLOW is made from its accepted document (the
+Python target's context decides: `plain`, `convert`, else the typed decoder)."""
 _CARRYING: frozenset[str] = frozenset(
     {
         "Annotations",

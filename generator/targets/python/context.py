@@ -78,6 +78,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "carriers": ctx.carriers(),
         "carried": ctx.carried(),
         "carrying": ctx.carrying(),
+        "builds": ctx.builds(slow),
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
         "fixture_count": len(fixtures["fixtures"]),
@@ -300,6 +301,41 @@ class _Context:
             if isinstance(d, M.ObjectDef) and reach.get(name)
         }
         return sorted(self.py[n] for n, r in reach.items() if r)
+
+    def builds(self, slow: list[str]) -> dict[str, list[str]]:
+        """How the compiled path makes the typed value of each definition in _SLOW from the
+        document the compiled validator accepted: `plain` (its type holds plain JSON values
+        only: the document is the value), `convert` (a Struct, or a union of tagged ones:
+        msgspec.convert, whose type information the class caches), else msgspec's typed decoder
+        from the bytes (convert would rebuild a list or dict alias's type on every call)."""
+        recursive = self.recursive()
+
+        def plain(t: Any, seen: frozenset[str]) -> bool:
+            if isinstance(t, M.TRef):
+                if t.name in seen or t.name in recursive:
+                    return True
+                d = self.ir.defs[t.name]
+                if isinstance(d, M.AliasDef):
+                    return plain(d.type, seen | {t.name})
+                if isinstance(d, M.UnionDef):
+                    return plain(d.union, seen | {t.name})
+                return False  # a Struct class or a StrEnum: made by msgspec
+            if isinstance(t, M.TArray):
+                return plain(t.items, seen)
+            if isinstance(t, M.TMap):
+                return t.values is None or plain(t.values, seen)
+            if isinstance(t, M.TUnion):
+                return not t.discriminator and all(plain(m, seen) for m in t.members)
+            return isinstance(t, (M.TSchema, M.TAny, M.TString, M.TInteger, M.TNumber, M.TBoolean, M.TNull, M.TConst, M.TEnum))
+
+        out: dict[str, list[str]] = {"plain": [], "convert": []}
+        for name in slow:
+            d = self.ir.defs[name]
+            if name in recursive or isinstance(d, M.AliasDef) and plain(d.type, frozenset({name})) or isinstance(d, M.UnionDef) and plain(d.union, frozenset({name})):
+                out["plain"].append(name)
+            elif isinstance(d, M.ObjectDef) or isinstance(d, M.UnionDef) and d.union.discriminator:
+                out["convert"].append(name)
+        return out
 
     def carrying(self) -> list[str]:
         """Definitions whose typed value may hold an open object (after carriers()): only their
