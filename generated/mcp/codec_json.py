@@ -862,9 +862,10 @@ def _attach(value: Any, raw: Any) -> None:
             if (
                 not raw.keys() <= declared
             ):  # a subset test in C: most objects carry nothing more
-                setattr(
-                    value, "extras", {k: v for k, v in raw.items() if k not in declared}
-                )
+                # beside the fields (dict=True): frozen models keep them too
+                value.__dict__["extras"] = {
+                    k: v for k, v in raw.items() if k not in declared
+                }
         for attr, wire in models.CARRIED.get(
             cls, ()
         ):  # the fields that may hold an open object
