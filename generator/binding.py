@@ -14,8 +14,9 @@ from .errors import SpecError
 CONFIG = "binding.toml"
 # Top-level tables besides the built-in targets': the protocol, its protobuf wire (a product
 # every target shares), its stdio transport (what `specbind proxy` relays), and targets defined
-# in folders (`[targets.NAME] from = "..."`).
-TABLES = ("protocol", "proto", "stdio", "targets")
+# in folders (`[targets.NAME] from = "..."`), and the protocol family it is the home of (the
+# revisions judged together: generator/family.py reads it).
+TABLES = ("protocol", "proto", "stdio", "targets", "family")
 # The framings a stdio transport may declare: one message per line, no newline inside one.
 STDIO_FRAMINGS = ("lines",)
 
@@ -34,6 +35,12 @@ class Stdio:
 @dataclass(frozen=True)
 class FixtureDivergence:
     fixture: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RejectedExample:
+    example: str  # Definition/name
     reason: str
 
 
@@ -59,6 +66,10 @@ class Binding:
     target_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     conformance_gaps: tuple[dict[str, str], ...] = ()
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
+    # upstream's example documents, `<Definition>/<name>.json`, each meant to be valid
+    examples: Path | None = None
+    # examples the schema refuses, each with the reason (the generated tests hold it refused)
+    rejected_examples: tuple[RejectedExample, ...] = ()
     # "exact": 1.0 is not an integer (the default); "json-schema": it is, as JSON Schema says
     integers: str = "exact"
     formats: bool = False  # `format` asserts (formats = "assert") or only annotates
@@ -93,11 +104,11 @@ def display_dir(spec_dir: Path) -> str:
         return str(spec_dir)
 
 
-def load_binding(spec_dir: Path) -> Binding:
-    path = spec_dir / CONFIG
+def read_config(spec_dir: Path) -> tuple[dict[str, Any], str]:
+    """A spec folder's binding.toml as TOML, and how errors name it."""
     shown = f"{display_dir(spec_dir)}/{CONFIG}"
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads((spec_dir / CONFIG).read_text(encoding="utf-8")), shown
     except FileNotFoundError:
         raise SpecError(shown, "", "missing: every spec folder needs a binding.toml") from None
     except UnicodeDecodeError as exc:
@@ -106,6 +117,10 @@ def load_binding(spec_dir: Path) -> Binding:
         raise SpecError(shown, "", f"cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(shown, "", f"not valid TOML: {exc}") from None
+
+
+def load_binding(spec_dir: Path) -> Binding:
+    raw, shown = read_config(spec_dir)
     proto = raw.get("protocol")
     if not isinstance(proto, dict):
         raise SpecError(shown, "[protocol]", "missing table")
@@ -117,6 +132,11 @@ def load_binding(spec_dir: Path) -> Binding:
         if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("reason"), str):
             raise SpecError(shown, f"[[fixture_divergence]] #{i + 1}", "needs `fixture` and `reason` strings")
         divergences.append(FixtureDivergence(entry["fixture"], entry["reason"]))
+    rejected = []
+    for i, entry in enumerate(raw.get("rejected_example", [])):
+        if not isinstance(entry.get("example"), str) or not isinstance(entry.get("reason"), str):
+            raise SpecError(shown, f"[[rejected_example]] #{i + 1}", "needs `example` (Definition/name) and `reason` strings")
+        rejected.append(RejectedExample(entry["example"], entry["reason"]))
     from .targets import BUILTIN
 
     for key, value in raw.items():
@@ -124,7 +144,7 @@ def load_binding(spec_dir: Path) -> Binding:
             if not isinstance(value, dict):
                 raise SpecError(shown, key, "must be a table")
             continue
-        if key in ("fixture_divergence", "conformance_gap"):
+        if key in ("fixture_divergence", "conformance_gap", "rejected_example"):
             continue
         near = difflib.get_close_matches(key, [*TABLES, *BUILTIN], n=1)
         hint = f" (did you mean [{near[0]}]?)" if near else ""
@@ -193,6 +213,8 @@ def load_binding(spec_dir: Path) -> Binding:
         overlays=tuple(spec_dir / str(o) for o in proto.get("overlays", [])),
         root=proto.get("root"),
         fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
+        examples=spec_dir / proto["examples"] if isinstance(proto.get("examples"), str) else None,
+        rejected_examples=tuple(rejected),
         rules=spec_dir / proto["rules"] if isinstance(proto.get("rules"), str) else None,
         conformance=spec_dir / proto["conformance"] if isinstance(proto.get("conformance"), str) else None,
         targets=targets,

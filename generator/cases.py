@@ -393,12 +393,12 @@ class Deriver:
 
 
 def _lenient(label: str, below: str, top: bool, required: bool = True) -> str:
-    """What lenient decoding does with an unknown union member: an array item or an optional
-    property holding one is stripped, a whole document of one is dropped, a required property
-    holding one is still an error."""
+    """What lenient decoding does with an unknown union member: an array item, a map value or an
+    optional property holding one is stripped, a whole document of one is dropped, a required
+    property holding one is still an error."""
     if not label.endswith("unknown-member"):
         return "error"
-    if below.startswith("/0"):
+    if below:  # under an array item (`/0`) or a map value (`/k`)
         return "strip"
     if top:
         return "drop"

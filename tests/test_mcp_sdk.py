@@ -15,9 +15,6 @@ from typing import Any
 import pytest
 
 import mcp_scenarios as scenarios
-from generator.targets.typescript import node as ts_node
-
-NODE_SDK = scenarios.REPO / "tests" / "node" / "node_modules" / "@modelcontextprotocol" / "sdk"
 
 
 def _codec() -> Any:
@@ -25,15 +22,6 @@ def _codec() -> Any:
 
     assert codec_json.__file__.startswith(str(scenarios.REPO / "generated")), "generated/mcp must be the one imported here"
     return codec_json
-
-
-def _skip_without_node(pair: scenarios.Pair) -> None:
-    if not pair.node:
-        return
-    if ts_node.node() is None:
-        pytest.skip("SKIPPED LOUDLY: node is not installed, so the TypeScript SDK cannot run")
-    if not NODE_SDK.is_dir():
-        pytest.skip("SKIPPED LOUDLY: @modelcontextprotocol/sdk is not installed: npm install --prefix tests/node")
 
 
 def _message_bytes(record: bytes) -> bytes:
@@ -57,7 +45,7 @@ def _kinds(transcript: list[dict[str, Any]]) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("pair", scenarios.PAIRS, ids=lambda p: p.name)
 def test_sdk_sessions_through_the_proxy(pair: scenarios.Pair, tmp_path: Path) -> None:
-    _skip_without_node(pair)
+    scenarios.skip_without_node(pair)
     session = scenarios.run(pair, tmp_path / "session.jsonl")
     assert session.returncode == 0, session.stderr[-3000:]
     out = session.client

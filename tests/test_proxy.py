@@ -105,11 +105,13 @@ def test_it_exits_with_the_childs_status_and_says_what_was_not_delivered(toy: tu
         proc.stdin.close()
     except BrokenPipeError:
         pass  # the proxy had already finished: what it got is in the transcript
+    proc.stdin = None  # closed, or broken by a proxy that finished first: communicate must not flush it
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 3
     assert out == b'{"type":"PING","seq":1}\n' and b"Traceback" not in err
     assert "the tool exited with status 3" in err.decode()
-    assert _records(record)[0] == {"from": "tool", "message": {"type": "PING", "seq": 1}}
+    # the editor's lines may reach the relay before a slow-starting child's first line
+    assert {"from": "tool", "message": {"type": "PING", "seq": 1}} in _records(record)
 
 
 def test_the_launcher_leaving_early_loses_nothing_from_the_record(toy: tuple[Path, Path], tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from ..binding import Stdio, load_binding
 from ..errors import SpecError
 from ..relay import Line, Relay
 from .common import load_package, out_option, spec_option, writable
+from .families import FamilyJudge, revision_option, spec_family
 
 PREFIX = "specbind proxy: "
 _JSON = msgspec.json.Decoder()
@@ -93,12 +94,16 @@ def _say(text: str) -> None:
               help='Write the transcript to FILE: JSON Lines, {"from": PARTY, "message": MESSAGE} per message in wire order.')
 @click.option("--grace", type=click.FloatRange(min=0), default=5.0, show_default=True, metavar="S",
               help="After SIGTERM or Ctrl-C is passed on, how long the child has to exit before it is killed.")
+@revision_option
 @out_option
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, metavar="-- COMMAND...")
-def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command: tuple[str, ...]) -> None:
+def proxy(spec_dir: Path, record: Path | None, grace: float, revision: str | None, out: Path, command: tuple[str, ...]) -> None:
     """Relay stdio between the launcher and COMMAND (a child speaking the spec's stdio transport):
     every byte passes unchanged and in order both ways, the child's stderr is passed through,
-    each message is judged as it passes and every finding printed on stderr as it happens.
+    each message is judged as it passes and every finding printed on stderr as it happens. When
+    the spec declares a protocol family (binding.toml [family]), each session is judged by the
+    revision its messages name (a session may begin in one and fall back to another), and the
+    last line names it; --revision forces one.
 
     Exit with COMMAND's status (128 + N when signal N ended it; 127 when it cannot be found,
     126 when it cannot be run): findings never end the session. 2 on usage errors."""
@@ -108,8 +113,13 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
         raise click.UsageError(str(exc)) from None
     if stdio is None:
         raise click.UsageError(f"{spec_dir} binds no stdio transport: its binding.toml has no [stdio] table")
+    family = spec_family(spec_dir, revision)
     package = load_package(spec_dir, out)
-    judge: Any = DecodeJudge(package, stdio)
+    judge: Any
+    if family is not None:
+        judge = FamilyJudge(family, out, revision, lambda p, b: DecodeJudge(p, b.stdio or stdio))
+    else:
+        judge = DecodeJudge(package, stdio)
     transcript = Transcript(open(writable(record, "--record"), "wb")) if record is not None else None  # noqa: SIM115 - closed below
     lock = threading.Lock()
     counts = {stdio.stdin: 0, stdio.stdout: 0}
@@ -142,9 +152,10 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
     if transcript is not None:
         transcript.stream.close()
     by_party = ", ".join(f"{n} from the {party}" for party, n in counts.items())
+    spoken = judge.describe() if family is not None else package.version.PROTOCOL_VERSION
     _say(
         f"{sum(counts.values())} messages ({by_party}); {judge.violations} violations, {judge.warnings} warnings; "
-        f"the {stdio.stdout} exited with status {status}" + (f"; transcript: {record}" if record is not None else "")
+        f"the {stdio.stdout} exited with status {status}; revision {spoken}" + (f"; transcript: {record}" if record is not None else "")
     )
     sys.exit(status)
 
