@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 PEERS = REPO / "tests" / "sdk_peers"
 SAMPLES = REPO / "spec" / "mcp" / "samples"
 PYTHON = sys.executable
-SPECBIND = [PYTHON, "-m", "generator.cli"] if not (Path(PYTHON).parent / "specbind").exists() else [str(Path(PYTHON).parent / "specbind")]
+# the venv's `specbind` (make test's setup installs it beside the interpreter)
+SPECBIND = [str(Path(PYTHON).parent / "specbind")]
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ The TypeScript pairings skip loudly where node or the npm peers are absent."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,10 @@ def test_sdk_sessions_through_the_proxy(pair: scenarios.Pair, tmp_path: Path) ->
     # the proxy passed the session through, judged every message and found nothing wrong
     summary = session.proxy_lines[-1]
     assert f"{len(session.transcript)} messages" in summary and "; 0 violations, 0 warnings;" in summary, session.proxy_lines
-    assert "exited with status 0" in summary and len(session.proxy_lines) == 1, session.proxy_lines
+    # the server exits when the client closes its stdin; a client that waited long enough for it
+    # then sends SIGTERM (the TypeScript SDK after 2 s, as the lifecycle page's shutdown says),
+    # which the proxy passes on: 143 on a machine too loaded for the server to exit in time
+    assert re.search(r"exited with status (0|143);", summary) and len(session.proxy_lines) == 1, session.proxy_lines
     assert "a log line on stderr" in session.stderr  # the server's stderr reached the client's
     # the transcript: 2025-11-25 on the wire, both parties sending every kind of message
     first, answer = session.transcript[0], session.transcript[1]

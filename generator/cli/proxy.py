@@ -7,6 +7,7 @@ findings never break the session."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -55,6 +56,51 @@ class DecodeJudge:
         return []
 
 
+class RulesJudge:
+    """The spec's rules, as the generated package's automaton judges a session of two parties
+    (`Automaton.feed_message(bytes, sender=PARTY)`, docs/rules-dsl.md "Two parties"): each
+    finding names its rule, level and message index; `finish` adds what the end of the session
+    leaves (requests never answered)."""
+
+    def __init__(self, automaton: ModuleType) -> None:
+        self.automaton = automaton.Automaton()
+        self.violations = 0
+        self.warnings = 0
+
+    def _lines(self, findings: Any) -> list[str]:
+        out = []
+        for finding in findings:
+            if finding.fatal:
+                self.violations += 1
+            else:
+                self.warnings += 1
+            out.append(f"{finding.rule} [{finding.level}] message {finding.index} ({finding.type}): {finding.message}")
+        return out
+
+    def feed(self, line: Line) -> list[str]:
+        return self._lines(self.automaton.feed_message(line.data, sender=line.party))
+
+    def finish(self) -> list[str]:
+        return self._lines(self.automaton.finish())
+
+
+def judge_for(package: ModuleType, stdio: Stdio) -> DecodeJudge | RulesJudge:
+    """The rules when the spec's package has a two-party automaton naming the transport's
+    parties; strict decoding otherwise."""
+    try:
+        automaton = importlib.import_module(f"{package.__name__}.automaton")
+        parties = importlib.import_module(f"{package.__name__}.automaton_table").TABLES.get("parties") or []
+    except ModuleNotFoundError:
+        return DecodeJudge(package, stdio)
+    if not parties or not hasattr(automaton.Automaton, "feed_message"):
+        return DecodeJudge(package, stdio)
+    if sorted(parties) != sorted((stdio.stdin, stdio.stdout)):
+        raise click.UsageError(
+            f"the rules name the parties {' and '.join(parties)}, the [stdio] table {stdio.stdin} and {stdio.stdout}: they must be the same"
+        )
+    return RulesJudge(automaton)
+
+
 class Transcript:
     """The session as JSON Lines, in wire order: `{"from": PARTY, "message": MESSAGE}` with the
     message's own bytes; a line that is not JSON is kept as text, `{"from": PARTY, "raw": TEXT}`.
@@ -94,10 +140,12 @@ def _say(text: str) -> None:
               help='Write the transcript to FILE: JSON Lines, {"from": PARTY, "message": MESSAGE} per message in wire order.')
 @click.option("--grace", type=click.FloatRange(min=0), default=5.0, show_default=True, metavar="S",
               help="After SIGTERM or Ctrl-C is passed on, how long the child has to exit before it is killed.")
+@click.option("--slow", type=click.FloatRange(min=0), default=30.0, show_default=True, metavar="S",
+              help="Say so when the child has written nothing for S seconds after the launcher wrote (0: never).")
 @revision_option
 @out_option
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, metavar="-- COMMAND...")
-def proxy(spec_dir: Path, record: Path | None, grace: float, revision: str | None, out: Path, command: tuple[str, ...]) -> None:
+def proxy(spec_dir: Path, record: Path | None, grace: float, slow: float, revision: str | None, out: Path, command: tuple[str, ...]) -> None:
     """Relay stdio between the launcher and COMMAND (a child speaking the spec's stdio transport):
     every byte passes unchanged and in order both ways, the child's stderr is passed through,
     each message is judged as it passes and every finding printed on stderr as it happens. When
@@ -117,9 +165,9 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, revision: str | Non
     package = load_package(spec_dir, out)
     judge: Any
     if family is not None:
-        judge = FamilyJudge(family, out, revision, lambda p, b: DecodeJudge(p, b.stdio or stdio))
+        judge = FamilyJudge(family, out, revision, lambda p, b: judge_for(p, b.stdio or stdio))
     else:
-        judge = DecodeJudge(package, stdio)
+        judge = judge_for(package, stdio)
     transcript = Transcript(open(writable(record, "--record"), "wb")) if record is not None else None  # noqa: SIM115 - closed below
     lock = threading.Lock()
     counts = {stdio.stdin: 0, stdio.stdout: 0}
@@ -137,7 +185,10 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, revision: str | Non
         with lock:
             _say(text)
 
-    relay = Relay(command, (stdio.stdin, stdio.stdout), on_line, on_event, grace=grace)
+    # the judge thread holds the interpreter while it decodes; the relay's threads only wait on
+    # pipes: a short switch interval lets them forward as soon as bytes arrive
+    sys.setswitchinterval(0.0005)
+    relay = Relay(command, (stdio.stdin, stdio.stdout), on_line, on_event, grace=grace, slow=slow)
     try:
         relay.start()
     except FileNotFoundError:
