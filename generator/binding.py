@@ -65,6 +65,9 @@ class Binding:
     # [targets.NAME] without `from`: options for a target given on the command line
     target_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     conformance_gaps: tuple[dict[str, str], ...] = ()
+    # [[conformance_override]]: where this binding reads the spec otherwise than a fixture's
+    # `expect` (the corpus's own expectOverrides idea): fixture, intentional, expect, drop
+    conformance_overrides: tuple[dict[str, Any], ...] = ()
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
     # upstream's example documents, `<Definition>/<name>.json`, each meant to be valid
     examples: Path | None = None
@@ -144,7 +147,7 @@ def load_binding(spec_dir: Path) -> Binding:
             if not isinstance(value, dict):
                 raise SpecError(shown, key, "must be a table")
             continue
-        if key in ("fixture_divergence", "conformance_gap", "rejected_example"):
+        if key in ("fixture_divergence", "conformance_gap", "conformance_override", "rejected_example"):
             continue
         near = difflib.get_close_matches(key, [*TABLES, *BUILTIN], n=1)
         hint = f" (did you mean [{near[0]}]?)" if near else ""
@@ -194,6 +197,15 @@ def load_binding(spec_dir: Path) -> Binding:
         if not all(isinstance(entry.get(k), str) for k in ("fixture", "key", "reason")):
             raise SpecError(shown, f"[[conformance_gap]] #{i + 1}", "needs `fixture`, `key` and `reason` strings")
         gaps.append({k: entry[k] for k in ("fixture", "key", "reason")})
+    overrides = []
+    for i, entry in enumerate(raw.get("conformance_override", [])):
+        where = f"[[conformance_override]] #{i + 1}"
+        if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("intentional"), str) or not entry["intentional"].strip():
+            raise SpecError(shown, where, "needs `fixture` and `intentional` (why this binding differs from the fixture's expect: required, as the corpus requires it)")
+        expect, drop = entry.get("expect", {}), entry.get("drop", [])
+        if not isinstance(expect, dict) or not isinstance(drop, list) or not all(isinstance(k, str) for k in drop) or not (expect or drop):
+            raise SpecError(shown, where, "`expect` (a table: the keys it replaces) and/or `drop` (a list of keys that no longer apply)")
+        overrides.append({"fixture": entry["fixture"], "intentional": entry["intentional"], "expect": expect, "drop": drop})
     runtime = []
     named = proto.get("runtime", [])
     for entry in [named] if isinstance(named, str) else named if isinstance(named, list) else [None]:
@@ -206,6 +218,7 @@ def load_binding(spec_dir: Path) -> Binding:
         templates=tuple(templates),
         runtime=tuple(runtime),
         conformance_gaps=tuple(gaps),
+        conformance_overrides=tuple(overrides),
         display_dir=display_dir(spec_dir),
         name=proto["name"],
         version=proto["version"],

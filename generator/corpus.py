@@ -88,7 +88,30 @@ def load_conformance(binding: Binding) -> dict[str, Any]:
             if not isinstance(doc, dict) or not isinstance(doc.get("stream"), list) or "expect" not in doc:
                 raise SpecError(binding.display(path), "", "a conformance fixture needs `stream` (an array) and `expect`")
             streams.append({"name": path.stem, **doc})
-    return {"streams": streams}
+    return {"streams": _overridden(binding, streams)}
+
+
+def _overridden(binding: Binding, streams: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The fixtures with this binding's overrides applied, as the corpus's README defines them:
+    the keys an override names replace those of `expect`, every other key still applies; the
+    fixture keeps what the corpus expects (`corpusExpect`) and why this binding differs
+    (`override`), so that every test reading the corpus holds the binding to the override and
+    shows both."""
+    by_name = {s["name"]: s for s in streams}
+    for entry in binding.conformance_overrides:
+        fixture = by_name.get(entry["fixture"])
+        if fixture is None:
+            raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[conformance_override]]", f"names no fixture: {entry['fixture']!r}")
+        original = fixture["expect"]
+        missing = [k for k in entry["drop"] if k not in original]
+        if missing:
+            raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[conformance_override]]", f"{entry['fixture']}: drops keys its expect has not: {missing}")
+        expect = {k: v for k, v in original.items() if k not in entry["drop"]}
+        expect.update(entry["expect"])
+        fixture["expect"] = expect
+        fixture["corpusExpect"] = original
+        fixture["override"] = {"intentional": entry["intentional"], "expect": entry["expect"], "drop": entry["drop"]}
+    return streams
 
 
 def load_rule_examples(binding: Binding, ast: Any) -> dict[str, Any]:

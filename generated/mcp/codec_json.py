@@ -393,6 +393,10 @@ def _decoded(value: Any) -> Decoded:
     return tuple.__new__(Decoded, (value, _NO_WARNINGS, False))
 
 
+FULL: Any = object()
+"""``Decoder.fast``'s answer when only the full path can decide a document."""
+
+
 class Decoder:
     """Decodes documents of one definition; keep one per definition on hot paths."""
 
@@ -409,22 +413,35 @@ class Decoder:
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
         self._slow = definition in _SLOW
 
+    def fast(self, data: bytes, extras: bool = True) -> Any:
+        """The typed value when the fast path decides the document (then it is valid), else
+        FULL: only the full path can say (what msgspec reads past without the package's limits:
+        a lone surrogate escape, nesting, and in the members of open objects it skips, bytes
+        that are not UTF-8 and numbers out of range, make it so). Every fast reader of this
+        package's documents is this one. ``extras``: keep the undeclared members of open
+        objects on the value (else they are only checked)."""
+        if self._slow:
+            return FULL
+        try:
+            value = self._fast.decode(data)
+            if _suspect(data) or (
+                self._expect is not None and type(value) is not self._expect
+            ):
+                return FULL
+            if _carries(value):
+                raw = msgspec.json.decode(data)
+                if extras:
+                    _attach(value, raw)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return FULL
+        return value
+
     def decode(self, data: bytes | str) -> Any:
         """The typed value, or DecodeError carrying every problem in the document."""
         if type(data) is not bytes:
             data = _as_bytes(data, self.definition)
-        if self._slow:
-            return self._explain(data, lenient=False).value
-        try:
-            value = self._fast.decode(data)
-            fast = not _suspect(data) and (
-                self._expect is None or type(value) is self._expect
-            )
-            if fast and _carries(value):
-                _attach(value, msgspec.json.decode(data))
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            fast = False
-        if not fast:
+        value = self.fast(data)
+        if value is FULL:
             return self._explain(data, lenient=False).value
         return value
 
@@ -432,18 +449,8 @@ class Decoder:
         """Like decode, but strips (and reports) what a newer peer may have added."""
         if type(data) is not bytes:
             data = _as_bytes(data, self.definition)
-        if self._slow:
-            return self._explain(data, lenient=True)
-        try:
-            value = self._fast.decode(data)
-            fast = not _suspect(data) and (
-                self._expect is None or type(value) is self._expect
-            )
-            if fast and _carries(value):
-                _attach(value, msgspec.json.decode(data))
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            fast = False
-        if not fast:
+        value = self.fast(data)
+        if value is FULL:
             return self._explain(data, lenient=True)
         return _decoded(value)
 

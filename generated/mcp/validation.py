@@ -13,16 +13,17 @@ import math
 import re
 from typing import Any
 
-from .errors import Issue
+from .errors import Issue, JSONParseError
+from .jsonscan import text_of
 from .limits import (
     MAX_DEPTH,
     int_digits_limit,
-    show_number,
     lone_surrogate,
     lone_surrogate_escape,
     safe_text,
     too_deep,
 )
+from .shown import int_digits, quote, show_number
 from .schema_table import DEFINITIONS
 
 __all__ = [
@@ -39,19 +40,6 @@ DROP: Any = object()
 """Returned in place of a value the lenient validator stripped as a whole."""
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-class JSONParseError(ValueError):
-    """Bytes or text that are not one JSON document this package reads (see ``limits``):
-    ``issues`` locates each problem (a JSON Pointer where the document parsed, else the line and
-    column or byte in the message), with its keyword: ``json``, or ``depth`` for nesting.
-    """
-
-    def __init__(
-        self, message: str, issues: list[tuple[str, str, str]] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.issues: list[tuple[str, str, str]] = issues or [("", "json", message)]
 
 
 class _Refused:
@@ -96,9 +84,6 @@ class _Hooks:
         return int(text)
 
 
-_BOM = b"\xef\xbb\xbf"
-
-
 def parse_json(data: bytes | str) -> Any:
     """The document as Python values, or JSONParseError with where and why: not UTF-8 (or with a
     byte order mark), not JSON, nested deeper than MAX_DEPTH, a number out of range, a lone
@@ -112,16 +97,7 @@ def parse_json(data: bytes | str) -> Any:
         raw = data.encode()
     else:
         raw = bytes(data)
-    if raw[:3] == _BOM:
-        raise JSONParseError(
-            "a byte order mark opens the document: JSON text is UTF-8 without one (RFC 8259 section 8.1)"
-        )
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise JSONParseError(
-            f"not UTF-8 at byte {exc.start}: {exc.reason} (JSON text is UTF-8, RFC 8259 section 8.1)"
-        ) from None
+    text = text_of(raw)
     if too_deep(raw):
         message = f"nested deeper than {MAX_DEPTH} arrays and objects"
         raise JSONParseError(message, [("", "depth", message)])
@@ -173,13 +149,16 @@ def unreadable(document: Any) -> list[tuple[str, str, str]]:
         elif t is _Refused:
             found.append((ptr, "json", node.message))
         elif (
-            t is int and limit and node.bit_length() > limit * 3.3219
-        ):  # log2(10): digits > limit
+            t is int
+            and limit
+            and node.bit_length() > limit * 3.3219
+            and int_digits(node) > limit
+        ):  # log2(10)
             found.append(
                 (
                     ptr,
                     "json",
-                    f"an integer of about {int(node.bit_length() / 3.3219)} digits: beyond the limit of {limit}",
+                    f"an integer of {int_digits(node)} digits: beyond the limit of {limit}",
                 )
             )
         elif t is dict:
@@ -314,7 +293,7 @@ class Validation:
                     ptr,
                     definition,
                     "required",
-                    f"missing required property {name!r}",
+                    f"missing required property {quote(name)}",
                     "#" + spec["required"],
                 )
         out = value
@@ -330,7 +309,7 @@ class Validation:
                         sub,
                         definition,
                         "unevaluatedProperties",
-                        f"unknown property {name!r} stripped",
+                        f"unknown property {quote(name)} stripped",
                         "#" + node["closed"],
                     )
                     out = dict(out) if out is value else out
@@ -340,21 +319,16 @@ class Validation:
                         ptr,
                         definition,
                         "unevaluatedProperties",
-                        f"unknown property {name!r}",
+                        f"unknown property {quote(name)}",
                         "#" + node["closed"],
                     )
                 continue
             checked = self.check(member, spec["type"], sub, definition)
             if checked is DROP:
-                if spec["required"]:
-                    self.error(
-                        sub,
-                        definition,
-                        "oneOf",
-                        f"required property {name!r} holds an unknown member",
-                        "",
-                    )
-                    continue
+                if spec[
+                    "required"
+                ]:  # the value holding it goes instead (processing.mdx); its warning says why
+                    return DROP
                 out = dict(out) if out is value else out
                 out.pop(name, None)
             elif checked is not member:
@@ -375,7 +349,7 @@ class Validation:
                 ptr,
                 definition,
                 keyword,
-                f"expected an object with a {field!r} of {choices}; got {json_type(value)}",
+                f"expected an object with a {quote(field)} of {choices}; got {json_type(value)}",
                 where,
             )
             return value
@@ -384,7 +358,7 @@ class Validation:
                 ptr,
                 definition,
                 keyword,
-                f"missing discriminator {field!r} (one of {choices})",
+                f"missing discriminator {quote(field)} (one of {choices})",
                 where,
             )
             return value
@@ -396,7 +370,7 @@ class Validation:
                     ptr,
                     definition,
                     keyword,
-                    f"unknown {field} {tag!r} stripped (known: {choices})",
+                    f"unknown {field} {quote(tag)} stripped (known: {choices})",
                     where,
                 )
                 return DROP
@@ -435,6 +409,17 @@ class Validation:
             self._type_error(value, "string", node, ptr, definition)
         elif value not in node["values"]:
             allowed = ", ".join(node["values"])
+            if (
+                self.lenient
+            ):  # a closed set of strings is a union of names: an unknown one is stripped
+                self.warn(
+                    ptr,
+                    definition,
+                    "enum",
+                    f"unknown value {quote(value)} stripped (known: {allowed})",
+                    _loc(node["loc"], "enum"),
+                )
+                return DROP
             self.error(
                 ptr,
                 definition,
