@@ -28,7 +28,7 @@ from . import codec_json, models
 from .automaton_table import TABLES
 from .errors import DecodeError
 from .jsonscan import member_scalar
-from .limits import int_digits_limit
+from .limits import int_digits_limit, too_deep
 from .shown import py_str, quote
 
 __all__ = ["Finding", "Automaton", "check_answers", "check_listing", "RULES"]
@@ -61,6 +61,11 @@ _CLASSES: dict[str, Any] = {
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
 _UNKNOWN: Any = object()
 _EVENTS = codec_json.decoder(TABLES["events_definition"])
+
+
+def _refuse(data: bytes) -> Any:
+    """The fast decoder of a definition only the general validator checks: none."""
+    raise msgspec.DecodeError("checked by the general validator")
 
 
 def _get(obj: Any, path: list[str]) -> Any:
@@ -675,8 +680,18 @@ class Automaton:
         ``skip_blank``: a document of whitespace alone is no event, and the others are read
         stripped (JSON Lines); else every document is one, decoding or not. Returns how many
         blank documents were skipped."""
-        fast = _EVENTS.fast  # the codec's own fast reading, its limits included
-        full = codec_json.FULL
+        # the codec's own fast reading (Decoder.fast, inlined: this loop is the hot path): its
+        # typed decode, its limits, and what it skipped in open objects read too
+        decode = (
+            _EVENTS._fast.decode if not getattr(_EVENTS, "_slow", False) else _refuse
+        )
+        suspect = (
+            codec_json._suspect if codec_json._LONE_READ else None
+        )  # else only depth can fail
+        short = codec_json._SHORT
+        deep = too_deep
+        unread = codec_json._unread
+        carriers = models.CARRIERS
         known = _KNOWN_CLASSES
         counts: dict[Any, int] = {}
         run_class: Any = None  # the events decoded are counted in runs of one class
@@ -689,8 +704,17 @@ class Automaton:
         skipped = 0
         ev: Any = None
         for doc in documents:
-            ev = fast(doc, False)
-            if ev is full:
+            try:
+                ev = decode(doc)
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                ev = _UNKNOWN
+            if (
+                ev is _UNKNOWN
+                or (
+                    len(doc) > short and deep(doc) if suspect is None else suspect(doc)
+                )  # codec_json._suspect
+                or (ev.__class__ in carriers and unread(doc))
+            ):
                 if skip_blank:
                     doc = doc.strip()
                     if not doc:
