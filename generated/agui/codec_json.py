@@ -163,6 +163,12 @@ _FAST: dict[str, tuple[Any, Any]] = {
 }
 
 
+_SLOW: frozenset[str] = frozenset({})
+"""Definitions the typed decoder alone would not check exactly (a value only the general
+validator checks is reachable from them): their documents are decoded by that validator, then
+converted to the typed model."""
+
+
 class Decoded(NamedTuple):
     """A lenient decode: the value, what was stripped from it, and whether the whole document
     was stripped (an unknown union member at the top: ``value`` is then None)."""
@@ -371,6 +377,7 @@ def _declared(cls: type[Any]) -> frozenset[str]:
 
 
 _DECLARED: dict[type[Any], frozenset[str]] = {}
+_SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
 def _attach(value: Any, raw: Any) -> None:
@@ -384,14 +391,19 @@ def _attach(value: Any, raw: Any) -> None:
             declared = _DECLARED.get(cls)
             if declared is None:
                 declared = _DECLARED[cls] = _declared(cls)
-            extra = {k: v for k, v in raw.items() if k not in declared}
-            if extra:
-                value.__dict__["extras"] = (
-                    extra  # beside the fields (dict=True): frozen models keep them too
-                )
-        if cls in models.CARRIERS:
-            for attr, wire in _fields(cls):
-                _attach(getattr(value, attr), raw.get(wire))
+            if (
+                not raw.keys() <= declared
+            ):  # a subset test in C: most objects carry nothing more
+                # beside the fields (dict=True): frozen models keep them too
+                value.__dict__["extras"] = {
+                    k: v for k, v in raw.items() if k not in declared
+                }
+        for attr, wire in models.CARRIED.get(
+            cls, ()
+        ):  # the fields that may hold an open object
+            sub = getattr(value, attr)
+            if type(sub) not in _SCALARS:
+                _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

@@ -111,12 +111,16 @@ _LONE_ESCAPE = re.compile(
     rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(\\u[dD][89a-fA-F][0-9a-fA-F]{2}))"
 )
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
 
 def lone_surrogate_escape(data: bytes) -> bool:
     """Whether a JSON text (one the parser accepts) holds a lone surrogate escape. False
     positives are possible only on text that is not JSON; there are no false negatives.
     """
-    if b"\\u" not in data:
+    if (
+        _SURROGATE_ESCAPE.search(data) is None
+    ):  # one C scan: no escape in the surrogate range
         return False
     return any(m.group(1) for m in _LONE_ESCAPE.finditer(data))
 

@@ -2807,6 +2807,12 @@ CARRIERS: frozenset[type[Any]] = frozenset(
 )
 """Classes whose values can hold an open object somewhere inside (themselves included)."""
 
+CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
+    ActivityDeltaEvent: (("patch", "patch"),),
+    StateDeltaEvent: (("delta", "delta"),),
+}
+"""Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
 DEFINITIONS: dict[str, Any] = {
     "Event": Event,
     "EventType": EventType,

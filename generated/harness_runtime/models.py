@@ -750,6 +750,18 @@ CARRIERS: frozenset[type[Any]] = frozenset(
 )
 """Classes whose values can hold an open object somewhere inside (themselves included)."""
 
+CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
+    ActionRequiredEvent: (("data", "data"),),
+    ActionRespondedEvent: (("data", "data"),),
+    ArtifactCreatedEvent: (("data", "data"),),
+    ArtifactList: (("artifacts", "artifacts"),),
+    EventList: (("events", "events"),),
+    Execution: (("error", "error"),),
+    RunCancelledEvent: (("data", "data"),),
+    RuntimeDescription: (("providers", "providers"),),
+}
+"""Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
 DEFINITIONS: dict[str, Any] = {
     "ActionKind": ActionKind,
     "ActionRequest": ActionRequest,

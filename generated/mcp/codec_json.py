@@ -335,6 +335,7 @@ _FAST: dict[str, tuple[Any, Any]] = {
     "UnsubscribeRequestParamsMeta": (models.UnsubscribeRequestParamsMeta, None),
 }
 
+
 _SLOW: frozenset[str] = frozenset(
     {
         "CallToolResult",
@@ -400,7 +401,7 @@ FULL: Any = object()
 class Decoder:
     """Decodes documents of one definition; keep one per definition on hot paths."""
 
-    __slots__ = ("definition", "_fast", "_type", "_expect", "_slow")
+    __slots__ = ("definition", "_fast", "_type", "_expect", "_slow", "_accept")
 
     def __init__(self, definition: str = ROOT) -> None:
         try:
@@ -412,6 +413,13 @@ class Decoder:
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
         self._slow = definition in _SLOW
+        self._accept: Any = None
+        if self._slow:
+            from .accept import (
+                ACCEPT,
+            )  # the compiled validator, loaded with the first such decoder
+
+            self._accept = ACCEPT[definition]
 
     def fast(self, data: bytes, extras: bool = True) -> Any:
         """The typed value when the fast path decides the document (then it is valid), else
@@ -420,8 +428,11 @@ class Decoder:
         that are not UTF-8 and numbers out of range, make it so). Every fast reader of this
         package's documents is this one. ``extras``: keep the undeclared members of open
         objects on the value (else they are only checked)."""
-        if self._slow:
-            return FULL
+        if (
+            self._slow
+        ):  # the compiled validator decides, the full path explains what it refuses
+            value = self._compiled(data)
+            return FULL if value is _REFUSED else value
         try:
             value = self._fast.decode(data)
             if _suspect(data) or (
@@ -460,6 +471,45 @@ class Decoder:
         except DecodeError:
             return False
         return True
+
+    def _compiled(self, data: bytes) -> Any:
+        """The typed value of a document the compiled validator accepts, else _REFUSED (the
+        explaining path then decides, and says why)."""
+        try:
+            document = _PLAIN.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return _REFUSED
+        try:
+            if _suspect(data) or not self._accept(document):
+                return _REFUSED
+        except (
+            RecursionError
+        ):  # not reached within MAX_DEPTH; the explaining path decides
+            return _REFUSED
+        build = _BUILD.get(self.definition)
+        if (
+            build == "plain"
+        ):  # a type of plain JSON values only: the document is the value
+            return document
+        try:
+            if (
+                build == "convert"
+            ):  # a Struct: msgspec caches its type information on the class
+                value = msgspec.convert(document, self._type, strict=True)
+            else:  # msgspec's typed decoder (its type compiled once) reads the bytes again
+                value = self._fast.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            # stricter than the schema (1.0 for an integer under JSON Schema's rule): convert
+            # from the document the compiled validator accepted
+            try:
+                value = msgspec.convert(document, self._type, strict=True)
+            except msgspec.ValidationError:
+                return _REFUSED
+        if self._expect is not None and type(value) is not self._expect:
+            return _REFUSED
+        if self.definition in _CARRYING and _carries(value):
+            _attach(value, document)
+        return value
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
         # the table-driven validator loads on the first refused document, not with the package
@@ -527,6 +577,254 @@ def _msgspec_refuses_lone_surrogates() -> bool:
 _LONE_READ = not _msgspec_refuses_lone_surrogates()
 
 
+_REFUSED: Any = object()
+_BUILD: dict[str, str] = {
+    "CancelTaskResult": "plain",
+    "ClientResult": "plain",
+    "ElicitRequestParams": "plain",
+    "EnumSchema": "plain",
+    "GetTaskResult": "plain",
+    "JSONRPCMessage": "plain",
+    "JSONRPCResponse": "plain",
+    "MultiSelectEnumSchema": "plain",
+    "PrimitiveSchemaDefinition": "plain",
+    "ServerResult": "plain",
+    "SingleSelectEnumSchema": "plain",
+    "TaskStatusNotificationParams": "plain",
+    "CallToolResult": "convert",
+    "ClientNotification": "convert",
+    "ContentBlock": "convert",
+    "CreateMessageRequest": "convert",
+    "CreateMessageRequestParams": "convert",
+    "CreateMessageResult": "convert",
+    "ElicitRequest": "convert",
+    "ElicitRequestFormParams": "convert",
+    "EmbeddedResource": "convert",
+    "GetPromptResult": "convert",
+    "PromptMessage": "convert",
+    "ReadResourceResult": "convert",
+    "SamplingMessage": "convert",
+    "SamplingMessageContentBlock": "convert",
+    "ServerNotification": "convert",
+    "ServerRequest": "convert",
+    "TaskStatusNotification": "convert",
+    "ToolResultContent": "convert",
+    "URLElicitationRequiredError": "convert",
+    "ElicitRequestFormParamsRequestedSchema": "convert",
+}
+"""How the typed value of a definition in _SLOW is made from its accepted document (the
+Python target's context decides: `plain`, `convert`, else the typed decoder)."""
+_CARRYING: frozenset[str] = frozenset(
+    {
+        "Annotations",
+        "AudioContent",
+        "BaseMetadata",
+        "BlobResourceContents",
+        "BooleanSchema",
+        "CallToolRequest",
+        "CallToolRequestParams",
+        "CallToolResult",
+        "CancelTaskRequest",
+        "CancelledNotification",
+        "CancelledNotificationParams",
+        "ClientCapabilities",
+        "ClientNotification",
+        "ClientRequest",
+        "CompleteRequest",
+        "CompleteRequestParams",
+        "CompleteResult",
+        "ContentBlock",
+        "CreateMessageRequest",
+        "CreateMessageRequestParams",
+        "CreateMessageResult",
+        "CreateTaskResult",
+        "ElicitRequest",
+        "ElicitRequestFormParams",
+        "ElicitRequestURLParams",
+        "ElicitResult",
+        "ElicitationCompleteNotification",
+        "EmbeddedResource",
+        "EmptyResult",
+        "Error",
+        "GetPromptRequest",
+        "GetPromptRequestParams",
+        "GetPromptResult",
+        "GetTaskPayloadRequest",
+        "GetTaskPayloadResult",
+        "GetTaskRequest",
+        "Icon",
+        "Icons",
+        "ImageContent",
+        "Implementation",
+        "InitializeRequest",
+        "InitializeRequestParams",
+        "InitializeResult",
+        "InitializedNotification",
+        "JSONRPCErrorResponse",
+        "JSONRPCNotification",
+        "JSONRPCRequest",
+        "JSONRPCResultResponse",
+        "LegacyTitledEnumSchema",
+        "ListPromptsRequest",
+        "ListPromptsResult",
+        "ListResourceTemplatesRequest",
+        "ListResourceTemplatesResult",
+        "ListResourcesRequest",
+        "ListResourcesResult",
+        "ListRootsRequest",
+        "ListRootsResult",
+        "ListTasksRequest",
+        "ListTasksResult",
+        "ListToolsRequest",
+        "ListToolsResult",
+        "LoggingMessageNotification",
+        "LoggingMessageNotificationParams",
+        "ModelHint",
+        "ModelPreferences",
+        "Notification",
+        "NotificationParams",
+        "NumberSchema",
+        "PaginatedRequest",
+        "PaginatedRequestParams",
+        "PaginatedResult",
+        "PingRequest",
+        "ProgressNotification",
+        "ProgressNotificationParams",
+        "Prompt",
+        "PromptArgument",
+        "PromptListChangedNotification",
+        "PromptMessage",
+        "PromptReference",
+        "ReadResourceRequest",
+        "ReadResourceRequestParams",
+        "ReadResourceResult",
+        "RelatedTaskMetadata",
+        "Request",
+        "RequestParams",
+        "Resource",
+        "ResourceContents",
+        "ResourceLink",
+        "ResourceListChangedNotification",
+        "ResourceRequestParams",
+        "ResourceTemplate",
+        "ResourceTemplateReference",
+        "ResourceUpdatedNotification",
+        "ResourceUpdatedNotificationParams",
+        "Result",
+        "Root",
+        "RootsListChangedNotification",
+        "SamplingMessage",
+        "SamplingMessageContentBlock",
+        "ServerCapabilities",
+        "ServerNotification",
+        "ServerRequest",
+        "SetLevelRequest",
+        "SetLevelRequestParams",
+        "StringSchema",
+        "SubscribeRequest",
+        "SubscribeRequestParams",
+        "Task",
+        "TaskAugmentedRequestParams",
+        "TaskMetadata",
+        "TaskStatusNotification",
+        "TextContent",
+        "TextResourceContents",
+        "TitledMultiSelectEnumSchema",
+        "TitledSingleSelectEnumSchema",
+        "Tool",
+        "ToolAnnotations",
+        "ToolChoice",
+        "ToolExecution",
+        "ToolListChangedNotification",
+        "ToolResultContent",
+        "ToolUseContent",
+        "URLElicitationRequiredError",
+        "UnsubscribeRequest",
+        "UnsubscribeRequestParams",
+        "UntitledMultiSelectEnumSchema",
+        "UntitledSingleSelectEnumSchema",
+        "CallToolRequestParamsMeta",
+        "CancelTaskRequestParams",
+        "ClientCapabilitiesElicitationForm",
+        "ClientCapabilitiesElicitationUrl",
+        "ClientCapabilitiesElicitation",
+        "ClientCapabilitiesExperimental",
+        "ClientCapabilitiesRoots",
+        "ClientCapabilitiesSamplingContext",
+        "ClientCapabilitiesSamplingTools",
+        "ClientCapabilitiesSampling",
+        "ClientCapabilitiesTasksCancel",
+        "ClientCapabilitiesTasksList",
+        "ClientCapabilitiesTasksRequestsElicitationCreate",
+        "ClientCapabilitiesTasksRequestsElicitation",
+        "ClientCapabilitiesTasksRequestsSamplingCreateMessage",
+        "ClientCapabilitiesTasksRequestsSampling",
+        "ClientCapabilitiesTasksRequests",
+        "ClientCapabilitiesTasks",
+        "GetTaskRequestParams",
+        "GetTaskPayloadRequestParams",
+        "CompleteRequestParamsMeta",
+        "CompleteRequestParamsArgument",
+        "CompleteRequestParamsContext",
+        "CompleteResultCompletion",
+        "CreateMessageRequestParamsMeta",
+        "CreateMessageRequestParamsMetadata",
+        "ElicitRequestFormParamsMeta",
+        "ElicitRequestFormParamsRequestedSchema",
+        "ElicitRequestURLParamsMeta",
+        "ElicitationCompleteNotificationParams",
+        "TitledSingleSelectEnumSchemaOneOf",
+        "UntitledMultiSelectEnumSchemaItems",
+        "TitledMultiSelectEnumSchemaItemsAnyOf",
+        "TitledMultiSelectEnumSchemaItems",
+        "GetPromptRequestParamsMeta",
+        "InitializeRequestParamsMeta",
+        "PaginatedRequestParamsMeta",
+        "ReadResourceRequestParamsMeta",
+        "RequestParamsMeta",
+        "ResourceRequestParamsMeta",
+        "ServerCapabilitiesCompletions",
+        "ServerCapabilitiesExperimental",
+        "ServerCapabilitiesLogging",
+        "ServerCapabilitiesPrompts",
+        "ServerCapabilitiesResources",
+        "ServerCapabilitiesTasksCancel",
+        "ServerCapabilitiesTasksList",
+        "ServerCapabilitiesTasksRequestsToolsCall",
+        "ServerCapabilitiesTasksRequestsTools",
+        "ServerCapabilitiesTasksRequests",
+        "ServerCapabilitiesTasks",
+        "ServerCapabilitiesTools",
+        "SetLevelRequestParamsMeta",
+        "SubscribeRequestParamsMeta",
+        "TaskAugmentedRequestParamsMeta",
+        "ToolInputSchemaProperties",
+        "ToolInputSchema",
+        "ToolOutputSchemaProperties",
+        "ToolOutputSchema",
+        "UnsubscribeRequestParamsMeta",
+    }
+)
+"""Definitions whose typed value may hold an open object (a plain JSON value never does)."""
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent under JSON Schema's integer rule: an integral
+    one is the integer (1.0 is 1, as the typed model holds it); beyond a double's range it is
+    refused (the explaining path locates it)."""
+    value = float(text)
+    if value.is_integer():
+        return int(value)
+    if value in (_INF, -_INF):
+        raise ValueError(f"number {text[:40]} is out of the range of a double")
+    return value
+
+
+_INF = float("inf")
+_PLAIN: msgspec.json.Decoder[Any] = msgspec.json.Decoder(float_hook=_number)
+"""Documents of the definitions in _SLOW, read as plain JSON values for the compiled validator."""
+
+
 def _suspect(data: bytes) -> bool:
     """Whether a document the fast decoder accepted may hold what this package refuses: nesting
     past MAX_DEPTH (msgspec reads any depth), and a lone surrogate escape where this msgspec reads
@@ -590,6 +888,7 @@ def _declared(cls: type[Any]) -> frozenset[str]:
 
 
 _DECLARED: dict[type[Any], frozenset[str]] = {}
+_SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
 def _attach(value: Any, raw: Any) -> None:
@@ -603,14 +902,19 @@ def _attach(value: Any, raw: Any) -> None:
             declared = _DECLARED.get(cls)
             if declared is None:
                 declared = _DECLARED[cls] = _declared(cls)
-            extra = {k: v for k, v in raw.items() if k not in declared}
-            if extra:
-                value.__dict__["extras"] = (
-                    extra  # beside the fields (dict=True): frozen models keep them too
-                )
-        if cls in models.CARRIERS:
-            for attr, wire in _fields(cls):
-                _attach(getattr(value, attr), raw.get(wire))
+            if (
+                not raw.keys() <= declared
+            ):  # a subset test in C: most objects carry nothing more
+                # beside the fields (dict=True): frozen models keep them too
+                value.__dict__["extras"] = {
+                    k: v for k, v in raw.items() if k not in declared
+                }
+        for attr, wire in models.CARRIED.get(
+            cls, ()
+        ):  # the fields that may hold an open object
+            sub = getattr(value, attr)
+            if type(sub) not in _SCALARS:
+                _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

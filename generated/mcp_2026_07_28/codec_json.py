@@ -281,6 +281,7 @@ _FAST: dict[str, tuple[Any, Any]] = {
     "ToolOutputSchema": (models.ToolOutputSchema, None),
 }
 
+
 _SLOW: frozenset[str] = frozenset(
     {
         "CallToolRequest",
@@ -382,7 +383,7 @@ FULL: Any = object()
 class Decoder:
     """Decodes documents of one definition; keep one per definition on hot paths."""
 
-    __slots__ = ("definition", "_fast", "_type", "_expect", "_slow")
+    __slots__ = ("definition", "_fast", "_type", "_expect", "_slow", "_accept")
 
     def __init__(self, definition: str = ROOT) -> None:
         try:
@@ -394,6 +395,13 @@ class Decoder:
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
         self._slow = definition in _SLOW
+        self._accept: Any = None
+        if self._slow:
+            from .accept import (
+                ACCEPT,
+            )  # the compiled validator, loaded with the first such decoder
+
+            self._accept = ACCEPT[definition]
 
     def fast(self, data: bytes, extras: bool = True) -> Any:
         """The typed value when the fast path decides the document (then it is valid), else
@@ -402,8 +410,11 @@ class Decoder:
         that are not UTF-8 and numbers out of range, make it so). Every fast reader of this
         package's documents is this one. ``extras``: keep the undeclared members of open
         objects on the value (else they are only checked)."""
-        if self._slow:
-            return FULL
+        if (
+            self._slow
+        ):  # the compiled validator decides, the full path explains what it refuses
+            value = self._compiled(data)
+            return FULL if value is _REFUSED else value
         try:
             value = self._fast.decode(data)
             if _suspect(data) or (
@@ -442,6 +453,45 @@ class Decoder:
         except DecodeError:
             return False
         return True
+
+    def _compiled(self, data: bytes) -> Any:
+        """The typed value of a document the compiled validator accepts, else _REFUSED (the
+        explaining path then decides, and says why)."""
+        try:
+            document = _PLAIN.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return _REFUSED
+        try:
+            if _suspect(data) or not self._accept(document):
+                return _REFUSED
+        except (
+            RecursionError
+        ):  # not reached within MAX_DEPTH; the explaining path decides
+            return _REFUSED
+        build = _BUILD.get(self.definition)
+        if (
+            build == "plain"
+        ):  # a type of plain JSON values only: the document is the value
+            return document
+        try:
+            if (
+                build == "convert"
+            ):  # a Struct: msgspec caches its type information on the class
+                value = msgspec.convert(document, self._type, strict=True)
+            else:  # msgspec's typed decoder (its type compiled once) reads the bytes again
+                value = self._fast.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            # stricter than the schema (1.0 for an integer under JSON Schema's rule): convert
+            # from the document the compiled validator accepted
+            try:
+                value = msgspec.convert(document, self._type, strict=True)
+            except msgspec.ValidationError:
+                return _REFUSED
+        if self._expect is not None and type(value) is not self._expect:
+            return _REFUSED
+        if self.definition in _CARRYING and _carries(value):
+            _attach(value, document)
+        return value
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
         # the table-driven validator loads on the first refused document, not with the package
@@ -509,6 +559,254 @@ def _msgspec_refuses_lone_surrogates() -> bool:
 _LONE_READ = not _msgspec_refuses_lone_surrogates()
 
 
+_REFUSED: Any = object()
+_BUILD: dict[str, str] = {
+    "ElicitRequestParams": "plain",
+    "EnumSchema": "plain",
+    "InputResponse": "plain",
+    "InputResponses": "plain",
+    "JSONArray": "plain",
+    "JSONObject": "plain",
+    "JSONRPCMessage": "plain",
+    "JSONRPCResponse": "plain",
+    "JSONValue": "plain",
+    "MultiSelectEnumSchema": "plain",
+    "PrimitiveSchemaDefinition": "plain",
+    "ServerResult": "plain",
+    "SingleSelectEnumSchema": "plain",
+    "CallToolRequest": "convert",
+    "CallToolRequestParams": "convert",
+    "CallToolResult": "convert",
+    "CallToolResultResponse": "convert",
+    "ClientCapabilities": "convert",
+    "ClientRequest": "convert",
+    "CompleteRequest": "convert",
+    "CompleteRequestParams": "convert",
+    "CompleteResult": "convert",
+    "CompleteResultResponse": "convert",
+    "ContentBlock": "convert",
+    "CreateMessageRequest": "convert",
+    "CreateMessageRequestParams": "convert",
+    "CreateMessageResult": "convert",
+    "DiscoverRequest": "convert",
+    "DiscoverResult": "convert",
+    "DiscoverResultResponse": "convert",
+    "ElicitRequest": "convert",
+    "ElicitRequestFormParams": "convert",
+    "EmbeddedResource": "convert",
+    "GetPromptRequest": "convert",
+    "GetPromptRequestParams": "convert",
+    "GetPromptResult": "convert",
+    "GetPromptResultResponse": "convert",
+    "HeaderMismatchError": "convert",
+    "InputRequest": "convert",
+    "InputRequiredResult": "convert",
+    "InputResponseRequestParams": "convert",
+    "ListPromptsRequest": "convert",
+    "ListResourceTemplatesRequest": "convert",
+    "ListResourcesRequest": "convert",
+    "ListToolsRequest": "convert",
+    "MissingRequiredClientCapabilityError": "convert",
+    "PaginatedRequest": "convert",
+    "PaginatedRequestParams": "convert",
+    "PromptMessage": "convert",
+    "ReadResourceRequest": "convert",
+    "ReadResourceRequestParams": "convert",
+    "ReadResourceResult": "convert",
+    "ReadResourceResultResponse": "convert",
+    "RequestMetaObject": "convert",
+    "RequestParams": "convert",
+    "ResourceRequestParams": "convert",
+    "SamplingMessage": "convert",
+    "SamplingMessageContentBlock": "convert",
+    "ServerCapabilities": "convert",
+    "SubscriptionsListenRequest": "convert",
+    "SubscriptionsListenRequestParams": "convert",
+    "ToolResultContent": "convert",
+    "UnsupportedProtocolVersionError": "convert",
+    "ClientCapabilitiesElicitation": "convert",
+    "ClientCapabilitiesSampling": "convert",
+    "CompleteResultCompletion": "convert",
+    "ElicitRequestFormParamsRequestedSchema": "convert",
+}
+"""How the typed value of a definition in _SLOW is made from its accepted document (the
+Python target's context decides: `plain`, `convert`, else the typed decoder)."""
+_CARRYING: frozenset[str] = frozenset(
+    {
+        "Annotations",
+        "AudioContent",
+        "BaseMetadata",
+        "BlobResourceContents",
+        "BooleanSchema",
+        "CacheableResult",
+        "CallToolRequest",
+        "CallToolRequestParams",
+        "CallToolResult",
+        "CallToolResultResponse",
+        "CancelledNotification",
+        "CancelledNotificationParams",
+        "ClientCapabilities",
+        "ClientNotification",
+        "ClientRequest",
+        "ClientResult",
+        "CompleteRequest",
+        "CompleteRequestParams",
+        "CompleteResult",
+        "CompleteResultResponse",
+        "ContentBlock",
+        "CreateMessageRequest",
+        "CreateMessageRequestParams",
+        "CreateMessageResult",
+        "DiscoverRequest",
+        "DiscoverResult",
+        "DiscoverResultResponse",
+        "ElicitRequest",
+        "ElicitRequestFormParams",
+        "ElicitRequestURLParams",
+        "ElicitResult",
+        "EmbeddedResource",
+        "EmptyResult",
+        "Error",
+        "GetPromptRequest",
+        "GetPromptRequestParams",
+        "GetPromptResult",
+        "GetPromptResultResponse",
+        "HeaderMismatchError",
+        "Icon",
+        "Icons",
+        "ImageContent",
+        "Implementation",
+        "InputRequest",
+        "InputRequests",
+        "InputRequiredResult",
+        "InputResponseRequestParams",
+        "InternalError",
+        "InvalidParamsError",
+        "InvalidRequestError",
+        "JSONRPCErrorResponse",
+        "JSONRPCNotification",
+        "JSONRPCRequest",
+        "JSONRPCResultResponse",
+        "LegacyTitledEnumSchema",
+        "ListPromptsRequest",
+        "ListPromptsResult",
+        "ListPromptsResultResponse",
+        "ListResourceTemplatesRequest",
+        "ListResourceTemplatesResult",
+        "ListResourceTemplatesResultResponse",
+        "ListResourcesRequest",
+        "ListResourcesResult",
+        "ListResourcesResultResponse",
+        "ListRootsRequest",
+        "ListRootsResult",
+        "ListToolsRequest",
+        "ListToolsResult",
+        "ListToolsResultResponse",
+        "LoggingMessageNotification",
+        "LoggingMessageNotificationParams",
+        "MethodNotFoundError",
+        "MissingRequiredClientCapabilityError",
+        "ModelHint",
+        "ModelPreferences",
+        "Notification",
+        "NotificationMetaObject",
+        "NotificationParams",
+        "NumberSchema",
+        "PaginatedRequest",
+        "PaginatedRequestParams",
+        "PaginatedResult",
+        "ParseError",
+        "ProgressNotification",
+        "ProgressNotificationParams",
+        "Prompt",
+        "PromptArgument",
+        "PromptListChangedNotification",
+        "PromptMessage",
+        "PromptReference",
+        "ReadResourceRequest",
+        "ReadResourceRequestParams",
+        "ReadResourceResult",
+        "ReadResourceResultResponse",
+        "Request",
+        "RequestMetaObject",
+        "RequestParams",
+        "Resource",
+        "ResourceContents",
+        "ResourceLink",
+        "ResourceListChangedNotification",
+        "ResourceRequestParams",
+        "ResourceTemplate",
+        "ResourceTemplateReference",
+        "ResourceUpdatedNotification",
+        "ResourceUpdatedNotificationParams",
+        "Result",
+        "ResultMetaObject",
+        "Root",
+        "SamplingMessage",
+        "SamplingMessageContentBlock",
+        "ServerCapabilities",
+        "ServerNotification",
+        "StringSchema",
+        "SubscriptionFilter",
+        "SubscriptionsAcknowledgedNotification",
+        "SubscriptionsAcknowledgedNotificationParams",
+        "SubscriptionsListenRequest",
+        "SubscriptionsListenRequestParams",
+        "SubscriptionsListenResult",
+        "SubscriptionsListenResultMetaObject",
+        "SubscriptionsListenResultResponse",
+        "TextContent",
+        "TextResourceContents",
+        "TitledMultiSelectEnumSchema",
+        "TitledSingleSelectEnumSchema",
+        "Tool",
+        "ToolAnnotations",
+        "ToolChoice",
+        "ToolListChangedNotification",
+        "ToolResultContent",
+        "ToolUseContent",
+        "UnsupportedProtocolVersionError",
+        "UntitledMultiSelectEnumSchema",
+        "UntitledSingleSelectEnumSchema",
+        "ClientCapabilitiesElicitation",
+        "ClientCapabilitiesRoots",
+        "ClientCapabilitiesSampling",
+        "CompleteRequestParamsArgument",
+        "CompleteRequestParamsContext",
+        "CompleteResultCompletion",
+        "ElicitRequestFormParamsRequestedSchema",
+        "TitledSingleSelectEnumSchemaOneOf",
+        "UntitledMultiSelectEnumSchemaItems",
+        "TitledMultiSelectEnumSchemaItemsAnyOf",
+        "TitledMultiSelectEnumSchemaItems",
+        "ListRootsRequestParams",
+        "ServerCapabilitiesPrompts",
+        "ServerCapabilitiesResources",
+        "ServerCapabilitiesTools",
+        "ToolInputSchema",
+        "ToolOutputSchema",
+    }
+)
+"""Definitions whose typed value may hold an open object (a plain JSON value never does)."""
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent under JSON Schema's integer rule: an integral
+    one is the integer (1.0 is 1, as the typed model holds it); beyond a double's range it is
+    refused (the explaining path locates it)."""
+    value = float(text)
+    if value.is_integer():
+        return int(value)
+    if value in (_INF, -_INF):
+        raise ValueError(f"number {text[:40]} is out of the range of a double")
+    return value
+
+
+_INF = float("inf")
+_PLAIN: msgspec.json.Decoder[Any] = msgspec.json.Decoder(float_hook=_number)
+"""Documents of the definitions in _SLOW, read as plain JSON values for the compiled validator."""
+
+
 def _suspect(data: bytes) -> bool:
     """Whether a document the fast decoder accepted may hold what this package refuses: nesting
     past MAX_DEPTH (msgspec reads any depth), and a lone surrogate escape where this msgspec reads
@@ -572,6 +870,7 @@ def _declared(cls: type[Any]) -> frozenset[str]:
 
 
 _DECLARED: dict[type[Any], frozenset[str]] = {}
+_SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
 def _attach(value: Any, raw: Any) -> None:
@@ -585,14 +884,19 @@ def _attach(value: Any, raw: Any) -> None:
             declared = _DECLARED.get(cls)
             if declared is None:
                 declared = _DECLARED[cls] = _declared(cls)
-            extra = {k: v for k, v in raw.items() if k not in declared}
-            if extra:
-                value.__dict__["extras"] = (
-                    extra  # beside the fields (dict=True): frozen models keep them too
-                )
-        if cls in models.CARRIERS:
-            for attr, wire in _fields(cls):
-                _attach(getattr(value, attr), raw.get(wire))
+            if (
+                not raw.keys() <= declared
+            ):  # a subset test in C: most objects carry nothing more
+                # beside the fields (dict=True): frozen models keep them too
+                value.__dict__["extras"] = {
+                    k: v for k, v in raw.items() if k not in declared
+                }
+        for attr, wire in models.CARRIED.get(
+            cls, ()
+        ):  # the fields that may hold an open object
+            sub = getattr(value, attr)
+            if type(sub) not in _SCALARS:
+                _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

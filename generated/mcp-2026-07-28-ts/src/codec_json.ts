@@ -20,9 +20,17 @@ import { DecodeError, EncodeError, Issue } from "./errors.js";
 import { JSONParseError, MAX_DEPTH, ORDER, dumps, keysOf, parseJson, setMember, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
-import { DROP, Validation, accepts, plain } from "./vocabulary.js";
+import { ACCEPT } from "./accept.js";
+import { DROP, Validation, accepts as byTable, plain } from "./vocabulary.js";
 
 export { MAX_DEPTH };
+
+/** Whether a value is valid: the compiled validator (accept.ts) for the definitions the general
+ * validator checks, the compiled table for the others. */
+function accepts(definition: string, value: unknown): boolean {
+  const compiled = ACCEPT[definition];
+  return compiled !== undefined ? compiled(value) : byTable(definition, value);
+}
 
 /** The definition a document is decoded as when none is named. */
 export const ROOT = "JSONRPCMessage" as const;
