@@ -29,7 +29,7 @@ from .automaton_table import TABLES
 from .dialogue import MISSING, Dialogue
 from .errors import DecodeError
 from .jsonscan import member_scalar
-from .limits import int_digits_limit
+from .limits import int_digits_limit, too_deep
 from .shown import py_str, quote
 
 __all__ = ["Finding", "Automaton", "check_answers", "check_listing", "RULES"]
@@ -69,6 +69,11 @@ _EVENTS: Any = (
     else None
 )
 _UNIT = "message" if _PARTIES else "event"  # what a finding's index counts
+
+
+def _refuse(data: bytes) -> Any:
+    """The fast decoder of a definition only the general validator checks: none."""
+    raise msgspec.DecodeError("checked by the general validator")
 
 
 def _get(obj: Any, path: list[str]) -> Any:
@@ -740,8 +745,18 @@ class Automaton:
         blank documents were skipped."""
         if self._dialogue is not None:
             return self._feed_entries(documents, skip_blank)
-        fast = _EVENTS.fast  # the codec's own fast reading, its limits included
-        full = codec_json.FULL
+        # the codec's own fast reading (Decoder.fast, inlined: this loop is the hot path): its
+        # typed decode, its limits, and what it skipped in open objects read too
+        decode = (
+            _EVENTS._fast.decode if not getattr(_EVENTS, "_slow", False) else _refuse
+        )
+        suspect = (
+            codec_json._suspect if codec_json._LONE_READ else None
+        )  # else only depth can fail
+        short = codec_json._SHORT
+        deep = too_deep
+        unread = codec_json._unread
+        carriers = models.CARRIERS
         known = _KNOWN_CLASSES
         counts: dict[Any, int] = {}
         run_class: Any = None  # the events decoded are counted in runs of one class
@@ -754,8 +769,17 @@ class Automaton:
         skipped = 0
         ev: Any = None
         for doc in documents:
-            ev = fast(doc, False)
-            if ev is full:
+            try:
+                ev = decode(doc)
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                ev = _UNKNOWN
+            if (
+                ev is _UNKNOWN
+                or (
+                    len(doc) > short and deep(doc) if suspect is None else suspect(doc)
+                )  # codec_json._suspect
+                or (ev.__class__ in carriers and unread(doc))
+            ):
                 if skip_blank:
                     doc = doc.strip()
                     if not doc:

@@ -212,11 +212,52 @@ class Decoder:
         return Decoded(value, tuple(check.warnings))
 
 
+_SHORT = 2 * MAX_DEPTH  # a text no longer than this cannot nest past MAX_DEPTH
+
+
+def _msgspec_refuses_lone_surrogates() -> bool:
+    """Whether the msgspec installed refuses a lone surrogate escape wherever it decodes one
+    (0.23 does: high alone, low alone, high before another escape, at a string's end, in a
+    member name); older ones read them, and the fast path must then look for them itself.
+    """
+    for probe in (
+        b'"\\ud800"',
+        b'"\\udc00"',
+        b'"\\ud800\\u0041"',
+        b'"a\\udfff"',
+        b'["\\ud800x"]',
+        b'{"\\udbff":1}',
+    ):
+        try:
+            msgspec.json.decode(probe)
+        except msgspec.DecodeError:
+            continue
+        return False
+    return True
+
+
+_LONE_READ = not _msgspec_refuses_lone_surrogates()
+
+
 def _suspect(data: bytes) -> bool:
-    """Whether a document the fast decoder accepted may hold what this package refuses (msgspec
-    reads lone surrogate escapes and any depth): then the full path decides. Two C scans at most
-    on the usual document."""
-    return lone_surrogate_escape(data) or too_deep(data)
+    """Whether a document the fast decoder accepted may hold what this package refuses: nesting
+    past MAX_DEPTH (msgspec reads any depth), and a lone surrogate escape where this msgspec reads
+    one. Checks that cannot fail cost nothing: a text too short to nest that deep is not scanned,
+    nor one with no backslash-u."""
+    return (len(data) > _SHORT and too_deep(data)) or (
+        _LONE_READ and b"\\u" in data and lone_surrogate_escape(data)
+    )
+
+
+def _unread(data: bytes) -> bool:
+    """Whether what msgspec skipped of a decoded document (the undeclared members of its open
+    objects) holds what this package refuses: bytes that are not UTF-8, a number beyond a double
+    or the digits limit, nesting msgspec cannot read."""
+    try:
+        msgspec.json.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return True
+    return False
 
 
 def _as_bytes(data: Any, definition: str) -> bytes:
