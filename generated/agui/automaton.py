@@ -433,10 +433,16 @@ def _key_text(key: Any) -> str:
 
 
 def _raw(data: bytes | str) -> Any:
-    """The document as plain JSON values, or None when it is not JSON at all."""
+    """The document as plain JSON values, read as the codec reads it (its limits; of a member
+    given twice, the last), or None when the codec does not read it."""
+    from .validation import (
+        JSONParseError,
+        parse_json,
+    )  # loaded by the lenient path already
+
     try:
-        return msgspec.json.decode(data)
-    except (msgspec.DecodeError, ValueError, RecursionError):
+        return parse_json(data)
+    except JSONParseError:
         return None
 
 
