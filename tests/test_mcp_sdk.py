@@ -17,6 +17,14 @@ import pytest
 
 import mcp_scenarios as scenarios
 
+# What the rules find on each pairing's traffic (MUST level): the SDKs' own sessions draw nothing.
+# The Python SDK's MCPServer run as its documentation writes it declares no logging capability
+# yet sends notifications/message (pages/server/utilities/logging.mdx: "Servers that emit log
+# message notifications MUST declare the logging capability"), and the SDK's client sends
+# logging/setLevel to it without the capability (basic/lifecycle.mdx, Operation: "Only use
+# capabilities that were successfully negotiated"); the SDK checks neither.
+EXPECTED = {"python-sdk-as-written": ["CAP-LOGGING", "DECLARE-LOGGING", "DECLARE-LOGGING", "DECLARE-LOGGING"]}
+
 
 def _codec() -> Any:
     from mcp import codec_json  # the generated package (generated/ is on pytest's path)
