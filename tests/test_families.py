@@ -63,30 +63,31 @@ def test_the_family_is_declared_in_the_home_binding() -> None:
     assert load_family(REPO / "spec" / "mcp-2026-07-28") is None  # a member, not a home
 
 
-@pytest.mark.parametrize(
-    ("messages", "revisions", "rules"),
-    [
-        # a modern client: the probe answered by a DiscoverResult
-        ([("client", DISCOVER), ("server", discovered("2026-07-28"))], ["2026-07-28"] * 2, []),
-        # a modern request without a probe: its _meta names the revision
-        ([("client", {"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": META}})], ["2026-07-28"], []),
-        # a legacy client: the handshake
-        ([("client", INITIALIZE), ("server", {"jsonrpc": "2.0", "id": 1, "result": {}}), ("client", INITIALIZED)], ["2025-11-25"] * 3, []),
-        # a dual-era client and a legacy server: the probe refused as an unknown method, then the handshake
-        ([("client", DISCOVER), ("server", NOT_FOUND), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], []),
-        # a modern error that offers 2025-11-25: falling back to it is using a supported version
-        ([("client", DISCOVER), ("server", unsupported("2026-07-28", "2025-11-25")), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], []),
-        # a modern server that offers no legacy version: the fallback is refuted
-        ([("client", DISCOVER), ("server", discovered("2026-07-28")), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], ["MCP-ERA-FALLBACK"]),
-        ([("client", DISCOVER), ("server", unsupported("2027-01-01")), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], ["MCP-ERA-FALLBACK"]),
-        # a client that switches era again after the handshake
-        ([("client", INITIALIZE), ("server", {"jsonrpc": "2.0", "id": 1, "result": {}}), ("client", DISCOVER)], ["2025-11-25", "2025-11-25", "2026-07-28"], ["MCP-ERA-AGAIN"]),
-        # nothing names a revision: the default (2025-11-25, whose rules judge the missing handshake)
-        ([("client", {"jsonrpc": "2.0", "id": 5, "method": "tools/list"}), ("server", {"jsonrpc": "2.0", "id": 5, "result": {"tools": []}})], ["2025-11-25"] * 2, []),
-    ],
-    ids=["modern-probe", "modern-inline", "legacy", "probe-then-fallback", "fallback-to-an-offered-version",
-         "fallback-refuted-by-a-result", "fallback-refuted-by-a-modern-error", "era-again", "unnamed-default"],
-)
+SESSIONS = [
+    # a modern client: the probe answered by a DiscoverResult
+    ([("client", DISCOVER), ("server", discovered("2026-07-28"))], ["2026-07-28"] * 2, []),
+    # a modern request without a probe: its _meta names the revision
+    ([("client", {"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": META}})], ["2026-07-28"], []),
+    # a legacy client: the handshake
+    ([("client", INITIALIZE), ("server", {"jsonrpc": "2.0", "id": 1, "result": {}}), ("client", INITIALIZED)], ["2025-11-25"] * 3, []),
+    # a dual-era client and a legacy server: the probe refused as an unknown method, then the handshake
+    ([("client", DISCOVER), ("server", NOT_FOUND), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], []),
+    # a modern error that offers 2025-11-25: falling back to it is using a supported version
+    ([("client", DISCOVER), ("server", unsupported("2026-07-28", "2025-11-25")), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], []),
+    # a modern server that offers no legacy version: the fallback is refuted
+    ([("client", DISCOVER), ("server", discovered("2026-07-28")), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], ["MCP-ERA-FALLBACK"]),
+    ([("client", DISCOVER), ("server", unsupported("2027-01-01")), ("client", INITIALIZE)], ["2026-07-28", "2026-07-28", "2025-11-25"], ["MCP-ERA-FALLBACK"]),
+    # a client that switches era again after the handshake
+    ([("client", INITIALIZE), ("server", {"jsonrpc": "2.0", "id": 1, "result": {}}), ("client", DISCOVER)], ["2025-11-25", "2025-11-25", "2026-07-28"], ["MCP-ERA-AGAIN"]),
+    # nothing names a revision: the default (2025-11-25, whose rules judge the missing handshake)
+    ([("client", {"jsonrpc": "2.0", "id": 5, "method": "tools/list"}), ("server", {"jsonrpc": "2.0", "id": 5, "result": {"tools": []}})], ["2025-11-25"] * 2, []),
+]
+SESSION_IDS = ["modern-probe", "modern-inline", "legacy", "probe-then-fallback", "fallback-to-an-offered-version",
+               "fallback-refuted-by-a-result", "fallback-refuted-by-a-modern-error", "era-again", "unnamed-default"]
+ROUTED = [messages for messages, _, _ in SESSIONS]
+
+
+@pytest.mark.parametrize(("messages", "revisions", "rules"), SESSIONS, ids=SESSION_IDS)
 def test_each_session_is_routed_to_the_revision_its_messages_name(messages: list[tuple[str, Any]], revisions: list[str], rules: list[str]) -> None:
     _, routed, findings = session(messages)
     assert routed == list(enumerate(revisions))
@@ -440,3 +441,63 @@ def test_replay_of_a_family_refuses_what_does_not_apply(signals: tuple[Path, Pat
     run_cli("replay", "--spec", spec, "--out", out, "--report", "sarif", sarif, stream)
     ids = {r["id"] for r in json.loads(sarif.read_text())["runs"][0]["tool"]["driver"]["rules"]}
     assert {"S-ERA", "S-UNCLOSED", "S-NOTE-ONCE"} <= ids
+
+
+# -- the TypeScript binding's router agrees ---------------------------------------------------------
+
+
+def _python_trace(job: dict[str, Any]) -> dict[str, Any]:
+    try:
+        router = Router(job.get("table"), job.get("forced"), job.get("hold", 64))
+    except ValueError as exc:
+        return {"error": str(exc)}
+    routed: list[list[Any]] = []
+    findings: list[list[Any]] = []
+    steps = [lambda p=p, d=d: router.feed(p, d) for p, d in job["messages"]] + [router.finish]
+    for step in steps:
+        deliveries, found = step()
+        routed += [[d.index, d.revision] for d in deliveries]
+        findings += [[f.rule, f.level, f.index, f.message, list(f.ref)] for f in found]
+    segments = [{"revision": s.revision, "first": s.first, "reason": s.reason, "messages": s.messages} for s in router.segments]
+    return {"routed": routed, "findings": findings, "describe": router.describe(), "segments": segments}
+
+
+def test_the_typescript_router_routes_every_session_as_the_python_one(tmp_path: Path) -> None:
+    """The same table (the home package's FAMILY, or one given), the same sessions: every MCP
+    session of the tests above, the SDK's recorded sessions of both revisions, the AG-UI-shaped
+    eras, forced and held sessions: identical deliveries, findings, descriptions, segments."""
+    from typescript_agreement import built, require_toolchain
+
+    require_toolchain()
+    index = built("mcp") / "dist" / "src" / "index.js"
+    quiet = {"jsonrpc": "2.0", "method": "notifications/message", "params": {}}
+    jobs: list[dict[str, Any]] = []
+    for case in ROUTED:
+        jobs.append({"messages": [[p, d] for p, d in case]})
+    for sample in sorted((REPO / "spec").glob("mcp*/samples/*.jsonl")):
+        entries = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines()]
+        jobs.append({"messages": [[e["from"], e["message"]] for e in entries]})
+    agui = load_family(_agui_family(tmp_path))
+    assert agui is not None
+    run = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.1"}, {"type": "RUN_STARTED", "threadId": "t", "runId": "s"}]
+    jobs += [
+        {"messages": [[None, e] for e in run], "table": agui.table},
+        {"messages": [["client", DISCOVER], ["client", INITIALIZE]], "forced": "2026-07-28"},
+        {"messages": [], "forced": "1999"},
+        {"messages": [["server", quiet]] * 5, "hold": 3},
+        {"messages": [["client", "not an object"], ["client", [1, 2]], ["client", None], ["client", {"id": {"a": [1]}, "method": "x"}]]},
+    ]
+    stdin = "".join(json.dumps(j) + "\n" for j in jobs)
+    from generator.targets.typescript import node as ts_node
+
+    done = subprocess.run([ts_node.node(), str(REPO / "tests" / "family_peer.mjs"), str(index)], input=stdin, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    theirs = [json.loads(line) for line in done.stdout.splitlines()]
+    ours = [_python_trace(j) for j in jobs]
+    assert len(theirs) == len(ours) == len(jobs)
+    for job, mine, other in zip(jobs, ours, theirs):
+        if "error" in mine:
+            assert "error" in other and other["error"].replace('"', "'") == mine["error"], (mine, other)
+            continue
+        assert other == mine, (job["messages"][:3], mine, other)
+    assert sum(1 for t in ours if t.get("findings")) >= 3  # the findings themselves were compared
