@@ -263,6 +263,34 @@ def test_replay_judges_the_samples_in_both_bindings(tmp_path: Path) -> None:
     assert [r["outcome"] for r in reports[:-1]] == ["completed", "failed", "completed", "completed", "completed"]
 
 
+def test_replay_of_the_family_with_the_typescript_binding_says_what_python_says(tmp_path: Path) -> None:
+    """`replay --spec spec/mcp --target typescript`: each transcript routed to its revisions (a
+    2026-07-28 probe, then a fallback to 2025-11-25; sessions of 2026-07-28 alone, which declares
+    no rules yet), each revision's messages judged by the TypeScript binding: the same reports,
+    SARIF and JUnit files, exit codes and text as the Python packages', broken lines included."""
+    import typescript_agreement as agree
+
+    agree.require_toolchain()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(SAMPLES.joinpath("python-sdk.jsonl").read_bytes().splitlines(keepends=True)[0]
+                       + b'{"from":"client","message":{"jsonrpc":"2.0","id":5,"method":"tools/list"\n[1,2]\n{"from":"robot","message":{}}\n'
+                       + b'\xff\xfe\n{"from":"client","raw":"hello"}\n{"from":"client","message":{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"cursor":3}}}\n')
+    files = [*sorted(SAMPLES.glob("*.jsonl")), *sorted((REPO / "spec" / "mcp-2026-07-28" / "samples").glob("*.jsonl")), broken]
+    runs = {}
+    for target in ([], ["--target", "typescript"]):
+        sarif, junit = tmp_path / f"r{len(target)}.sarif", tmp_path / f"r{len(target)}.xml"
+        as_json = run_cli("replay", "--spec", SPEC, "--out", GENERATED, *target, "--json", "--report", "sarif", sarif, *files)
+        text = run_cli("replay", "--spec", SPEC, "--out", GENERATED, *target, "--report", "junit", junit, *files)
+        runs[tuple(target)] = (as_json.exit_code, as_json.stdout, text.exit_code, text.stdout, sarif.read_text(), junit.read_text())
+    assert runs[()] == runs[("--target", "typescript")]
+    reports = [json.loads(line) for line in runs[()][1].splitlines()]
+    assert runs[()][0] == 1 and reports[-1]["files"] == len(files)
+    mixed = next(r for r in reports if r["file"].endswith("python-client-auto-typescript-server.jsonl"))
+    assert [s["revision"] for s in mixed["revisions"]] == ["2026-07-28", "2025-11-25"]
+    bad = reports[-2]
+    assert [(f["rule"], f["line"]) for f in bad["violations"]] == [("MSG-JSONRPC", n) for n in range(2, 8)]
+
+
 # -- hostile transcripts ---------------------------------------------------------------------------
 
 
