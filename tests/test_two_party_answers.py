@@ -48,6 +48,10 @@ def variant(folder: Path, rules_edit: tuple[str, str] | None = None) -> Path:
         assert rules_edit[0] in rules
         rules = rules.replace(*rules_edit)
     (spec / "courier.rules").write_text(rules, encoding="utf-8")
+    # packages of their own names: Courier's own are imported in this process by other tests
+    binding = (spec / "binding.toml").read_text(encoding="utf-8")
+    binding = binding.replace('package = "courier"', 'package = "courier_answers"').replace('package = "courier-ts"', 'package = "courier-answers-ts"')
+    (spec / "binding.toml").write_text(binding, encoding="utf-8")
     return spec
 
 
