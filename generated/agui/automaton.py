@@ -910,7 +910,11 @@ class Automaton:
         value = _get(event, spec["field"])
         key = _get(event, spec["key"])
         seen = self._seen.setdefault(key, {})
-        digest = hashlib.blake2b(msgspec.json.encode(event), digest_size=12).digest()
+        # the same event is the same JSON value: an object's members in any order (RFC 8259
+        # section 4), so a redelivery re-serialised by another encoder or store is no conflict
+        digest = hashlib.blake2b(
+            msgspec.json.encode(event, order="sorted"), digest_size=12
+        ).digest()
         if value in seen:
             if seen[value] != digest:
                 self._report(
