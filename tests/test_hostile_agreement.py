@@ -260,3 +260,32 @@ def test_the_corpus_fixture_the_reading_contradicts_is_an_override_with_its_reas
         assert "processing.mdx" in fixture["override"]["intentional"] and fixture["override"]["drop"] == ["errorContains"]
         others = [s for s in corpus["streams"] if s["name"] != "unknown-enum-value-role-fatal"]
         assert others and not any("override" in s for s in others)
+
+
+@pytest.mark.parametrize(
+    ("override", "says"),
+    [
+        ('fixture = "unknown-enum-value-role-fatal"\ndrop = ["errorContains"]', "needs `fixture` and `intentional`"),
+        ('fixture = "unknown-enum-value-role-fatal"\nintentional = "why"', "`expect` (a table: the keys it replaces) and/or `drop`"),
+        ('fixture = "unknown-enum-value-role-fatl"\nintentional = "why"\ndrop = ["errorContains"]', "names no fixture: 'unknown-enum-value-role-fatl'"),
+        ('fixture = "unknown-enum-value-role-fatal"\nintentional = "why"\ndrop = ["errorContain"]', "drops keys its expect has not: ['errorContain']"),
+    ],
+    ids=["no-reason", "nothing-overridden", "misspelt-fixture", "misspelt-key"],
+)
+def test_a_conformance_override_is_never_silently_ignored(tmp_path: Path, override: str, says: str) -> None:
+    """An override without its reason, overriding nothing, naming a fixture the corpus has not
+    or a key its expect has not is a located spec error (exit 2, one line), not a skip."""
+    import shutil
+
+    from conftest import run_cli
+
+    spec = tmp_path / "agui"
+    shutil.copytree(agree.REPO / "spec" / "agui", spec)
+    binding = spec / "binding.toml"
+    text = binding.read_text(encoding="utf-8")
+    start = text.index("[[conformance_override]]")
+    end = text.index("\n\n", start)
+    binding.write_text(text[:start] + "[[conformance_override]]\n" + override + text[end:], encoding="utf-8")
+    result = run_cli("check", "--spec", spec, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert says in str(result.stderr) and "binding.toml" in str(result.stderr) and "Traceback" not in str(result.stderr)
