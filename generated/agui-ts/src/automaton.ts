@@ -234,7 +234,8 @@ function keyText(parts: any): string {
 }
 
 /** The canonical text of an event, for the sequence stage's "the same event again": the same
- * JSON value, whatever the order of an object's members (RFC 8259 section 4), so a redelivery
+ * JSON value, whatever the order of an object's members (RFC 8259 section 4) or the spelling of
+ * a number (1, 1.0, 1e0), so a redelivery
  * re-serialised by another encoder or store is no conflict. Fields of the schema's objects in
  * the schema's order (undeclared members left out), any other object's members in code point
  * order. */
@@ -265,10 +266,14 @@ function canonical(value: any, node: Node | null): string {
   }
 }
 
-/** A JSON value's text with every object's members in code point order. */
+/** A JSON value's text with every object's members in code point order and every number by
+ * its value (1, 1.0 and 1e0 alike; -0 as 0). */
 function sortedDumps(value: any): string {
   if (Array.isArray(value)) return "[" + value.map((v) => (v === undefined ? "null" : sortedDumps(v))).join(",") + "]";
-  if (value === null || typeof value !== "object" || value instanceof PyFloat) return dumps(value);
+  if (value instanceof PyFloat) value = value.value;
+  // an integer-valued double past 2^53 written as the integer it is (1e21, not 1e+21), as a bigint is
+  if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
+  if (value === null || typeof value !== "object") return dumps(value);
   const parts: string[] = [];
   for (const k of keysOf(value).sort(codePointOrder)) if (value[k] !== undefined) parts.push(JSON.stringify(k) + ":" + sortedDumps(value[k]));
   return "{" + parts.join(",") + "}";
