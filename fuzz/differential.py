@@ -239,6 +239,10 @@ def mutate_values(events: list[Any], rng: random.Random, spec: str = "agui") -> 
         c[k] = rng.choice(ODD_STRINGS)
     elif kind == 3:
         event = rng.choice(events)
+        if _entry(event) and rng.random() < 0.3:  # a transcript's sender: a party, the other, none
+            event["from"] = rng.choice(["client", "server", "proxy", "", None])
+        elif _entry(event) and isinstance(event["message"], dict):
+            event = event["message"]
         if isinstance(event, dict):
             tag, names = TAGS[spec]
             event[tag] = rng.choice(names)
@@ -286,19 +290,31 @@ def frame(events: list[Any], rng: random.Random) -> bytes:
 
 
 def streams_of(spec: str) -> list[list[Any]]:
-    """A spec's own streams: for a spec with rules, its conformance streams and rule examples;
-    for one without, its recorded sessions (samples/*.jsonl, each line a message or a
-    {"from", "message"} record) and its example documents."""
+    """A spec's own streams: its conformance streams and rule examples, its recorded sessions
+    (samples/*.jsonl) and its example documents. A spec of two parties replays transcripts
+    (`{"from", "message"}` lines, as its rule examples and sessions are written); one without
+    rules validates messages, so its sessions' lines are their messages."""
     found = spec_streams().get(spec)
     if found is not None:
         return [s for s in found if s]
     folder = REPO / "spec" / spec
+    whole = replays(spec)
     out: list[list[Any]] = []
+    if (folder / "rule-examples.json").is_file():
+        examples = json.loads((folder / "rule-examples.json").read_text(encoding="utf-8"))
+        for rule in sorted(examples):
+            for kind in ("violates", "satisfies"):
+                out += [e["stream"] for e in examples[rule].get(kind, []) if "stream" in e]
     for path in sorted((folder / "samples").glob("*.jsonl")):
         lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        out.append([m["message"] if isinstance(m, dict) and "message" in m and "from" in m else m for m in lines])
+        out.append(lines if whole else [m["message"] if _entry(m) else m for m in lines])
     out += [[json.loads(p.read_text(encoding="utf-8"))] for p in sorted((folder / "examples").glob("*/*.json"))]
     return [s for s in out if s]
+
+
+def _entry(line: Any) -> bool:
+    """Whether a line is a transcript's entry: {"from": PARTY, "message": MESSAGE}."""
+    return isinstance(line, dict) and "from" in line and "message" in line
 
 
 def inputs(spec: str, seed: int) -> Iterator[tuple[bytes, str | None]]:
