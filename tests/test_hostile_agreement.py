@@ -36,6 +36,18 @@ def hr(seq: int | str, type_: str = "run.queued", data: bytes = b'{"providerId":
             % (str(seq).encode(), str(seq).encode(), type_.encode(), data, extra))
 
 
+MCP_OPEN = (
+    b'{"from":"client","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}',
+    b'{"from":"server","message":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}',
+    b'{"from":"client","message":{"jsonrpc":"2.0","method":"notifications/initialized"}}',
+)
+
+
+def mcp(*entries: bytes) -> bytes:
+    """An MCP 2025-11-25 transcript: the handshake, then `entries` ({"from", "message"} lines)."""
+    return lines(*MCP_OPEN, *entries)
+
+
 def lines(*docs: bytes) -> bytes:
     return b"".join(d + b"\n" for d in docs)
 
@@ -142,6 +154,38 @@ CASES: list[Case] = [
     # 12. a JSON text that is a scalar, or not JSON at all, is read by the same rule
     ("12-colon-as-json", "agui", {**REPLAY, "format": "json"}, b":",
      lambda r: "not one JSON document: invalid JSON at line 1 column 1: Expecting value" in r["notes"]),
+    # MCP transcripts (two parties; found by the differential run once their rules landed):
+    # a transcript line is read as the codec reads a document, whole: Python read the message's
+    # bytes unchecked and crashed (DecodeError, ValidationError) on invalid UTF-8, 1e400 or an
+    # integer past the digits limit inside it, or judged the message where TypeScript refused
+    # the line
+    *[(f"mcp-line-read-whole-{name}", "mcp", REPLAY,
+       mcp(b'{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":' + bad + b"}}}}"),
+       lambda r, why=why: [(f["rule"], f["index"]) for f in r["violations"]] == [("MSG-JSONRPC", 3)]
+       and "not a transcript entry: " in messages(r) and why in messages(r))
+      for name, bad, why in (("not-utf8", b'"\xff"', "not UTF-8"), ("1e400", b"1e400", "out of the range of a double"),
+                             ("4301-digits", b"1" * 4301, "beyond the limit of 4300"))],
+    # ids are exact in both (TypeScript read 2^53 + 1 as 2^53 and 10^903 as inf) and written by
+    # the one integer-size rule (Python wrote all 904 digits); an integer written 1e21 is the id
+    # 1000000000000000000000
+    ("mcp-ids-exact", "mcp", REPLAY,
+     mcp(b'{"from":"client","message":{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}}',
+         b'{"from":"server","message":{"jsonrpc":"2.0","id":9007199254740992,"result":{}}}',
+         b'{"from":"client","message":{"jsonrpc":"2.0","id":1' + b"0" * 903 + b',"method":"ping"}}',
+         b'{"from":"client","message":{"jsonrpc":"2.0","id":1000000000000000000000,"method":"ping"}}',
+         b'{"from":"server","message":{"jsonrpc":"2.0","id":1e21,"result":{}}}'),
+     lambda r: "a result from server with id 9007199254740992, which names no request client sent" in messages(r)
+     and "client's ping request 9007199254740993 (message 3) is never answered" in messages(r)
+     and "client's ping request an integer of 904 digits (message 5) is never answered" in messages(r)
+     and "1000000000000000000000" not in messages(r)),
+    # progress compares exactly past 2^53 (TypeScript compared doubles)
+    ("mcp-progress-exact", "mcp", REPLAY,
+     mcp(b'{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"progressToken":"p"}}}}',
+         *[b'{"from":"server","message":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":%s}}}' % v
+           for v in (b"9007199254740992", b"9007199254740993", b"9007199254740993.0")],
+         b'{"from":"server","message":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}'),
+     lambda r: [(f["rule"], f["index"]) for f in r["violations"]] == [("PROGRESS-RISING", 6)]
+     and "progress 9007199254740992.0 does not exceed 9007199254740993" in messages(r)),
     # the readings (issue 22 item 3): Harness, a type StandardEventType does not name fails the
     # stream (MUST), it is not stripped; AG-UI, an unrecognised member of a closed string set is
     # stripped with a warning (basic/processing.mdx), and the event goes on without it
