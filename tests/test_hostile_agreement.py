@@ -165,6 +165,14 @@ CASES: list[Case] = [
        and "not a transcript entry: " in messages(r) and why in messages(r))
       for name, bad, why in (("not-utf8", b'"\xff"', "not UTF-8"), ("1e400", b"1e400", "out of the range of a double"),
                              ("4301-digits", b"1" * 4301, "beyond the limit of 4300"))],
+    # ... as the codec reads it: of a member given twice the last (found by the long run: a
+    # first "from" holding a lone surrogate crashed Python, whose reader of the members refused
+    # what the codec never keeps)
+    ("mcp-line-member-given-twice", "mcp", REPLAY,
+     lines(b'{"from":"\\ud800","from":"client","message":' + MCP_OPEN[0][27:-1] + b"}", *MCP_OPEN[1:],
+           b'{"message":{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\\udc00"}},"from":"server","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}',
+           b'{"from":"client","message":{"jsonrpc":"2.0","id":1,"result":{}}}'),
+     lambda r: r["outcome"] == "completed" and not r["violations"] and r["events"] == 5),
     # ids are exact in both (TypeScript read 2^53 + 1 as 2^53 and 10^903 as inf) and written by
     # the one integer-size rule (Python wrote all 904 digits); an integer written 1e21 is the id
     # 1000000000000000000000

@@ -159,7 +159,9 @@ def _read(raw: bytes) -> tuple[Any, dict[str, msgspec.Raw] | None]:
     """A document read as the codec reads a document (UTF-8, numbers in range, no lone
     surrogate, MAX_DEPTH: ``validation.parse_json`` says where and why, as JSONParseError), with
     its members' own bytes when it is an object. msgspec alone reads a member it is asked to
-    keep as bytes without these checks, so the whole document is read first."""
+    keep as bytes without these checks, so the whole document is read first; and where it
+    refuses what the codec keeps (a member given twice, the first with a value the codec never
+    keeps: a lone surrogate), the members are the codec's values, written again."""
     try:
         value = _ANY.decode(raw)
         suspect = lone_surrogate_escape(raw) or too_deep(raw)
@@ -169,7 +171,12 @@ def _read(raw: bytes) -> tuple[Any, dict[str, msgspec.Raw] | None]:
         from .validation import parse_json  # loaded for a refused document only
 
         value = parse_json(raw)
-    return value, (_ENTRY.decode(raw) if value.__class__ is dict else None)
+    if value.__class__ is not dict:
+        return value, None
+    try:
+        return value, _ENTRY.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return value, {k: msgspec.Raw(msgspec.json.encode(v)) for k, v in value.items()}
 
 
 class Dialogue:
