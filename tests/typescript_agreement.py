@@ -166,30 +166,31 @@ def jsonl(events: list[Any]) -> bytes:
     return b"".join(json.dumps(e, ensure_ascii=False).encode("utf-8") + b"\n" for e in events)
 
 
-def python_replay(spec: str, data: bytes | Path) -> dict[str, Any]:
+def python_replay(spec: str, data: bytes | Path, **options: Any) -> dict[str, Any]:
     module = importlib.import_module(f"{SPECS[spec][0]}.replay")
-    return dict(module.replay(data))
+    return dict(module.replay(data, **options))
 
 
 def verdict(report: dict[str, Any]) -> dict[str, Any]:
     """What must be identical: everything in the report but notes (which describe the input)."""
     keep = ("outcome", "events", "types", "runs", "format")
-    return {**{k: report[k] for k in keep}, "violations": report["violations"], "warnings": report["warnings"]}
+    return {**{k: report[k] for k in keep}, "violations": report["violations"], "warnings": report["warnings"], "omitted": report.get("omitted")}
 
 
-def compare_streams(spec: str, streams: list[tuple[str, bytes | Path]], folder: Path) -> dict[str, Any]:
-    """Every stream through both bindings' replay: the differences, and counts."""
+def compare_streams(spec: str, streams: list[tuple[str, bytes | Path]], folder: Path, **options: Any) -> dict[str, Any]:
+    """Every stream through both bindings' replay: the differences, and counts. ``options``:
+    replay's (``max_findings``), given to both."""
     jobs = []
     for i, (_, data) in enumerate(streams):
         if isinstance(data, Path):
-            jobs.append({"id": str(i), "op": "replay", "path": str(data)})
+            jobs.append({"id": str(i), "op": "replay", "path": str(data), **options})
         else:
-            jobs.append({"id": str(i), "op": "replay", "text": data.decode("utf-8", "surrogateescape")} if _text_safe(data) else {"id": str(i), "op": "replay", "path": str(_spill(folder, i, data))})
+            jobs.append({"id": str(i), "op": "replay", "text": data.decode("utf-8", "surrogateescape"), **options} if _text_safe(data) else {"id": str(i), "op": "replay", "path": str(_spill(folder, i, data)), **options})
     ts = run_batch(spec, jobs, folder)
     differences = []
     events = findings = failed = 0
     for i, (name, data) in enumerate(streams):
-        mine = verdict(python_replay(spec, data))
+        mine = verdict(python_replay(spec, data, **options))
         theirs = verdict(ts[str(i)])
         events += mine["events"]
         findings += len(mine["violations"]) + len(mine["warnings"])

@@ -6,7 +6,7 @@
  * prints.
  *
  *     node dist/bin/cli.js validate --as DEFINITION [--lenient] FILE...
- *     node dist/bin/cli.js replay [--format auto|jsonl|sse|json] [--after N] FILE...
+ *     node dist/bin/cli.js replay [--format auto|jsonl|sse|json] [--after N] [--max-findings N] FILE...
  *     node dist/bin/cli.js batch JOBS.jsonl   # {"id", "op": "validate"|"replay", "path"|"text", ...}
  *
  * Exit 0 when every document is valid (every stream conformant), 1 otherwise, 2 on usage errors.
@@ -104,7 +104,7 @@ function main(argv: string[]): number {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === "--lenient") options["lenient"] = "1";
-    else if (a === "--as" || a === "--format" || a === "--after") options[a.slice(2)] = rest[++i] ?? usage(`${a} needs a value`);
+    else if (a === "--as" || a === "--format" || a === "--after" || a === "--max-findings") options[a.slice(2)] = rest[++i] ?? usage(`${a} needs a value`);
     else files.push(a);
   }
   if (command === "validate") {
@@ -121,9 +121,11 @@ function main(argv: string[]): number {
     const format = (options["format"] ?? "auto") as Format;
     if (!FORMATS.includes(format)) usage(`--format ${format}: expected one of ${FORMATS.join(", ")}`);
     const after = integer("after", options["after"]);
+    const most = integer("max-findings", options["max-findings"]);
+    const maxFindings = most === null ? undefined : most === 0 ? null : most;
     let ok = true;
     for (const file of files) {
-      const report = replayChunks(chunksOf(file), { format, after });
+      const report = replayChunks(chunksOf(file), { format, after, maxFindings });
       ok &&= report.outcome === "completed";
       out({ file, ...report });
     }
@@ -142,7 +144,7 @@ function main(argv: string[]): number {
         const path: string | undefined = job["path"];
         if (job["op"] === "validate") out({ id: job["id"], ...validateOne(path !== undefined ? read(path) : job["text"], definitionOf(job["definition"]), Boolean(job["lenient"])) });
         else if (job["op"] === "replay") {
-          const options = { format: job["format"] ?? "auto", after: job["after"] ?? null };
+          const options = { format: job["format"] ?? "auto", after: job["after"] ?? null, maxFindings: job["max_findings"] };
           out({ id: job["id"], ...(path !== undefined ? replayChunks(chunksOf(path), options) : replay(job["text"], options)) });
         }
         else usage(`unknown job ${JSON.stringify(job["op"])}`);

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Iterable
 
 import msgspec
@@ -26,7 +28,22 @@ from . import codec_json, models
 from .automaton_table import TABLES
 from .errors import DecodeError
 
-__all__ = ["Finding", "Automaton", "check_answers", "check_listing", "RULES"]
+__all__ = ["Finding", "Automaton", "check_answers", "check_listing", "RULES", "MAX_IDS", "MAX_SHOWN", "MAX_FINDINGS"]
+
+MAX_IDS = 20
+"""The most ids a finding lists (``ids``, and ``{ids}`` in its message): a finding about a set
+that may grow with the stream (the chunk streams open, the items a run leaves open, the ids
+that repeat) lists the first MAX_IDS and says how many more there are."""
+
+MAX_SHOWN = 200
+"""The most characters of one id or value a finding quotes; a longer one is cut to
+MAX_SHOWN - 3 characters and ``...``. (A value held from an earlier event, quoted by every later
+finding about it, would otherwise cost its size per finding.)"""
+
+MAX_FINDINGS = 10_000
+"""How many findings ``Automaton.findings`` keeps by default (``max_findings``): a stream can draw
+a finding per line, and the list would grow with it. Every finding is still returned by ``feed``
+when it is made, counts towards ``outcome``, and is counted in ``omitted`` when not kept."""
 
 RULES: dict[str, dict[str, str]] = TABLES["rules"]
 _FATAL = frozenset(TABLES["fatal_levels"])
@@ -307,7 +324,7 @@ class _Values(dict[str, Any]):
 
 
 def _show(value: Any) -> str:
-    return "absent" if value is UNSET or value is None else str(value)
+    return "absent" if value is UNSET or value is None else _cut(str(value))
 
 
 def _key_text(key: Any) -> str:
@@ -332,19 +349,37 @@ def _wire_get(raw: Any, dotted: str) -> Any:
     return raw
 
 
-def finding(rule: str, index: int, type_: str, values: dict[str, Any], ids: tuple[str, ...] = ()) -> Finding:
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
+def finding(rule: str, index: int, type_: str, values: dict[str, Any], ids: tuple[str, ...] = (), total: int = 0) -> Finding:
+    """A finding of ``rule`` at event ``index``. ``ids``: what it is about, at most MAX_IDS of
+    them; ``total``: how many there are in all, when ``ids`` is a sample of them. Ids are
+    quoted up to MAX_SHOWN characters (values, by ``_show``)."""
     spec = RULES[rule]
-    text = spec["message"].format_map(_Values({"type": type_, "index": index, "ids": ", ".join(ids), **values}))
+    ids = tuple(_cut(i) for i in ids)
+    listed = ", ".join(ids)
+    if total > len(ids):
+        listed += f" and {total - len(ids)} more"
+    text = spec["message"].format_map(_Values({"type": type_, "index": index, "ids": listed, **values}))
     return Finding(rule, spec["level"], index, type_, text, ids)
+
+
+def _sample(items: Iterable[str], total: int) -> tuple[tuple[str, ...], int]:
+    """The first MAX_IDS of ``total`` ids, sorted, and ``total``."""
+    return tuple(sorted(islice(items, MAX_IDS))), total
 
 
 class Automaton:
     """Validates one event stream. Not thread-safe; one instance per stream."""
 
-    def __init__(self, after: int | None = None) -> None:
+    def __init__(self, after: int | None = None, max_findings: int | None = MAX_FINDINGS) -> None:
         """`after`: the stream is a replay that starts after this cursor, so it may begin
         mid-stream: the machine starts in its after-cursor state, the sequence at after + 1, and
-        an item first met without its opener is not reported (it may predate the cursor)."""
+        an item first met without its opener is not reported (it may predate the cursor).
+        `max_findings`: how many findings ``findings`` keeps (None: all); the others are counted
+        in ``omitted``, by rule in ``omitted_rules``."""
         self.partial = bool(after)  # after 0 is the whole stream
         if self.partial and not _MACHINE["after_cursor"]:
             raise ValueError("these rules have no after-cursor state: a stream cannot start mid-way")
@@ -355,6 +390,9 @@ class Automaton:
         self._latest: dict[Any, Any] = {}
         self.index = -1
         self.findings: list[Finding] = []
+        self.max_findings = max_findings
+        self.omitted = 0
+        self.omitted_rules: dict[str, int] = {}
         self.failed = False
         self.runs: list[dict[str, Any]] = []
         self._expanded: list[Any] | None = []
@@ -378,6 +416,10 @@ class Automaton:
         # retired shapes: slot -> the id a translation minted and later ones continue
         self._held: dict[str, str] = {}
         self._lanes: dict[Any, list[Any]] = {}
+        # chunk type -> its open lanes, in the order they opened (the ambiguity check's)
+        self._kinds: dict[str, dict[Any, None]] = {}
+        # entity -> its items in state "open", in the order they opened (require closed)
+        self._open: dict[str, dict[Any, None]] = {name: {} for name in TABLES["entities"]}
         self._out: list[Finding] = []
         # when a dict: the events decoded from documents, counted per class
         self.counts: dict[Any, int] | None = None
@@ -398,10 +440,17 @@ class Automaton:
 
     # -- reporting ----------------------------------------------------------------------------
 
-    def _report(self, rule: str, type_: str, values: dict[str, Any] | None = None, ids: tuple[str, ...] = ()) -> None:
-        f = finding(rule, self.index, type_, values or {}, ids)
+    def _report(self, rule: str, type_: str, values: dict[str, Any] | None = None, ids: tuple[str, ...] = (), total: int = 0) -> None:
+        f = finding(rule, self.index, type_, values or {}, ids, total)
         self._out.append(f)
-        self.findings.append(f)
+        self._keep(f)
+
+    def _keep(self, f: Finding) -> None:
+        if self.max_findings is None or len(self.findings) < self.max_findings:
+            self.findings.append(f)
+        else:
+            self.omitted += 1
+            self.omitted_rules[f.rule] = self.omitted_rules.get(f.rule, 0) + 1
         if f.fatal:
             self.failed = True
 
@@ -424,8 +473,7 @@ class Automaton:
         rule = TABLES["stripped_rule"]
         if rule:
             f = finding(rule, self.index + 1, type_, {"detail": detail})
-            self.findings.append(f)
-            self.failed = self.failed or f.fatal
+            self._keep(f)
             return (f,)
         return ()
 
@@ -515,8 +563,7 @@ class Automaton:
         noted: tuple[Finding, ...] = ()
         if rule:
             f = finding(rule, self.index + 1, old, {"detail": "; ".join(notes)})
-            self.findings.append(f)
-            self.failed = self.failed or f.fatal
+            self._keep(f)
             noted = (f,)
         try:
             result = _EVENTS.decode_lenient(msgspec.json.encode(event))
@@ -763,7 +810,10 @@ class Automaton:
                 for key, record in store.items():
                     past[key] = record[1]
             store.clear()
+        for opened in self._open.values():
+            opened.clear()
         self._lanes.clear()
+        self._kinds.clear()
         self._held.clear()
 
     # -- entities -----------------------------------------------------------------------------
@@ -785,6 +835,8 @@ class Automaton:
             established = past.get(key)
             if established is not None:  # an item of an earlier run, in the state it continues in
                 record = store[key] = [outlives, established]
+                if outlives == "open":
+                    self._open[entity][key] = None
         row = transitions.get("absent" if record is None else record[0])
         if row is None:
             return
@@ -809,7 +861,13 @@ class Automaton:
                     value = getattr(ev, attr, UNSET)
                     remembered[attr] = default if value is UNSET else value
                 store[key] = [target, remembered]
-            else:
+                if target == "open":
+                    self._open[entity][key] = None
+            elif record[0] != target:
+                if record[0] == "open":
+                    self._open[entity].pop(key, None)
+                elif target == "open":
+                    self._open[entity][key] = None
                 record[0] = target
 
     def _require(
@@ -824,9 +882,10 @@ class Automaton:
         what = req[0]
         if what == "closed":
             for name in req[1]:
-                still = [k for k, r in self._entities[name].items() if r[0] == "open"]
+                still = self._open[name]
                 if still:
-                    self._report(req[2], type_, {"kind": name, **self._run_values()}, tuple(map(_key_text, still)))
+                    shown = tuple(_key_text(k) for k in islice(still, MAX_IDS))
+                    self._report(req[2], type_, {"kind": name, **self._run_values()}, shown, len(still))
         elif what == "same":
             value, expected = getattr(ev, req[1], UNSET), getattr(self._opener, req[1], UNSET)
             if value != expected:
@@ -868,10 +927,12 @@ class Automaton:
         for i, target in enumerate(targets):
             if evaluate(target) is False:
                 ids: tuple[str, ...] = ()
+                total = 0
                 if expect["op"] == "unique":
-                    values = [str(v) for v in _collect(target, expect["path"])]
-                    ids = tuple(sorted({v for v in values if values.count(v) > 1}))
-                self._report(rule, type_, {"index": i}, ids)
+                    counted = Counter(str(v) for v in _collect(target, expect["path"]))
+                    repeated = sorted(v for v, n in counted.items() if n > 1)
+                    ids, total = tuple(repeated[:MAX_IDS]), len(repeated)
+                self._report(rule, type_, {"index": i}, ids, total)
 
     # -- chunk expansion ------------------------------------------------------------------------
 
@@ -892,6 +953,7 @@ class Automaton:
         item = self._lanes.pop(lane, None)
         if item is None:
             return []
+        self._kinds[item[0]].pop(lane, None)
         kind = _CHUNKS["kinds"][item[0]]  # type: ignore[index]
         return [self._make(kind["end"], item[3], lane)]
 
@@ -914,12 +976,12 @@ class Automaton:
         item = self._lanes.get(lane)
         if item_id is UNSET:
             if owner is UNSET:
-                open_lanes = [k for k, v in self._lanes.items() if v[0] == type_]
-                if None in open_lanes or len(open_lanes) == 1:
-                    lane = None if None in open_lanes else open_lanes[0]
-                elif len(open_lanes) > 1:
-                    shown = tuple(sorted(str(self._lanes[k][1]) for k in open_lanes))
-                    self._report(chunks["ambiguous"], type_, {}, shown)
+                open_lanes = self._kinds.get(type_)
+                if open_lanes and (None in open_lanes or len(open_lanes) == 1):
+                    lane = None if None in open_lanes else next(iter(open_lanes))
+                elif open_lanes:
+                    shown = (str(self._lanes[k][1]) for k in open_lanes)
+                    self._report(chunks["ambiguous"], type_, {}, *_sample(shown, len(open_lanes)))
                     return []
                 item = self._lanes.get(lane)
             if item is None or item[0] != type_:
@@ -938,6 +1000,7 @@ class Automaton:
             agreed[attr] = default if value is UNSET else value
         opener = self._make(kind["start"], event, lane)
         self._lanes[lane] = [type_, item_id, agreed, opener]
+        self._kinds.setdefault(type_, {})[lane] = None
         out.append(opener)
         out += self._content(kind, event, lane)
         return out
@@ -986,7 +1049,8 @@ def check_answers(name: str, question: Any, answer: Any, now: _dt.datetime | Non
     kind = spec["input"]["definition"]
     if not asking:
         if answered and "nothing-to-continue" in rules:
-            out.append(finding(rules["nothing-to-continue"], 0, kind, {}, tuple(sorted(map(str, answered)))))
+            named = sorted(map(str, answered))
+            out.append(finding(rules["nothing-to-continue"], 0, kind, {}, tuple(named[:MAX_IDS]), len(named)))
         return out
     asked = _get(question, spec["questions"]["list"])
     asked = [] if asked is UNSET else asked
@@ -1052,5 +1116,6 @@ def check_listing(name: str, events: Any, document: Any) -> list[Finding]:
             if key not in seen:
                 out.append(finding(rules["missing"], len(listed), kind, {}, (_show(key),)))
     if "order" in rules and positions != sorted(positions):
-        out.append(finding(rules["order"], 0, kind, {}, tuple(_show(k) for k in order if k in seen)))
+        listed_order = [_show(k) for k in order if k in seen]
+        out.append(finding(rules["order"], 0, kind, {}, tuple(listed_order[:MAX_IDS]), len(listed_order)))
     return out

@@ -9,7 +9,9 @@ The report holds the outcome, the findings (``violations``: MUST-level; ``warnin
 number of ``events`` and their ``types`` counted by name, how each run ended (``runs``), the
 ``format`` read and ``notes`` on the input. It grows with the findings and the runs, never with
 the number of events, and reading is incremental for JSON Lines and SSE, so memory stays flat
-on files of any length. Nothing here needs more than the package and msgspec: it can be the map
+on files of any length. The findings listed are the first ``max_findings`` (``MAX_FINDINGS`` by
+default); when more were found, ``omitted`` counts the rest (``{"violations", "warnings",
+"rules"}``, the last by rule) and a note says so: the outcome counts them all. Nothing here needs more than the package and msgspec: it can be the map
 function of a job that judges an archive of stream files on many machines.
 
 Formats: ``jsonl`` (each non-blank line one event), ``sse`` (a captured ``text/event-stream``
@@ -32,11 +34,11 @@ from typing import Any, BinaryIO
 import msgspec
 
 from . import models
-from .automaton import Automaton, Finding
+from .automaton import MAX_FINDINGS, RULES, Automaton, Finding
 from .automaton_table import TABLES
 from .version import PROTOCOL, PROTOCOL_VERSION
 
-__all__ = ["FORMATS", "OUTCOMES", "sniff", "replay", "conformant"]
+__all__ = ["FORMATS", "OUTCOMES", "MAX_FINDINGS", "sniff", "replay", "conformant"]
 
 FORMATS = ("auto", "jsonl", "sse", "json")
 OUTCOMES = ("completed", "failed", "empty", "unrecognized")
@@ -50,6 +52,7 @@ _TYPE_OF: dict[Any, str] = {
     models.DEFINITIONS[cls]: type_ for type_, cls in TABLES["event_classes"].items()
 }
 _NAME = f"{PROTOCOL} {PROTOCOL_VERSION}"
+_FATAL_LEVELS = frozenset(TABLES["fatal_levels"])
 _ORDINARY = "one JSON document per line"
 
 
@@ -116,6 +119,7 @@ def replay(
     on_findings: Callable[[list[Finding]], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     plain: bool = False,
+    max_findings: int | None = MAX_FINDINGS,
 ) -> dict[str, Any]:
     """Judge one stream and return its report (see the module docstring).
 
@@ -124,12 +128,14 @@ def replay(
     at a time; its report is merged in and its warnings join the findings. ``on_findings`` gets
     the new findings as they are made (in order, a block at a time); ``progress`` the number of
     events and bytes read so far, once per block. ``plain``: feed every document through
-    ``feed_document``, one at a time (the reference the fast path is held to)."""
+    ``feed_document``, one at a time (the reference the fast path is held to).
+    ``max_findings``: how many findings the report lists (None: all of them)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if consumer is not None and after is not None:
         raise ValueError("after replays the automaton alone: it does not combine with a consumer")
     run = _Run(after, consumer, on_findings, progress, plain or consumer is not None)
+    run.automaton.max_findings = max_findings
     if isinstance(source, (bytes, bytearray, memoryview)):
         import io
 
@@ -339,6 +345,11 @@ class _Run:
             )
         else:
             outcome = automaton.outcome
+        omitted: dict[str, Any] = {}
+        if automaton.omitted:
+            fatal = sum(n for rule, n in automaton.omitted_rules.items() if _fatal(rule))
+            omitted = {"omitted": {"violations": fatal, "warnings": automaton.omitted - fatal, "rules": dict(sorted(automaton.omitted_rules.items()))}}
+            notes.append(f"{automaton.omitted} more findings than the {len(automaton.findings)} listed (max_findings): counted in omitted")
         types = sorted(((_TYPE_OF.get(c, getattr(c, "__name__", "?")), n) for c, n in counts.items()), key=lambda t: (-t[1], t[0]))
         return {
             "outcome": outcome,
@@ -349,8 +360,13 @@ class _Run:
             "runs": automaton.runs,
             "format": self.format,
             "notes": notes,
+            **omitted,
             **extra,
         }
+
+
+def _fatal(rule: str) -> bool:
+    return RULES.get(rule, {}).get("level") in _FATAL_LEVELS
 
 
 def _consumer_warning(text: str) -> dict[str, Any]:

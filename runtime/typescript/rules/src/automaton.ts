@@ -27,6 +27,15 @@ type Obj = Record<string, any>;
 type Expr = { op: string; [key: string]: any };
 
 export const RULES: { readonly [rule: string]: { level: string; page: string; section: string; message: string } } = TABLES.rules;
+
+/** The most ids a finding lists: a finding about a set that may grow with the stream lists the
+ * first MAX_IDS and says how many more there are. */
+export const MAX_IDS = 20;
+/** The most characters (code points) of one id or value a finding quotes; a longer one is cut to
+ * MAX_SHOWN - 3 and `...`. */
+export const MAX_SHOWN = 200;
+/** How many findings `Automaton.findings` keeps by default; the others are counted in `omitted`. */
+export const MAX_FINDINGS = 10_000;
 const FATAL = new Set<string>(TABLES.fatal_levels);
 const DISC: string = TABLES.discriminator;
 const MACHINE: Obj = TABLES.machine;
@@ -207,7 +216,22 @@ export class Finding {
 }
 
 function show(v: any): string {
-  return v === undefined || v === null ? "absent" : pyStr(v);
+  return v === undefined || v === null ? "absent" : cut(pyStr(v));
+}
+
+/** `text` cut to MAX_SHOWN code points (as the reference binding counts them). */
+function cut(text: string): string {
+  if (text.length <= MAX_SHOWN) return text;
+  let i = 0;
+  let n = 0;
+  let keep = 0;
+  while (i < text.length && n <= MAX_SHOWN) {
+    if (n === MAX_SHOWN - 3) keep = i;
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    n++;
+  }
+  return n <= MAX_SHOWN ? text : text.slice(0, keep) + "...";
 }
 
 function format(template: string, values: Obj): string {
@@ -219,10 +243,25 @@ function format(template: string, values: Obj): string {
   });
 }
 
-export function finding(rule: string, index: number, type: string, values: Obj, ids: readonly string[] = []): Finding {
+/** A finding of `rule` at event `index`. `ids`: what it is about, at most MAX_IDS of them;
+ * `total`: how many there are in all, when `ids` is a sample of them. */
+export function finding(rule: string, index: number, type: string, values: Obj, ids: readonly string[] = [], total = 0): Finding {
   const spec = RULES[rule]!;
-  const text = format(spec.message, { type, index, ids: ids.join(", "), ...values });
-  return new Finding(rule, spec.level, index, type, text, ids);
+  const shown = ids.map(cut);
+  let listed = shown.join(", ");
+  if (total > shown.length) listed += ` and ${total - shown.length} more`;
+  const text = format(spec.message, { type, index, ids: listed, ...values });
+  return new Finding(rule, spec.level, index, type, text, shown);
+}
+
+/** The first MAX_IDS of some ids, sorted. */
+function sample(items: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    if (out.length === MAX_IDS) break;
+    out.push(item);
+  }
+  return out.sort();
 }
 
 function keyText(parts: any): string {
@@ -268,6 +307,9 @@ export class Automaton {
   state: string;
   index = -1;
   readonly findings: Finding[] = [];
+  /** findings made but not kept in `findings` (beyond `maxFindings`), in all and by rule */
+  omitted = 0;
+  readonly omittedRules = new Map<string, number>();
   failed = false;
   readonly runs: Obj[] = [];
   /** the events decoded from documents, counted by type */
@@ -283,16 +325,23 @@ export class Automaton {
   private readonly past = new Map<string, Map<any, Obj>>();
   private readonly held = new Map<string, string>();
   private readonly lanes = new Map<any, Lane>();
+  /** chunk type -> its open lanes, in the order they opened (the ambiguity check's) */
+  private readonly kinds = new Map<string, Set<any>>();
+  /** entity -> its items in state "open" (key -> text), in the order they opened */
+  private readonly open = new Map<string, Map<any, string>>();
   private out: Finding[] = [];
 
-  /** `after`: the stream is a replay that starts after this cursor (see the rules DSL). */
-  constructor(after: number | null = null) {
+  /** `after`: the stream is a replay that starts after this cursor (see the rules DSL).
+   * `maxFindings`: how many findings `findings` keeps (null: all); the others are counted in
+   * `omitted` and `omittedRules`. */
+  constructor(after: number | null = null, public maxFindings: number | null = MAX_FINDINGS) {
     this.partial = Boolean(after);
     if (this.partial && !MACHINE["after_cursor"]) throw new RangeError("these rules have no after-cursor state: a stream cannot start mid-way");
     this.state = this.partial ? MACHINE["after_cursor"] : MACHINE["initial"];
     this.first = SEQUENCE === null ? null : after === null ? SEQUENCE["start"] : after + 1;
     for (const [name, spec] of Object.entries(TABLES.entities as Record<string, Obj>)) {
       this.entities.set(name, new Map());
+      this.open.set(name, new Map());
       if (spec["outlives_run"]) this.past.set(name, new Map());
     }
   }
@@ -314,10 +363,18 @@ export class Automaton {
 
   // -- reporting ----------------------------------------------------------------------------------
 
-  private report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = []): void {
-    const f = finding(rule, this.index, type, values, ids);
+  private report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = [], total = 0): void {
+    const f = finding(rule, this.index, type, values, ids, total);
     this.out.push(f);
-    this.findings.push(f);
+    this.keep(f);
+  }
+
+  private keep(f: Finding): void {
+    if (this.maxFindings === null || this.findings.length < this.maxFindings) this.findings.push(f);
+    else {
+      this.omitted++;
+      this.omittedRules.set(f.rule, (this.omittedRules.get(f.rule) ?? 0) + 1);
+    }
     if (f.fatal) this.failed = true;
   }
 
@@ -339,8 +396,7 @@ export class Automaton {
     const rule: string | null = TABLES.stripped_rule;
     if (!rule) return [];
     const f = finding(rule, this.index + 1, type, { detail });
-    this.findings.push(f);
-    this.failed ||= f.fatal;
+    this.keep(f);
     return [f];
   }
 
@@ -479,8 +535,7 @@ export class Automaton {
     let noted: Finding[] = [];
     if (rule) {
       const f = finding(rule, this.index + 1, old, { detail: notes.join("; ") });
-      this.findings.push(f);
-      this.failed ||= f.fatal;
+      this.keep(f);
       noted = [f];
     }
     let result;
@@ -612,7 +667,9 @@ export class Automaton {
       if (past !== undefined) for (const [k, record] of store) past.set(k, record[1]);
       store.clear();
     }
+    for (const opened of this.open.values()) opened.clear();
     this.lanes.clear();
+    this.kinds.clear();
     this.held.clear();
   }
 
@@ -650,6 +707,7 @@ export class Automaton {
       if (established !== undefined) {
         record = [TABLES.entities[entity]["outlives_run"], established, text];
         store.set(itemKey, record);
+        if (record[0] === "open") this.open.get(entity)!.set(itemKey, text);
       }
     }
     const row: Obj | undefined = step["transitions"][record === undefined ? "absent" : record[0]];
@@ -668,7 +726,12 @@ export class Automaton {
           remembered[f["field"]] = v === undefined ? f["default"] : v;
         }
         store.set(itemKey, [row["target"], remembered, text]);
-      } else record[0] = row["target"];
+        if (row["target"] === "open") this.open.get(entity)!.set(itemKey, text);
+      } else if (record[0] !== row["target"]) {
+        if (record[0] === "open") this.open.get(entity)!.delete(itemKey);
+        else if (row["target"] === "open") this.open.get(entity)!.set(itemKey, record[2]);
+        record[0] = row["target"];
+      }
     }
   }
 
@@ -676,9 +739,14 @@ export class Automaton {
     const what: string = req["kind"];
     if (what === "closed") {
       for (const name of req["entities"] as string[]) {
-        const still: string[] = [];
-        for (const r of this.entities.get(name)!.values()) if (r[0] === "open") still.push(r[2]);
-        if (still.length) this.report(req["rule"], type, { kind: name, ...this.runValues() }, still);
+        const still = this.open.get(name)!;
+        if (!still.size) continue;
+        const shown: string[] = [];
+        for (const text of still.values()) {
+          if (shown.length === MAX_IDS) break;
+          shown.push(text);
+        }
+        this.report(req["rule"], type, { kind: name, ...this.runValues() }, shown, still.size);
       }
     } else if (what === "same") {
       const value = attr(ev, req["field"]);
@@ -723,11 +791,15 @@ export class Automaton {
     targets.forEach((target, i) => {
       if (evaluate(expect, target) === false) {
         let ids: string[] = [];
+        let total = 0;
         if (expect.op === "unique") {
-          const values = collect(target, expect["path"]).map(pyStr);
-          ids = [...new Set(values.filter((v) => values.indexOf(v) !== values.lastIndexOf(v)))].sort();
+          const counted = new Map<string, number>();
+          for (const v of collect(target, expect["path"]).map(pyStr)) counted.set(v, (counted.get(v) ?? 0) + 1);
+          const repeated = [...counted].filter(([, n]) => n > 1).map(([v]) => v).sort();
+          ids = repeated.slice(0, MAX_IDS);
+          total = repeated.length;
         }
-        this.report(check["rule"], type, { index: i }, ids);
+        this.report(check["rule"], type, { index: i }, ids, total);
       }
     });
   }
@@ -750,6 +822,7 @@ export class Automaton {
     const item = this.lanes.get(lane);
     if (item === undefined) return [];
     this.lanes.delete(lane);
+    this.kinds.get(item[0])?.delete(lane);
     const kind = CHUNKS!["kinds"][item[0]];
     return [this.make(kind["end"], item[3], lane)];
   }
@@ -770,11 +843,14 @@ export class Automaton {
     let item = this.lanes.get(lane);
     if (itemId === undefined) {
       if (owner === undefined) {
-        const open = [...this.lanes.entries()].filter(([, v]) => v[0] === type).map(([k]) => k);
-        if (open.includes(null) || open.length === 1) lane = open.includes(null) ? null : open[0];
-        else if (open.length > 1) {
-          const shown = open.map((k) => pyStr(this.lanes.get(k)![1])).sort();
-          this.report(chunks["ambiguous"], type, {}, shown);
+        const open = this.kinds.get(type);
+        if (open !== undefined && (open.has(null) || open.size === 1)) lane = open.has(null) ? null : open.values().next().value;
+        else if (open !== undefined && open.size > 1) {
+          const lanes = this.lanes;
+          const shown = sample((function* () {
+            for (const k of open) yield pyStr(lanes.get(k)![1]);
+          })());
+          this.report(chunks["ambiguous"], type, {}, shown, open.size);
           return [];
         }
         item = this.lanes.get(lane);
@@ -798,6 +874,9 @@ export class Automaton {
     }
     const opener = this.make(kind["start"], event, lane);
     this.lanes.set(lane, [type, itemId, agreed, opener]);
+    let open = this.kinds.get(type);
+    if (open === undefined) this.kinds.set(type, (open = new Set()));
+    open.add(lane);
     out.push(opener);
     return out.concat(this.content(kind, event, lane));
   }
@@ -867,7 +946,8 @@ export function checkAnswers(name: string, question: Obj | null, answer: Obj, no
   const kind: string = spec["input"]["definition"];
   if (!asking) {
     if (answered.size && rules["nothing-to-continue"]) {
-      out.push(finding(rules["nothing-to-continue"], 0, kind, {}, [...answered.values()].map(([id]) => pyStr(id)).sort()));
+      const named = [...answered.values()].map(([id]) => pyStr(id)).sort();
+      out.push(finding(rules["nothing-to-continue"], 0, kind, {}, named.slice(0, MAX_IDS), named.length));
     }
     return out;
   }
@@ -928,7 +1008,8 @@ export function checkListing(name: string, events: Obj[], document: Obj): Findin
   });
   if (rules["missing"]) for (const k of order) if (!seen.has(key(k))) out.push(finding(rules["missing"], listed.length, kind, {}, [show(k)]));
   if (rules["order"] && positions.some((p, i) => i > 0 && p < positions[i - 1]!)) {
-    out.push(finding(rules["order"], 0, kind, {}, order.filter((k) => seen.has(key(k))).map(show)));
+    const listedOrder = order.filter((k) => seen.has(key(k))).map(show);
+    out.push(finding(rules["order"], 0, kind, {}, listedOrder.slice(0, MAX_IDS), listedOrder.length));
   }
   return out;
 }

@@ -1,0 +1,180 @@
+"""One measurement for bench_hostile.py and tests/test_hostile.py: run one entry point of the
+generated Python package on one input file in this (fresh) process and print, as JSON, the
+seconds it took and the peak memory above the process's baseline.
+
+    python bench/hostile_probe.py ENTRY FILE [--repeat N]
+
+The baseline is the resident set once the package is imported and the input read; the peak is
+the kernel's high-water mark (VmHWM), reset just before the call (/proc/self/clear_refs), so
+what the imports and reading cost is not counted. Linux only (the memory figure is null
+elsewhere). ``ops`` is the count of Python function calls the entry point made (sys.setprofile,
+only with --count): a machine-independent cost for the doubling tests.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "generated"))
+
+
+def _status(key: str) -> int | None:
+    try:
+        text = Path("/proc/self/status").read_text()
+    except OSError:
+        return None
+    found = re.search(rf"^{key}:\s+(\d+) kB", text, re.M)
+    return int(found.group(1)) * 1024 if found else None
+
+
+def _reset_peak() -> bool:
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return [line for line in data.split(b"\n") if line.strip()]
+
+
+def entry(name: str, data: bytes) -> Callable[[], Any]:
+    """The call to time (everything it needs prepared outside it)."""
+    if name in ("json", "json_lenient", "harness_json"):
+        from agui import DecodeError, codec_json
+
+        if name == "harness_json":
+            from harness_runtime import DecodeError, codec_json  # type: ignore[no-redef]
+        decode = codec_json.decode_lenient if name == "json_lenient" else codec_json.decode
+
+        def run() -> Any:
+            try:
+                return decode(data)
+            except DecodeError as exc:
+                return str(exc)  # a caller prints it
+
+        return run
+    if name in ("proto", "proto_lenient"):
+        from agui import DecodeError, codec_proto
+
+        pdecode = codec_proto.decode_lenient if name == "proto_lenient" else codec_proto.decode
+
+        def run() -> Any:
+            try:
+                return pdecode(data)
+            except DecodeError as exc:
+                return str(exc)
+
+        return run
+    if name == "framing":
+        from agui import DecodeError, transport_proto
+
+        def run() -> Any:
+            decoder = transport_proto.FrameDecoder(lenient=True)
+            try:
+                out = decoder.feed(data)
+                decoder.finish()
+                return out
+            except DecodeError as exc:
+                return str(exc)
+
+        return run
+    if name == "sse":
+        from agui import sse
+
+        def run() -> Any:
+            decoder = sse.Decoder(max_size=None)
+            out = decoder.feed(data)
+            decoder.finish()
+            return out
+
+        return run
+    if name == "jsonpatch":
+        from agui import models
+        from agui.jsonpatch import PatchError, apply_patch
+        import msgspec
+
+        document, patch = json.loads(data)
+        ops = msgspec.convert(patch, list[models.JsonPatchOperation])
+
+        def run() -> Any:
+            try:
+                return apply_patch(document, ops)
+            except PatchError as exc:
+                return str(exc)
+
+        return run
+    if name == "automaton":
+        from agui.automaton import Automaton
+
+        lines = _lines(data)
+
+        def run() -> Any:
+            automaton = Automaton()
+            automaton.feed_documents(lines)
+            automaton.finish()
+            return [str(f) for f in automaton.findings]
+
+        return run
+    if name == "consumer":
+        from agui.consumer import Consumer
+
+        lines = _lines(data)
+
+        def run() -> Any:
+            consumer = Consumer(keep_delivered=False)
+            for line in lines:
+                consumer.feed_document(line)
+            consumer.finish()
+            return json.dumps(consumer.report(), default=str)
+
+        return run
+    if name == "replay":
+        from agui.replay import replay
+
+        return lambda: json.dumps(replay(data), ensure_ascii=False, default=str)
+    raise SystemExit(f"unknown entry point {name!r}")
+
+
+def measure(name: str, data: bytes, count: bool = False) -> dict[str, Any]:
+    run = entry(name, data)
+    gc.collect()
+    ops = 0
+    if count:
+        calls = [0]
+
+        def profile(frame: Any, event: str, arg: Any) -> None:
+            if event == "call":
+                calls[0] += 1
+
+        sys.setprofile(profile)
+        run()
+        sys.setprofile(None)
+        return {"ops": calls[0]}
+    baseline = _status("VmRSS")
+    reset = _reset_peak()
+    started = time.perf_counter()
+    result = run()
+    seconds = time.perf_counter() - started
+    peak = _status("VmHWM") if reset else None
+    del result
+    return {"seconds": seconds, "peak": None if peak is None or baseline is None else max(0, peak - baseline), "ops": ops}
+
+
+def main() -> None:
+    name, path = sys.argv[1], sys.argv[2]
+    count = "--count" in sys.argv
+    data = Path(path).read_bytes()
+    print(json.dumps(measure(name, data, count)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Hostile inputs at any size: the shapes issue 22 measured, and the worst case we could build
+for each entry point. Every builder takes ``n``, a size knob, and returns the bytes an entry
+point reads; the size in bytes grows linearly with ``n`` (so doubling ``n`` doubles the input).
+
+``SHAPES`` maps a name to ``(builder, full_n, entry points)``: ``full_n`` is the size measured at
+full scale (just under 1 MB), the entry points are the names ``fuzz/budget.py`` runs it through.
+Used by ``tests/test_hostile.py`` (reduced sizes, the doubling check), ``bench/bench_hostile.py``
+(full sizes, both bindings) and ``fuzz/run.py --large``.
+
+Standard library plus the generated package (for the protobuf shape's encoder).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO / "generated") not in sys.path:
+    sys.path.insert(0, str(REPO / "generated"))
+
+Builder = Callable[[int], bytes]
+
+
+def _lines(events: list[dict[str, object]]) -> bytes:
+    return b"".join(json.dumps(e, separators=(",", ":")).encode() + b"\n" for e in events)
+
+
+_RUN = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+
+
+def state_deltas(n: int) -> bytes:
+    """A STATE_SNAPSHOT of ``n`` keys, then ``0.4 n`` one-operation STATE_DELTAs (issue 22:
+    n = 20,000, 873 KB): a consumer that copies the state per delta is quadratic."""
+    snapshot = {f"k{i}": i for i in range(n)}
+    events: list[dict[str, object]] = [_RUN, {"type": "STATE_SNAPSHOT", "snapshot": snapshot}]
+    for i in range(n * 2 // 5):
+        events.append({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": f"/k{i % n}", "value": 0}]})
+    return _lines(events)
+
+
+def state_copies(n: int) -> bytes:
+    """A STATE_SNAPSHOT of ``n`` keys, then ``0.4 n`` deltas that each copy one key and test
+    one (what the copy bound and `test` cost per delta)."""
+    snapshot = {f"k{i:06d}": i for i in range(n)}
+    events: list[dict[str, object]] = [_RUN, {"type": "STATE_SNAPSHOT", "snapshot": snapshot}]
+    for i in range(n * 2 // 5):
+        ops = [{"op": "copy", "from": f"/k{i % n:06d}", "path": f"/c{i:06d}"}, {"op": "test", "path": f"/c{i:06d}", "value": i % n}]
+        events.append({"type": "STATE_DELTA", "delta": ops})
+    return _lines(events)
+
+
+def state_list_deltas(n: int) -> bytes:
+    """A STATE_SNAPSHOT holding a list of ``n`` items, then ``0.4 n`` deltas adding at its
+    head and removing its tail (list shifts)."""
+    events: list[dict[str, object]] = [_RUN, {"type": "STATE_SNAPSHOT", "snapshot": {"l": list(range(n))}}]
+    for i in range(n // 5):
+        events.append({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/l/0", "value": i}]})
+        events.append({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/l/-"}, {"op": "remove", "path": f"/l/{n}"}]})
+    return _lines(events)
+
+
+def ambiguous_chunks(n: int) -> bytes:
+    """``n`` TEXT_MESSAGE_CHUNK lanes opened and left open, then ``11 n / 6`` chunks naming no
+    message (issue 22: n = 6,000, 958 KB): a finding listing every open lane is quadratic."""
+    events: list[dict[str, object]] = [_RUN]
+    for i in range(n):
+        events.append({"type": "TEXT_MESSAGE_CHUNK", "messageId": f"m{i}", "subagentRunId": f"s{i}", "delta": "x"})
+    for _ in range(n * 11 // 6):
+        events.append({"type": "TEXT_MESSAGE_CHUNK", "delta": "x"})
+    return _lines(events)
+
+
+def bad_numbers(n: int) -> bytes:
+    """A MESSAGES_SNAPSHOT whose ``messages`` are ``n`` numbers (issue 22: n = 500,000, 1 MB):
+    a decoder that builds and formats one issue per item costs far more than the bytes."""
+    return b'{"type":"MESSAGES_SNAPSHOT","messages":[' + b",".join([b"1"] * n) + b"]}"
+
+
+def bad_members(n: int) -> bytes:
+    """A MESSAGES_SNAPSHOT of ``n`` messages each with an unknown member (one issue per item,
+    each with a pointer and a name to format)."""
+    item = b'{"id":"m","role":"user","content":"c","zz":0}'
+    return b'{"type":"MESSAGES_SNAPSHOT","messages":[' + b",".join([item] * n) + b"]}"
+
+
+def nested_struct(n: int) -> bytes:
+    """A protobuf CUSTOM event whose value is a Struct nested to the depth limit around a
+    string of ``n`` bytes (issue 22: n = 900,000, 904 KB): a decoder that slices each level
+    copies the string once per level."""
+    from agui import codec_proto, models
+    from agui.limits import MAX_DEPTH
+
+    value: object = "x" * n
+    for _ in range(MAX_DEPTH - 1):
+        value = {"a": value}
+    return bytes(codec_proto.encode(models.CustomEvent(name="n", value=value)))
+
+
+def nested_list(n: int) -> bytes:
+    """The same through ListValues, the string in the innermost list."""
+    from agui import codec_proto, models
+    from agui.limits import MAX_DEPTH
+
+    value: object = "x" * n
+    for _ in range(MAX_DEPTH - 1):
+        value = [value]
+    return bytes(codec_proto.encode(models.CustomEvent(name="n", value=value)))
+
+
+def many_findings(n: int) -> bytes:
+    """``n`` lines that are each an event out of order (a content delta for a message never
+    started): one finding per line, the most findings per byte a stream can draw."""
+    return b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}\n' * n
+
+
+def many_decode_failures(n: int) -> bytes:
+    """``n`` lines that do not decode: one EVENT-DECODE finding per line."""
+    return b"{}\n" * n
+
+
+SHAPES: dict[str, tuple[Builder, int]] = {
+    "state_deltas": (state_deltas, 20_000),
+    "ambiguous_chunks": (ambiguous_chunks, 6_000),
+    "bad_numbers": (bad_numbers, 500_000),
+    "nested_struct": (nested_struct, 900_000),
+}

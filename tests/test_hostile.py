@@ -1,0 +1,104 @@
+"""Hostile input (issue 22): what a finding, an error list or a report holds is bounded, in
+both bindings alike, without changing which input is valid or which stream conforms; and every
+hostile shape costs what its size costs (the doubling checks, at reduced sizes: the full sizes
+are bench/bench_hostile.py's)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "generated"))
+sys.path.insert(0, str(REPO / "tests"))
+
+import typescript_agreement as agreement  # noqa: E402
+from agui import replay as agui_replay  # noqa: E402
+from agui.automaton import MAX_IDS, MAX_SHOWN, Automaton  # noqa: E402
+
+
+def _lines(*events: dict[str, Any]) -> bytes:
+    return b"".join(json.dumps(e).encode() + b"\n" for e in events)
+
+
+RUN = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+FINISHED = {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+
+
+def _ambiguous(lanes: int) -> bytes:
+    opened = [{"type": "TEXT_MESSAGE_CHUNK", "messageId": f"m{i:02d}", "subagentRunId": f"s{i}", "delta": "x"} for i in range(lanes)]
+    return _lines(RUN, *opened, *[{"type": "TEXT_MESSAGE_CHUNK", "delta": "y"}] * 3)
+
+
+def _left_open(messages: int, name: str = "m") -> bytes:
+    started = [{"type": "TEXT_MESSAGE_START", "messageId": f"{name}{i:02d}", "role": "assistant"} for i in range(messages)]
+    return _lines(RUN, *started, FINISHED)
+
+
+def _repeated_interrupts(ids: int) -> bytes:
+    interrupts = [{"id": f"i{i:02d}", "reason": "tool_approval"} for i in range(ids)] * 2
+    return _lines(RUN, {**FINISHED, "outcome": {"type": "interrupt", "interrupts": interrupts}})
+
+
+def _out_of_order(n: int) -> bytes:
+    return _lines(RUN, *[{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}] * n)
+
+
+STREAMS = {
+    "ambiguous chunks, 30 lanes open": _ambiguous(30),
+    "ambiguous chunks, 2 lanes open": _ambiguous(2),
+    "a run finished with 25 messages open": _left_open(25),
+    "a run finished with 3 messages open": _left_open(3),
+    "25 interrupt ids repeated": _repeated_interrupts(25),
+    "a run finished with a message whose id is 300 characters": _left_open(1, "\U0001f600" * 150 + "x" * 150),
+    "12 findings": _out_of_order(12),
+}
+
+
+def _by_rule(report: dict[str, Any], rule: str) -> list[dict[str, Any]]:
+    return [f for f in report["violations"] + report["warnings"] if f["rule"] == rule]
+
+
+def test_a_finding_about_a_growing_set_lists_a_sample_and_says_how_many() -> None:
+    ambiguous = _by_rule(agui_replay.replay(STREAMS["ambiguous chunks, 30 lanes open"]), "CHUNK-LANE-RESOLVE")
+    assert len(ambiguous) == 3
+    assert ambiguous[0]["ids"] == [f"m{i:02d}" for i in range(MAX_IDS)]
+    assert ambiguous[0]["message"].endswith(f"m{MAX_IDS - 1:02d} and {30 - MAX_IDS} more")
+    small = _by_rule(agui_replay.replay(STREAMS["ambiguous chunks, 2 lanes open"]), "CHUNK-LANE-RESOLVE")
+    assert small[0]["ids"] == ["m00", "m01"] and small[0]["message"].endswith("open for m00, m01")
+    closing = _by_rule(agui_replay.replay(STREAMS["a run finished with 25 messages open"]), "RUN-CLOSE-ALL")
+    assert [len(f["ids"]) for f in closing] == [MAX_IDS] and " and 5 more is still open" in closing[0]["message"]
+    assert _by_rule(agui_replay.replay(STREAMS["a run finished with 3 messages open"]), "RUN-CLOSE-ALL")[0]["ids"] == ["m00", "m01", "m02"]
+    unique = _by_rule(agui_replay.replay(STREAMS["25 interrupt ids repeated"]), "INTERRUPT-ID-UNIQUE")
+    assert unique[0]["ids"] == [f"i{i:02d}" for i in range(MAX_IDS)] and unique[0]["message"].endswith(" and 5 more")
+
+
+def test_a_finding_quotes_an_id_up_to_max_shown_characters() -> None:
+    [found] = _by_rule(agui_replay.replay(STREAMS["a run finished with a message whose id is 300 characters"]), "RUN-CLOSE-ALL")
+    assert found["ids"] == ["\U0001f600" * 150 + "x" * (MAX_SHOWN - 153) + "..."]
+    assert len(found["ids"][0]) == MAX_SHOWN
+
+
+def test_findings_beyond_max_findings_are_counted_not_listed_and_still_decide_the_outcome() -> None:
+    data = STREAMS["12 findings"]
+    whole = agui_replay.replay(data, max_findings=None)
+    assert len(whole["violations"]) == 13 and "omitted" not in whole  # 12, and the run truncated
+    capped = agui_replay.replay(data, max_findings=5)
+    assert capped["violations"] == whole["violations"][:5]
+    assert capped["omitted"] == {"violations": 8, "warnings": 0, "rules": {"RUN-TRUNCATED": 1, "TEXT-REQUIRES-OPEN": 7}}
+    assert capped["outcome"] == whole["outcome"] == "failed"
+    assert any("8 more findings" in note for note in capped["notes"])
+    automaton = Automaton(max_findings=1)
+    returned = [f for line in data.splitlines() for f in automaton.feed_document(line)]
+    assert len(returned) == 12 and automaton.findings == returned[:1] and automaton.omitted == 11  # every one returned, one kept
+
+
+@pytest.mark.parametrize("options", [{}, {"max_findings": 5}, {"max_findings": None}], ids=["default", "5", "all"])
+def test_both_bindings_bound_findings_alike(options: dict[str, Any], tmp_path: Path) -> None:
+    agreement.require_toolchain()
+    found = agreement.compare_streams("agui", list(STREAMS.items()), tmp_path, **options)
+    assert found["differences"] == []
