@@ -151,8 +151,17 @@ class GeneralDeriver:
                     out.append(self.complete(c, node))
         if "ref" in node:
             out += [self.complete(c, node) for c in self.of_definition(node["ref"])[:3]]
-        for sub in node.get("all_of", ()):
-            out += [self.complete(c, node) for c in self.candidates(sub)[:2]]
+        parts = [self.candidates(sub)[:2] for sub in node.get("all_of", ())]
+        for found in parts:
+            out += [self.complete(c, node) for c in found]
+        if len(parts) > 1 and all(parts):
+            # each part alone rarely satisfies the others (`allOf: [{$ref: Error}, {code: {const:
+            # ...}}]`): their first samples merged too, the later part winning and then the earlier
+            for later_wins in (True, False):
+                merged = parts[0][0]
+                for found in parts[1:]:
+                    merged = _merged(merged, found[0], later_wins)
+                out.append(self.complete(merged, node))
         if "then" in node:
             out += [self.complete(c, node) for c in self.candidates(node["then"])[:2]]
         kinds = node.get("types") or ["object", "string", "integer", "array", "boolean", "null", "number"]
@@ -389,6 +398,16 @@ class _None:
 
 
 _NONE: Any = _None()
+
+
+def _merged(a: Any, b: Any, later_wins: bool) -> Any:
+    """Two samples of one value (allOf parts), objects merged member by member."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = _merged(out[key], value, later_wins) if key in out else value
+        return out
+    return b if later_wins else a
 
 
 def _vary(value: Any, i: int) -> Any:

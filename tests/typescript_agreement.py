@@ -27,7 +27,11 @@ sys.path.insert(0, str(GENERATED))
 
 from generator.targets.typescript import node as ts_node  # noqa: E402
 
-SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+SPECS = {
+    "agui": ("agui", "agui-ts"),
+    "harness-runtime": ("harness_runtime", "harness-runtime-ts"),
+    "mcp": ("mcp", "mcp-ts"),
+}
 # the folder each spec's two packages are in: generated/, or where `register` says
 OUT: dict[str, Path] = {}
 
@@ -145,6 +149,12 @@ def findings_of(report: dict[str, Any]) -> list[str]:
 
 
 # -- streams ----------------------------------------------------------------------------------------
+
+
+def judges_streams(spec: str) -> bool:
+    """Whether a spec's packages judge streams (its binding has a rules file): the stream
+    comparisons apply to those only."""
+    return (folder_of(spec, 0) / "tests" / "rule_examples.json").is_file()
 
 
 def stream_examples(spec: str) -> Iterator[tuple[str, bytes]]:

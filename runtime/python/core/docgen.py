@@ -612,16 +612,16 @@ class Documents:
         branches = node.get("one_of") or node.get("any_of")
         if branches:
             picked = self.value(choice(s, branches), budget)
-            base = picked if base is _NOTHING else _merge(base, picked)
+            base = picked if base is _NOTHING else _merge(base, picked, s)
         for sub in node.get("all_of", ()):
             part = self.value(sub, budget)
-            base = part if base is _NOTHING else _merge(base, part)
+            base = part if base is _NOTHING else _merge(base, part, s)
         if "if" in node and s.boolean(0.5):
             try:
                 part = self.value(node["if"], budget)
-                base = part if base is _NOTHING else _merge(base, part)
+                base = part if base is _NOTHING else _merge(base, part, s)
                 if "then" in node:
-                    base = _merge(base, self.value(node["then"], budget))
+                    base = _merge(base, self.value(node["then"], budget), s)
             except GenerationError:
                 pass
         kinds = self._schema_types(node)
@@ -919,11 +919,18 @@ def _type_of(value: Any) -> str:
     return "number" if type(value) is float else json_type(value)
 
 
-def _merge(a: Any, b: Any) -> Any:
-    """Two partial values of one document (allOf parts): objects merged, else the first."""
+def _merge(a: Any, b: Any, source: Source) -> Any:
+    """Two partial values of one document (allOf parts), objects merged member by member. Where
+    both give a member another value, the later part's wins three times in four: a later part
+    is most often the refinement of an earlier one (`allOf: [{$ref: Error}, {code: {const: ...}}]`),
+    so it wins on a False draw (hypothesis's first, simplest choice); the other order is still
+    tried now and then, since `document` keeps only what the validator accepts."""
     if type(a) is dict and type(b) is dict:
-        return {**b, **a}
-    return a
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = _merge(out[key], value, source) if key in out else value
+        return out
+    return a if source.boolean(0.25) else b
 
 
 def _canonical_key(value: Any) -> str:
