@@ -417,14 +417,18 @@ class Decoder:
             return self._explain(data, lenient=False).value
         try:
             value = self._fast.decode(data)
-            fast = not _suspect(data) and (
-                self._expect is None or type(value) is self._expect
-            )
-            if fast and _carries(value):
-                _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            fast = False
-        if not fast:
+            return self._explain(data, lenient=False).value
+        # what msgspec accepts but this package refuses needs a backslash (a lone surrogate
+        # escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit): the usual document
+        # pays one memchr (`92 in data`: no method call) and a length
+        if (92 in data or len(data) > _DEEP_ENOUGH) and _suspect(
+            data
+        ):  # 92: a backslash
+            return self._explain(data, lenient=False).value
+        if self._expect is not None and type(value) is not self._expect:
+            return self._explain(data, lenient=False).value
+        if type(value) in _MAY_CARRY and not self._extras(value, data):
             return self._explain(data, lenient=False).value
         return value
 
@@ -436,16 +440,29 @@ class Decoder:
             return self._explain(data, lenient=True)
         try:
             value = self._fast.decode(data)
-            fast = not _suspect(data) and (
-                self._expect is None or type(value) is self._expect
-            )
-            if fast and _carries(value):
-                _attach(value, msgspec.json.decode(data))
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            fast = False
-        if not fast:
+            return self._explain(data, lenient=True)
+        if (92 in data or len(data) > _DEEP_ENOUGH) and _suspect(
+            data
+        ):  # 92: a backslash
+            return self._explain(data, lenient=True)
+        if self._expect is not None and type(value) is not self._expect:
+            return self._explain(data, lenient=True)
+        if type(value) in _MAY_CARRY and not self._extras(value, data):
             return self._explain(data, lenient=True)
         return _decoded(value)
+
+    @staticmethod
+    def _extras(value: Any, data: bytes) -> bool:
+        """Keep the undeclared members of the open objects in a value; False when the untyped
+        read refuses what the typed one took (a number out of range in such a member).
+        """
+        if _carries(value):
+            try:
+                _attach(value, msgspec.json.decode(data))
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                return False
+        return True
 
     def accepts(self, data: bytes | str) -> bool:
         try:
@@ -493,11 +510,20 @@ class Decoder:
         return Decoded(value, tuple(check.warnings))
 
 
+_DEEP_ENOUGH = 2 * MAX_DEPTH
+"""A document nesting past MAX_DEPTH has MAX_DEPTH + 1 openers and as many closers: more bytes
+than this."""
+
+_MAY_CARRY: frozenset[Any] = frozenset(models.CARRIERS) | {list, dict}
+"""Types of a decoded value that may hold an open object (whose extras need the untyped read)."""
+
+
 def _suspect(data: bytes) -> bool:
     """Whether a document the fast decoder accepted may hold what this package refuses (msgspec
-    reads lone surrogate escapes and any depth): then the full path decides. Two C scans at most
-    on the usual document."""
-    return lone_surrogate_escape(data) or too_deep(data)
+    reads lone surrogate escapes and any depth): then the full path decides. The callers ask
+    only when the document holds a backslash or is long enough to nest past the limit.
+    """
+    return (data.find(b"\\u") >= 0 and lone_surrogate_escape(data)) or too_deep(data)
 
 
 def _as_bytes(data: Any, definition: str) -> bytes:

@@ -70,7 +70,7 @@ function main(argv: string[]): number {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === "--lenient") options["lenient"] = "1";
-    else if (a === "--as" || a === "--format" || a === "--after") options[a.slice(2)] = rest[++i] ?? usage(`${a} needs a value`);
+    else if (a === "--as" || a === "--format" || a === "--after" || a === "--max-findings") options[a.slice(2)] = rest[++i] ?? usage(`${a} needs a value`);
     else files.push(a);
   }
   if (command === "validate") {
