@@ -41,13 +41,25 @@ class Issue:
 
 
 class ValidationError(ValueError):
-    """A document that is not what the schema says; ``errors`` holds every problem found."""
+    """A document that is not what the schema says. ``errors`` holds the problems found, the
+    first ``limits.MAX_ERRORS`` of them (or as many as the call asked for); ``count`` how many
+    there were in all."""
 
-    def __init__(self, definition: str, errors: list[Issue]) -> None:
+    def __init__(
+        self, definition: str, errors: list[Issue], count: int | None = None
+    ) -> None:
         self.definition = definition
         self.errors: tuple[Issue, ...] = tuple(errors)
-        head = f"not a valid {definition}: {len(self.errors)} error{'s' if len(self.errors) != 1 else ''}"
-        super().__init__("\n  ".join([head, *(str(e) for e in self.errors)]))
+        self.count: int = (
+            count
+            if count is not None
+            else len(self.errors) + getattr(errors, "more", 0)
+        )
+        head = f"not a valid {definition}: {self.count} error{'s' if self.count != 1 else ''}"
+        lines = [head, *(str(e) for e in self.errors)]
+        if self.count > len(self.errors):
+            lines.append(f"... and {self.count - len(self.errors)} more")
+        super().__init__("\n  ".join(lines))
 
 
 class DecodeError(ValidationError):

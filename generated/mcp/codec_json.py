@@ -14,6 +14,11 @@ mark, no lone surrogate escape, at most ``MAX_DEPTH`` levels of nesting, numbers
 range and integers within CPython's 4300 digits (exact, as Python ints; beyond 2^53 - 1 they are
 not portable, and the protobuf codec refuses them). Anything else is a located DecodeError, never
 another exception; encoders refuse the same things with EncodeError.
+
+A DecodeError lists the first ``limits.MAX_ERRORS`` problems (``max_errors`` per call or per
+Decoder; None: all) and counts them all (``count``); a lenient decode likewise lists the first
+warnings and counts the rest (``Decoded.omitted``). The cost of a refused document stays that
+of its size, however many problems it holds.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import msgspec
 
 from . import models
 from .errors import DecodeError, EncodeError, Issue
+from . import limits
 from .limits import MAX_DEPTH, lone_surrogate_escape, safe_text, too_deep
 
 __all__ = [
@@ -377,33 +383,41 @@ converted to the typed model."""
 
 
 class Decoded(NamedTuple):
-    """A lenient decode: the value, what was stripped from it, and whether the whole document
-    was stripped (an unknown union member at the top: ``value`` is then None)."""
+    """A lenient decode: the value, what was stripped from it (the first ``max_errors``), whether
+    the whole document was stripped (an unknown union member at the top: ``value`` is then
+    None), and how many more warnings there were than ``warnings`` lists."""
 
     value: Any
     warnings: tuple[Issue, ...]
     dropped: bool = False
+    omitted: int = 0
 
 
 _NO_WARNINGS: tuple[Issue, ...] = ()
+_DEFAULT: Any = object()  # max_errors not given: limits.MAX_ERRORS when it is needed
 
 
 def _decoded(value: Any) -> Decoded:
     # tuple.__new__ skips NamedTuple's Python-level __new__ on the hot path
-    return tuple.__new__(Decoded, (value, _NO_WARNINGS, False))
+    return tuple.__new__(Decoded, (value, _NO_WARNINGS, False, 0))
 
 
 class Decoder:
-    """Decodes documents of one definition; keep one per definition on hot paths."""
+    """Decodes documents of one definition; keep one per definition on hot paths.
+    ``max_errors``: how many errors and warnings a refused or stripped document lists (default
+    ``limits.MAX_ERRORS``, read when a document needs it; None: every one)."""
 
-    __slots__ = ("definition", "_fast", "_type", "_expect", "_slow")
+    __slots__ = ("definition", "_fast", "_type", "_expect", "max_errors", "_slow")
 
-    def __init__(self, definition: str = ROOT) -> None:
+    def __init__(
+        self, definition: str = ROOT, max_errors: int | None = _DEFAULT
+    ) -> None:
         try:
             decode_type, expect = _FAST[definition]
         except KeyError:
             raise ValueError(f"unknown definition {definition!r}") from None
         self.definition = definition
+        self.max_errors = max_errors
         self._type = decode_type
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
@@ -476,8 +490,9 @@ class Decoder:
         from .vocabulary import DROP, JSONParseError, Validation, normalize, parse_json
 
         name = self.definition
+        most = limits.MAX_ERRORS if self.max_errors is _DEFAULT else self.max_errors
         try:
-            document = parse_json(data)
+            document = parse_json(data, most)
         except JSONParseError as exc:
             raise DecodeError(
                 name,
@@ -485,13 +500,15 @@ class Decoder:
                     Issue(ptr, name, keyword, message)
                     for ptr, keyword, message in exc.issues
                 ],
+                exc.count,
             ) from None
-        check = Validation(lenient)
+        check = Validation(lenient, most)
         cleaned = check.run(document, name)
         if check.errors:
             raise DecodeError(name, check.errors)
+        omitted = getattr(check.warnings, "more", 0)
         if cleaned is DROP:
-            return Decoded(None, tuple(check.warnings), True)
+            return Decoded(None, tuple(check.warnings), True, omitted)
         cleaned = normalize(
             cleaned
         )  # 1.0 is the integer 1: as the typed model holds it
@@ -507,7 +524,7 @@ class Decoder:
                 name, [Issue("", name, "oneOf", f"decodes as {type(value).__name__}")]
             )
         _attach(value, cleaned)
-        return Decoded(value, tuple(check.warnings))
+        return Decoded(value, tuple(check.warnings), False, omitted)
 
 
 _DEEP_ENOUGH = 2 * MAX_DEPTH
@@ -651,14 +668,15 @@ def _builtins(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
-_DECODERS: dict[str, Decoder] = {}
+_DECODERS: dict[Any, Decoder] = {}
 
 
-def decoder(definition: str = ROOT) -> Decoder:
-    """The shared Decoder for a definition."""
-    found = _DECODERS.get(definition)
+def decoder(definition: str = ROOT, max_errors: int | None = _DEFAULT) -> Decoder:
+    """The shared Decoder for a definition (and an error list of ``max_errors``)."""
+    key = definition if max_errors is _DEFAULT else (definition, max_errors)
+    found = _DECODERS.get(key)
     if found is None:
-        found = _DECODERS[definition] = Decoder(definition)
+        found = _DECODERS[key] = Decoder(definition, max_errors)
     return found
 
 
@@ -677,17 +695,33 @@ def _name(definition: str | type[Any]) -> str:
 
 
 @overload
-def decode(data: bytes | str, definition: type[T]) -> T: ...
+def decode(
+    data: bytes | str, definition: type[T], *, max_errors: int | None = ...
+) -> T: ...
 @overload
-def decode(data: bytes | str, definition: str = ROOT) -> Any: ...
-def decode(data: bytes | str, definition: str | type[Any] = ROOT) -> Any:
-    """Strictly decode one JSON document as a definition (by name or class)."""
-    return decoder(_name(definition)).decode(data)
+def decode(
+    data: bytes | str, definition: str = ROOT, *, max_errors: int | None = ...
+) -> Any: ...
+def decode(
+    data: bytes | str,
+    definition: str | type[Any] = ROOT,
+    *,
+    max_errors: int | None = _DEFAULT,
+) -> Any:
+    """Strictly decode one JSON document as a definition (by name or class). ``max_errors``:
+    how many errors a DecodeError lists (default ``limits.MAX_ERRORS``; None: every one).
+    """
+    return decoder(_name(definition), max_errors).decode(data)
 
 
-def decode_lenient(data: bytes | str, definition: str | type[Any] = ROOT) -> Decoded:
+def decode_lenient(
+    data: bytes | str,
+    definition: str | type[Any] = ROOT,
+    *,
+    max_errors: int | None = _DEFAULT,
+) -> Decoded:
     """Leniently decode one JSON document: see the module docstring."""
-    return decoder(_name(definition)).decode_lenient(data)
+    return decoder(_name(definition), max_errors).decode_lenient(data)
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -770,6 +804,7 @@ def _unencodable(value: Any, name: str, exc: BaseException) -> list[Issue]:
     if isinstance(exc, (UnicodeEncodeError, ValueError)):
         from .validation import unreadable  # loaded when needed, as in _explain
 
+        found: list[tuple[str, str, str]]
         try:
             found = unreadable(msgspec.to_builtins(value))
         except (TypeError, ValueError, RecursionError, msgspec.EncodeError):

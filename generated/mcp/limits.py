@@ -18,6 +18,10 @@ can write and every peer can read:
   fixed limit, where before each step had its own (whatever the stack allowed it), so that a value
   one accepted could crash the next. Every recursive step downstream (validation, the consumer's
   state, JSON Patch, the protobuf codec) then needs at most a few hundred frames.
+- **Errors**: a document is checked whole, and every problem in it counts, but an error list keeps
+  the first ``MAX_ERRORS`` (``DecodeError.errors``; ``count`` says how many there were); lenient
+  warnings likewise. Which documents are valid does not change; what an invalid one costs to
+  report does (a 1 MB array of wrong items once made half a million located errors).
 - **Numbers**: a number beyond the range of a double (``1e400``) is refused; an integer is kept
   exact, as a Python int, up to CPython's limit on integer digits (4300 by default,
   ``sys.set_int_max_str_digits``), and refused beyond it. Integer fields of the schema are bounded
@@ -37,6 +41,8 @@ from typing import Any
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_ERRORS",
+    "Capped",
     "show_number",
     "too_deep",
     "value_depth",
@@ -50,6 +56,35 @@ MAX_DEPTH = 128
 """The deepest nesting of arrays and objects a document may have (the top-level value counts
 as 1). serde_json's default; far beyond any real event, and within the interpreter's stack for
 every recursive step downstream."""
+
+MAX_ERRORS = 100
+"""How many errors (and lenient warnings) a decode keeps by default: the first ones, in the
+order found; the others are counted. Set it here for the whole package, or per call
+(``max_errors``); None keeps every one."""
+
+
+class Capped(list):  # type: ignore[type-arg]
+    """A list that keeps its first ``limit`` items (None: every one) and counts the rest in
+    ``more``; extending it by another Capped adds that one's ``more`` too."""
+
+    __slots__ = ("limit", "more")
+
+    def __init__(self, limit: int | None) -> None:
+        super().__init__()
+        self.limit = limit
+        self.more = 0
+
+    def append(self, item: Any) -> None:
+        if self.limit is None or len(self) < self.limit:
+            super().append(item)
+        else:
+            self.more += 1
+
+    def extend(self, items: Any) -> None:
+        for item in items:
+            self.append(item)
+        self.more += getattr(items, "more", 0)
+
 
 # A JSON string, unrolled so the regex engine does not backtrack per character.
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)

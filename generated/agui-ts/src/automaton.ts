@@ -415,7 +415,7 @@ export class Automaton {
       raw = parseJson(data);
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
-      return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
+      return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), false, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
@@ -433,7 +433,7 @@ export class Automaton {
       raw = parseText(text);
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
-      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
+      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), false, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
@@ -448,7 +448,7 @@ export class Automaton {
       result = checkLenient(raw, EVENTS as any);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      return this.undecodable(raw, [...e.errors], true);
+      return this.undecodable(raw, [...e.errors], true, e.count);
     }
     if (result.dropped && Object.keys(RETIRED).length) {
       const translated = this.translate(raw);
@@ -458,6 +458,7 @@ export class Automaton {
     const value = result.value as Obj | null;
     const type = value === null ? "?" : pyStr(value[DISC]);
     for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), type));
+    if (result.omitted) noted = noted.concat(this.noteStripped(`and ${result.omitted} more stripped`, type));
     if (result.dropped) {
       this.salvage(raw, true);
       this.skip();
@@ -467,9 +468,9 @@ export class Automaton {
     return noted.concat(this.feed(value!));
   }
 
-  private undecodable(data: unknown, errors: Issue[], parsed = false): Finding[] {
+  private undecodable(data: unknown, errors: Issue[], parsed = false, count = errors.length): Finding[] {
     const detail = errors.slice(0, 3).map(String).join("; ");
-    const more = errors.length - 3;
+    const more = count - 3;
     this.salvage(data, parsed);
     return this.noteDecodeError(detail + (more > 0 ? `; and ${more} more` : ""));
   }
@@ -545,9 +546,10 @@ export class Automaton {
       result = checkLenient(event, EVENTS as any);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      return noted.concat(this.undecodable(raw, [...e.errors], true));
+      return noted.concat(this.undecodable(raw, [...e.errors], true, e.count));
     }
     for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), how["as"]));
+    if (result.omitted) noted = noted.concat(this.noteStripped(`and ${result.omitted} more stripped`, how["as"]));
     if (result.dropped) {
       this.skip();
       return noted;

@@ -146,8 +146,9 @@ class Tools:
             raise ToolError("typescript", f"node printed {len(lines)} of {len(files)} reports (exit {code}):\n{err.strip()}")
         return lines
 
-    def validate(self, spec_dir: Path, out: Path, definition: str | None, lenient: bool, files: list[str]) -> list[dict[str, Any]]:
-        args = ["validate", *(["--as", definition] if definition else []), *(["--lenient"] if lenient else []), *files]
+    def validate(self, spec_dir: Path, out: Path, definition: str | None, lenient: bool, files: list[str], max_errors: int | None = None) -> list[dict[str, Any]]:
+        limit = ["--max-errors", str(max_errors)] if max_errors is not None else []
+        args = ["validate", *(["--as", definition] if definition else []), *(["--lenient"] if lenient else []), *limit, *files]
         return self._run(self._built(spec_dir, out), args, files)
 
     def replay(self, spec_dir: Path, out: Path, fmt: str, after: int | None, files: list[str], max_findings: int | None = None) -> list[dict[str, Any]]:

@@ -501,6 +501,8 @@ class Automaton:
         type_ = "?" if value is None else str(getattr(value, _DISC))
         for issue in result.warnings:
             noted += self.note_stripped(str(issue), type_)
+        if result.omitted:
+            noted += self.note_stripped(f"and {result.omitted} more stripped", type_)
         if result.dropped:
             self._salvage_sequence(data)
             self.skip()
@@ -510,7 +512,7 @@ class Automaton:
 
     def _undecodable(self, data: bytes | str, exc: DecodeError) -> tuple[Finding, ...]:
         detail = "; ".join(str(e) for e in exc.errors[:3])
-        more = len(exc.errors) - 3
+        more = exc.count - 3
         self._salvage_sequence(data)
         return self.note_decode_error(detail + (f"; and {more} more" if more > 0 else ""))
 
@@ -571,6 +573,8 @@ class Automaton:
             return noted + self._undecodable(data, exc)
         for issue in result.warnings:
             noted += self.note_stripped(str(issue), how["as"])
+        if result.omitted:
+            noted += self.note_stripped(f"and {result.omitted} more stripped", how["as"])
         if result.dropped:
             self.skip()
             return noted

@@ -285,11 +285,14 @@ export class Validation extends Base {
   trial(value: any, node: Node, ptr: string, definition: string): [boolean, Ann, Issue[]] {
     const before = this.errors.length;
     let ann: Ann;
+    this.trials++;
     try {
       ann = this.evaluate(value, node, ptr, definition);
     } catch (e) {
       this.errors.splice(before);
       throw e;
+    } finally {
+      this.trials--;
     }
     const errors = this.errors.splice(before);
     return [errors.length === 0, ann, errors];
@@ -389,7 +392,7 @@ export class Validation extends Base {
           const [ok, , errs] = this.trial(value[key], sub, `${ptr}/${escapeToken(key)}`, definition);
           if (ok) continue;
           if (isFalse(sub)) this.error(ptr, definition, "unevaluatedProperties", `unknown property ${pyRepr(key)}`, `#${at}/unevaluatedProperties`);
-          else this.errors.push(...errs);
+          else this.adopt(errs);
         }
         for (const key of Object.keys(value)) props.add(key);
       }
@@ -401,7 +404,7 @@ export class Validation extends Base {
         const [ok, , errs] = this.trial(member, sub, `${ptr}/${i}`, definition);
         if (ok) return;
         if (isFalse(sub)) this.error(ptr, definition, "unevaluatedItems", `item ${i} is not allowed here`, `#${at}/unevaluatedItems`);
-        else this.errors.push(...errs);
+        else this.adopt(errs);
       });
       items = ALL;
     }
