@@ -13,8 +13,22 @@ from .errors import SpecError
 
 CONFIG = "binding.toml"
 # Top-level tables besides the built-in targets': the protocol, its protobuf wire (a product
-# every target shares), and targets defined in folders (`[targets.NAME] from = "..."`).
-TABLES = ("protocol", "proto", "targets")
+# every target shares), its stdio transport (what `specbind proxy` relays), and targets defined
+# in folders (`[targets.NAME] from = "..."`).
+TABLES = ("protocol", "proto", "stdio", "targets")
+# The framings a stdio transport may declare: one message per line, no newline inside one.
+STDIO_FRAMINGS = ("lines",)
+
+
+@dataclass(frozen=True)
+class Stdio:
+    """A stdio transport: one party launches the other as a child process and writes to its
+    stdin; the child answers on its stdout and may log on its stderr."""
+
+    framing: str
+    stdin: str  # the party that writes the child's stdin (the launcher)
+    stdout: str  # the party that writes the child's stdout (the child)
+    ref: str  # where the spec defines it
 
 
 @dataclass(frozen=True)
@@ -50,6 +64,7 @@ class Binding:
     formats: bool = False  # `format` asserts (formats = "assert") or only annotates
     annotations: frozenset[str] = frozenset()  # keywords read as annotations only
     root_name: str = "Root"  # the definition a root schema becomes
+    stdio: Stdio | None = None  # [stdio]: the spec binds a stdio transport
 
     def display(self, path: Path) -> str:
         try:
@@ -162,6 +177,7 @@ def load_binding(spec_dir: Path) -> Binding:
             raise SpecError(shown, "[protocol].runtime", "a folder, or a list of folders, of the spec (holding <target>/<file>)")
         runtime.append(spec_dir / entry)
     return Binding(
+        stdio=_stdio(shown, raw.get("stdio")),
         spec_dir=spec_dir,
         templates=tuple(templates),
         runtime=tuple(runtime),
@@ -184,3 +200,22 @@ def load_binding(spec_dir: Path) -> Binding:
         annotations=frozenset(annotations),
         root_name=root_name,
     )
+
+
+def _stdio(shown: str, table: dict[str, Any] | None) -> Stdio | None:
+    if table is None:
+        return None
+    unknown = sorted(set(table) - {"framing", "stdin", "stdout", "ref"})
+    if unknown:
+        raise SpecError(shown, f"[stdio].{unknown[0]}", "unknown key: [stdio] has framing, stdin, stdout and ref")
+    if table.get("framing") not in STDIO_FRAMINGS:
+        raise SpecError(shown, "[stdio].framing", f"one of {', '.join(map(repr, STDIO_FRAMINGS))} (one message per line)")
+    for key in ("stdin", "stdout"):
+        if not isinstance(table.get(key), str) or not table[key]:
+            raise SpecError(shown, f"[stdio].{key}", "the name of the party that writes it (a non-empty string)")
+    if table["stdin"] == table["stdout"]:
+        raise SpecError(shown, "[stdio]", "stdin and stdout are written by two different parties")
+    ref = table.get("ref", "")
+    if not isinstance(ref, str):
+        raise SpecError(shown, "[stdio].ref", "where the spec defines the transport (a string)")
+    return Stdio(framing=table["framing"], stdin=table["stdin"], stdout=table["stdout"], ref=ref)

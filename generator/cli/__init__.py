@@ -2,7 +2,7 @@
 
 Compile commands (`compile`: init, generate, check, lint, diff, targets) turn spec folders into
 bindings; tool commands (`checks`: validate, check-resume, check-listing; `replay`; `convert`;
-`http`: run, serve) use a spec's generated package. All share one option set and one set of
+`http`: run, serve; `proxy`) use a spec's generated package. All share one option set and one set of
 exit codes (`common`): 0 ok, 1 a finding, 2 a usage error or a refused input, 130 interrupted,
 70 a bug in specbind. No input ends in a traceback.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from .. import __version__
-from . import checks, compile, convert, http, replay
+from . import checks, compile, convert, http, proxy, replay
 from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
 
 
@@ -59,7 +59,7 @@ def main() -> None:
     and event streams against them."""
 
 
-for _module in (compile, checks, replay, convert, http):
+for _module in (compile, checks, replay, convert, http, proxy):
     for _command in _module.COMMANDS:
         main.add_command(_command)
 
