@@ -25,7 +25,7 @@ from msgspec import UNSET
 from . import codec_json, models
 from .automaton import Automaton, Finding
 from .errors import DecodeError, Issue
-from .jsonpatch import PatchError, apply_patch
+from .jsonpatch import Document, PatchError
 from .version import PROTOCOL_VERSION
 from .limits import MAX_DEPTH, safe_text, value_depth
 
@@ -84,7 +84,10 @@ class Projection:
 
     def __init__(self, messages: list[Any] | None = None, state: Any = None) -> None:
         self.messages: list[Any] = list(messages or [])
-        self.state: Any = {} if state is None else state
+        # the state, patched in place by deltas (each costs what it touches, and applies whole
+        # or not at all); activity contents likewise, by message id, made on their first delta
+        self._state = Document({} if state is None else state)
+        self._contents: dict[str, Document] = {}
         self.run_errors: list[str] = []
         self.warnings: list[str] = []
         self._reindex()
@@ -95,6 +98,7 @@ class Projection:
 
     def _reindex(self) -> None:
         self._by_id = {m.id: m for m in self.messages}
+        self._contents = {}
         # tool call id -> the call, and the id of the assistant message that holds it
         self._calls = {}
         self._parents: dict[str, str] = {}
@@ -114,6 +118,14 @@ class Projection:
             self.messages.append(message)
         self._by_id[message.id] = message
         return message
+
+    @property
+    def state(self) -> Any:
+        return self._state.value
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state.reset(value)
 
     def warn(self, text: str) -> None:
         self.warnings.append(text)
@@ -256,21 +268,34 @@ class Projection:
         message = models.ActivityMessage(id=ev.message_id, activity_type=ev.activity_type, content=ev.content)
         _attribute(message, ev)
         self._add(message)
+        self._contents.pop(ev.message_id, None)
 
     def _on_activity_delta(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if not isinstance(message, models.ActivityMessage):
             self.warn(f"ACTIVITY_DELTA names no activity message {ev.message_id!r}: skipped")
             return
+        content = self._contents.get(ev.message_id)
+        if content is None or content.value is not message.content:
+            # the message's own copy: its content may be the value of an event delivered as is
+            content = self._contents[ev.message_id] = Document(copy.deepcopy(message.content))
+        became: list[str] = []
+
+        def an_object(value: Any) -> str | None:
+            if isinstance(value, dict):
+                return None
+            became.append(type(value).__name__)
+            return "content must stay an object"
+
         try:
-            content = apply_patch(message.content, ev.patch)
+            content.apply(ev.patch, an_object)
         except PatchError as exc:
-            self.warn(f"Failed to apply activity patch to {ev.message_id!r}: {exc}")
+            if became:
+                self.warn(f"activity patch would make {ev.message_id!r} content a {became[0]}: skipped")
+            else:
+                self.warn(f"Failed to apply activity patch to {ev.message_id!r}: {exc}")
             return
-        if not isinstance(content, dict):
-            self.warn(f"activity patch would make {ev.message_id!r} content a {type(content).__name__}: skipped")
-            return
-        message.content = content
+        message.content = content.value
         message.activity_type = ev.activity_type
 
     # -- snapshots and state ------------------------------------------------------------------
@@ -284,7 +309,7 @@ class Projection:
 
     def _on_state_delta(self, ev: Any) -> None:
         try:
-            self.state = apply_patch(self.state, ev.delta)
+            self._state.apply(ev.delta)
         except PatchError as exc:
             self.warn(f"Failed to apply state patch (state kept): {exc}")
 
