@@ -95,7 +95,7 @@ def test_failures_are_located_and_atomic(
 
 
 def test_a_document_patched_in_place_rolls_back_every_kind_of_operation() -> None:
-    state = {"a": [1, 2, 3], "b": {"c": True}, "d": "x", "e": None}
+    state: Any = {"a": [1, 2, 3], "b": {"c": True}, "d": "x", "e": None}
     before = json.loads(json.dumps(state))
     held = Document(state)
     patch = ops(
