@@ -13,7 +13,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import codec_proto
+from . import limits
 from .errors import DecodeError, Issue
+from .limits import Capped
 
 __all__ = [
     "HEADER_SIZE",
@@ -107,6 +109,8 @@ class FrameDecoder:
     Strict by default. With ``lenient`` a frame naming only an envelope arm this build predates
     is dropped (and reported in ``warnings``), as the transport page prescribes; fields this
     build does not know are skipped and reported; anything else malformed is still fatal.
+    ``warnings`` keeps the first ``limits.MAX_ERRORS`` of the body's warnings and counts the
+    rest in ``warnings.more``.
     """
 
     def __init__(
@@ -114,7 +118,7 @@ class FrameDecoder:
     ) -> None:
         self.lenient = lenient
         self.definition = definition
-        self.warnings: list[Issue] = []
+        self.warnings: Capped = Capped(limits.MAX_ERRORS)
         self.frames = 0  # complete frames read
         self.consumed = 0  # body bytes consumed by complete frames
         self._buffer = bytearray()
@@ -151,6 +155,7 @@ class FrameDecoder:
                                 w.schema_location,
                             )
                         )
+                    self.warnings.more += result.omitted
                     if not result.dropped:
                         out.append(result.value)
                 else:
