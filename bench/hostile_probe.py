@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import re
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(os.environ.get("HOSTILE_ROOT") or Path(__file__).resolve().parents[1])
 sys.path.insert(0, str(ROOT / "generated"))
 
 

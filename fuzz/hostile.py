@@ -120,6 +120,53 @@ def many_decode_failures(n: int) -> bytes:
     return b"{}\n" * n
 
 
+def refused_numbers(n: int) -> bytes:
+    """A CUSTOM event whose value is ``n`` numbers beyond a double (each refused, located)."""
+    return b'{"type":"CUSTOM","name":"n","value":[' + b",".join([b"1e400"] * n) + b"]}"
+
+
+def _field(number: int, wire: int, payload: bytes) -> bytes:
+    from agui.proto_wire import varint
+
+    head = varint(number << 3 | wire)
+    return head + (varint(len(payload)) + payload if wire == 2 else payload)
+
+
+def unknown_fields(n: int) -> bytes:
+    """A protobuf RUN_STARTED carrying ``n`` fields its schema does not know (lenient decoding
+    skips and reports each)."""
+    from agui import codec_proto, models
+
+    known = bytes(codec_proto.encode(models.RunStartedEvent(thread_id="t", run_id="r")))
+    return known + _field(2047, 0, b"\x01") * n
+
+
+def unknown_field_frames(n: int) -> bytes:
+    """``n`` frames, each a RUN_STARTED with one field its schema does not know."""
+    from agui import codec_proto, models, transport_proto
+
+    frame = transport_proto.frame(bytes(codec_proto.encode(models.RunStartedEvent(thread_id="t", run_id="r"))) + _field(2047, 0, b"\x01"))
+    return frame * n
+
+
+def sse_lines(n: int) -> bytes:
+    """One SSE event of ``n`` data lines (the decoder joins them)."""
+    return b"data: x\n" * n + b"\n"
+
+
+def sse_events(n: int) -> bytes:
+    """``n`` SSE events, each an event out of order: a finding each."""
+    return b'data: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n' * n
+
+
+def big_patch(n: int) -> bytes:
+    """``[document, patch]``: a document of ``n`` members and a patch of ``n`` operations over
+    them (jsonpatch.apply_patch: one call)."""
+    document = {f"k{i}": i for i in range(n)}
+    patch = [{"op": "replace", "path": f"/k{i}", "value": -i} for i in range(n)]
+    return json.dumps([document, patch], separators=(",", ":")).encode()
+
+
 SHAPES: dict[str, tuple[Builder, int]] = {
     "state_deltas": (state_deltas, 20_000),
     "ambiguous_chunks": (ambiguous_chunks, 6_000),

@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from .errors import Issue
-from .limits import MAX_DEPTH, show_number
+from .limits import MAX_DEPTH, Capped, show_number
 
 __all__ = [
     "DROPPED",
@@ -187,7 +187,10 @@ def skip(
     start = pos
     end = len(data)
     if wt == 0:
-        _, pos = read_varint(data, pos)
+        if data[pos] < 0x80:  # a one-byte varint: the commonest unknown field, read inline
+            pos += 1
+        else:
+            _, pos = read_varint(data, pos)
     elif wt == 1:
         pos += 8
     elif wt == 2:
@@ -210,6 +213,9 @@ def skip(
             f"{message} has no field {number} ({WIRE_TYPES[wt]})",
             start - 1,
         )
+    if type(warnings) is Capped and warnings.limit is not None and len(warnings) >= warnings.limit:
+        warnings.more += 1  # counted, not made: a message can carry a field per two bytes
+        return pos
     warnings.append(
         Issue(
             "",
