@@ -48,6 +48,15 @@ def _out_of_order(n: int) -> bytes:
     return _lines(RUN, *[{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}] * n)
 
 
+def _mixed() -> bytes:
+    """Every kind of finding counting must count as making it would: undecodable lines (some
+    repeated), events with more unknown members than a decode lists, events out of order."""
+    members = b'{"type":"RUN_STARTED","threadId":"t","runId":"r",' + b",".join(b'"x%d":0' % i for i in range(150)) + b"}"
+    lines = [json.dumps(RUN).encode()] + [b"{}"] * 30 + [members] * 5 + [str(i).encode() for i in range(20)]
+    lines += [json.dumps({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}).encode()] * 10
+    return b"\n".join(lines) + b"\n"
+
+
 STREAMS = {
     "ambiguous chunks, 30 lanes open": _ambiguous(30),
     "ambiguous chunks, 2 lanes open": _ambiguous(2),
@@ -56,6 +65,7 @@ STREAMS = {
     "25 interrupt ids repeated": _repeated_interrupts(25),
     "a run finished with a message whose id is 300 characters": _left_open(1, "\U0001f600" * 150 + "x" * 150),
     "12 findings": _out_of_order(12),
+    "every kind of finding, mixed": _mixed(),
 }
 
 
@@ -97,7 +107,22 @@ def test_findings_beyond_max_findings_are_counted_not_listed_and_still_decide_th
     assert len(returned) == 12 and automaton.findings == returned[:1] and automaton.omitted == 11  # every one returned, one kept
 
 
-@pytest.mark.parametrize("options", [{}, {"max_findings": 5}, {"max_findings": None}], ids=["default", "5", "all"])
+@pytest.mark.parametrize("most", [0, 5, 40, 200])
+def test_findings_past_the_cap_are_counted_as_making_them_would(most: int) -> None:
+    from collections import Counter
+
+    for name, data in STREAMS.items():
+        whole = agui_replay.replay(data, max_findings=None)
+        capped = agui_replay.replay(data, max_findings=most)
+        found = whole["violations"] + whole["warnings"]
+        kept = capped["violations"] + capped["warnings"]
+        assert len(kept) == min(most, len(found)), name
+        assert capped["outcome"] == whole["outcome"], name
+        omitted = Counter(f["rule"] for f in found) - Counter(f["rule"] for f in kept)
+        assert capped.get("omitted", {}).get("rules", {}) == dict(omitted), name
+
+
+@pytest.mark.parametrize("options", [{}, {"max_findings": 5}, {"max_findings": 40}, {"max_findings": None}], ids=["default", "5", "40", "all"])
 def test_both_bindings_bound_findings_alike(options: dict[str, Any], tmp_path: Path) -> None:
     agreement.require_toolchain()
     found = agreement.compare_streams("agui", list(STREAMS.items()), tmp_path, **options)
@@ -188,3 +213,133 @@ def test_validate_max_errors_in_both_bindings(tmp_path: Path) -> None:
         outputs.append(json.loads(done.stdout))
     assert outputs[0] == outputs[1]
     assert len(outputs[0]["errors"]) == 4 and outputs[0]["omitted"] == {"errors": 26, "warnings": 0}
+
+
+# -- costs: doubling the input at most doubles time and memory ----------------------------------------
+
+sys.path.insert(0, str(REPO / "bench"))
+import gc  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+import tracemalloc  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+import hostile_probe  # noqa: E402
+
+# Time: the least CPU time of REPEATS runs (others' load counts less in CPU time than in wall
+# time, and the least of several is the least disturbed), after a run to warm up. Doubling the
+# input may multiply it by at most TIME_RATIO (a linear cost doubles; a quadratic one
+# quadruples), tried up to ATTEMPTS times before it fails. Memory: the allocation peak
+# (tracemalloc: exact and repeatable for Python; the kernel's high-water mark above the baseline
+# for Node, with MEMORY_SLACK for its garbage collector's own rhythm) may grow by at most
+# MEMORY_RATIO. Sizes are chosen so that the quadratic implementations these replaced cost many
+# times their linear successors (test_the_doubling_check_fails_a_quadratic_cost proves the
+# check red on one).
+REPEATS, ATTEMPTS = 5, 3
+TIME_RATIO, MEMORY_RATIO = 3.0, 2.5
+MEMORY_SLACK = {"python": 256 << 10, "typescript": 12 << 20}
+
+DOUBLING: list[tuple[str, Callable[[int], bytes], int, str, str]] = [
+    # the four shapes of issue 22
+    ("state deltas, consumer", hostile.state_deltas, 3_000, "python", "consumer"),
+    ("ambiguous chunks, automaton", hostile.ambiguous_chunks, 600, "python", "automaton"),
+    ("ambiguous chunks, replay", hostile.ambiguous_chunks, 600, "python", "replay"),
+    ("ambiguous chunks, replay", hostile.ambiguous_chunks, 3_000, "typescript", "replay"),
+    ("bad numbers, strict decode", hostile.bad_numbers, 40_000, "python", "json"),
+    ("bad numbers, strict decode", hostile.bad_numbers, 40_000, "typescript", "json"),
+    ("nested struct, protobuf decode", hostile.nested_struct, 200_000, "python", "proto"),
+    # the worst cases per entry point
+    ("copies and tests, consumer", hostile.state_copies, 3_000, "python", "consumer"),
+    ("a finding per line, replay", hostile.many_findings, 3_000, "python", "replay"),
+    ("a finding per line, replay", hostile.many_findings, 3_000, "typescript", "replay"),
+    ("undecodable lines, replay", hostile.many_decode_failures, 20_000, "python", "replay"),
+    ("undecodable lines, replay", hostile.many_decode_failures, 20_000, "typescript", "replay"),
+    ("unknown members, lenient decode", hostile.bad_members, 4_000, "python", "json_lenient"),
+    ("unknown members, lenient decode", hostile.bad_members, 4_000, "typescript", "json_lenient"),
+    ("numbers out of range, strict decode", hostile.refused_numbers, 20_000, "python", "json"),
+    ("numbers out of range, strict decode", hostile.refused_numbers, 20_000, "typescript", "json"),
+    ("unknown fields, lenient protobuf", hostile.unknown_fields, 40_000, "python", "proto_lenient"),
+    ("frames with unknown fields, framing", hostile.unknown_field_frames, 3_000, "python", "framing"),
+    ("nested list, protobuf decode", hostile.nested_list, 200_000, "python", "proto"),
+    ("an event of many data lines, SSE", hostile.sse_lines, 40_000, "python", "sse"),
+    ("an event of many data lines, SSE", hostile.sse_lines, 40_000, "typescript", "sse"),
+    ("one patch of many operations, JSON Patch", hostile.big_patch, 4_000, "python", "jsonpatch"),
+]
+
+
+def _python_cost(entry: str, data: bytes) -> tuple[float, int]:
+    run = hostile_probe.entry(entry, data)
+    run()  # warm up (caches, decoders built on first use)
+    times = []
+    for _ in range(REPEATS):
+        gc.collect()
+        started = time.process_time()
+        run()
+        times.append(time.process_time() - started)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        run()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return min(times), peak
+
+
+def _typescript_cost(entry: str, data: bytes, folder: Path) -> tuple[float, int]:
+    path = folder / f"input-{len(data)}"
+    path.write_bytes(data)
+    done = subprocess.run(
+        ["node", "--expose-gc", str(REPO / "bench" / "hostile_probe.mjs"), str(agreement.built("agui")), entry, str(path), "--repeat", str(REPEATS)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    return float(found["cpu"]), int(found["peak"] or 0)
+
+
+def doubles(cost: Callable[[bytes], tuple[float, int]], build: Callable[[int], bytes], n: int, binding: str) -> list[str]:
+    """Why doubling the input more than doubles its cost (empty: it does not), trying up to
+    ATTEMPTS times before believing a slow time."""
+    small, large = build(n), build(2 * n)
+    problems: list[str] = []
+    for _ in range(ATTEMPTS):
+        (t1, m1), (t2, m2) = cost(small), cost(large)
+        problems = []
+        if t2 > TIME_RATIO * max(t1, 1e-3):
+            problems.append(f"time {t1:.4f} s -> {t2:.4f} s ({t2 / max(t1, 1e-9):.2f}x for 2x the input)")
+        if m2 > MEMORY_RATIO * m1 + MEMORY_SLACK[binding]:
+            problems.append(f"memory {m1:,} -> {m2:,} bytes ({m2 / max(m1, 1):.2f}x for 2x the input)")
+        if not problems:
+            return []
+    return problems
+
+
+@pytest.mark.parametrize("name,build,n,binding,entry", DOUBLING, ids=[f"{d[0]} ({d[3]})" for d in DOUBLING])
+def test_doubling_the_input_at_most_doubles_the_cost(name: str, build: Callable[[int], bytes], n: int, binding: str, entry: str, tmp_path: Path) -> None:
+    if binding == "typescript":
+        agreement.require_toolchain()
+        problems = doubles(lambda data: _typescript_cost(entry, data, tmp_path), build, n, binding)
+    else:
+        problems = doubles(lambda data: _python_cost(entry, data), build, n, binding)
+    assert not problems, f"{name} ({binding} {entry}): " + "; ".join(problems)
+
+
+def _quadratic(data: bytes) -> tuple[float, int]:
+    """A deliberately quadratic reader, as the ambiguous-chunk finding was: each line lists
+    every line before it."""
+    started = time.process_time()
+    tracemalloc.start()
+    seen: list[bytes] = []
+    kept = []
+    for line in data.split(b"\n"):
+        seen.append(line)
+        kept.append(b", ".join(seen))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return time.process_time() - started, peak
+
+
+def test_the_doubling_check_fails_a_quadratic_cost() -> None:
+    problems = doubles(_quadratic, hostile.many_findings, 1_500, "python")
+    assert any(p.startswith("time") for p in problems) and any(p.startswith("memory") for p in problems)

@@ -268,9 +268,13 @@ class Decoder:
         return True
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
-        # the table-driven validator loads on the first refused document, not with the package
-        from .validation import DROP, JSONParseError, Validation, parse_json
-
+        checker = _CHECKER or _checker()
+        DROP, JSONParseError, Validation, parse_json = (
+            checker.DROP,
+            checker.JSONParseError,
+            checker.Validation,
+            checker.parse_json,
+        )
         name = self.definition
         most = limits.MAX_ERRORS if self.max_errors is _DEFAULT else self.max_errors
         try:
@@ -286,7 +290,7 @@ class Decoder:
             ) from None
         check = Validation(lenient, most)
         cleaned = check.run(document, name)
-        if check.errors:
+        if check.errors or check.errors.more:
             raise DecodeError(name, check.errors)
         omitted = getattr(check.warnings, "more", 0)
         if cleaned is DROP:
@@ -304,6 +308,20 @@ class Decoder:
             )
         _attach(value, cleaned)
         return Decoded(value, tuple(check.warnings), False, omitted)
+
+
+_CHECKER: Any = None
+
+
+def _checker() -> Any:
+    """The table-driven validator's module: loaded on the first refused document, not with the
+    package, and looked up once (an import statement per refused document cost more than
+    checking a small one)."""
+    global _CHECKER
+    from . import validation as checker
+
+    _CHECKER = checker
+    return checker
 
 
 _DEEP_ENOUGH = 2 * MAX_DEPTH

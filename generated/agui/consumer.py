@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -562,6 +563,20 @@ class Consumer:
         for event in self.automaton.expanded:
             self._deliver(event)
         return findings
+
+    def feed_documents(self, documents: Iterable[bytes | str]) -> None:
+        """Feed many documents, each as ``feed_document`` would, returning nothing: the findings
+        are in ``automaton.findings`` (past its ``max_findings`` only counted, and not made).
+        """
+        automaton = self.automaton
+        automaton.bulk = True
+        try:
+            for data in documents:
+                automaton.feed_document(data)
+                for event in automaton.expanded:
+                    self._deliver(event)
+        finally:
+            automaton.bulk = False
 
     def feed(self, event: Any) -> tuple[Finding, ...]:
         findings = self.automaton.feed(event)

@@ -69,8 +69,9 @@ class Capped(list):  # type: ignore[type-arg]
 
     __slots__ = ("limit", "more")
 
-    def __init__(self, limit: int | None) -> None:
-        super().__init__()
+    def __init__(
+        self, limit: int | None
+    ) -> None:  # an empty list: list.__init__ has nothing to do
         self.limit = limit
         self.more = 0
 

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import msgspec
 from msgspec import UNSET
 
-from . import codec_json, models
+from . import codec_json, limits, models
 from .automaton_table import TABLES
 from .errors import DecodeError
 
@@ -84,6 +84,12 @@ _CLASSES: dict[str, Any] = {
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
 _UNKNOWN: Any = object()
 _EVENTS = codec_json.decoder(TABLES["events_definition"])
+# the same, making no error or warning (counting them): for findings that will not be kept
+_EVENTS_COUNTED = codec_json.decoder(TABLES["events_definition"], max_errors=0)
+_REMEMBER, _REMEMBERED = (
+    4096,
+    256,
+)  # how many refused documents counting remembers, how long each
 
 
 def _get(obj: Any, path: list[str]) -> Any:
@@ -478,6 +484,13 @@ class Automaton:
         self.max_findings = max_findings
         self.omitted = 0
         self.omitted_rules: dict[str, int] = {}
+        self.bulk = False
+        """True while the caller reads no finding ``feed`` returns, only ``findings`` (as
+        ``feed_documents`` and ``Consumer.feed_documents`` do): past ``max_findings`` a finding
+        is then counted in ``omitted`` and never made, nor the explanation it would quote."""
+        # documents that did not decode, while findings are only counted: the same bytes again
+        # are counted again without being decoded again (garbage repeats); bounded
+        self._refused: set[bytes] = set()
         self.failed = False
         self.runs: list[dict[str, Any]] = []
         self._expanded: list[Any] | None = []
@@ -550,9 +563,26 @@ class Automaton:
         ids: tuple[str, ...] = (),
         total: int = 0,
     ) -> None:
+        if self._full():
+            return self._counted(rule)
         f = finding(rule, self.index, type_, values or {}, ids, total)
         self._out.append(f)
         self._keep(f)
+        return None
+
+    def _full(self) -> bool:
+        """Whether the findings being made now would only be counted (see ``bulk``)."""
+        return (
+            self.bulk
+            and self.max_findings is not None
+            and len(self.findings) >= self.max_findings
+        )
+
+    def _counted(self, rule: str, n: int = 1) -> None:
+        self.omitted += n
+        self.omitted_rules[rule] = self.omitted_rules.get(rule, 0) + n
+        if RULES[rule]["level"] in _FATAL:
+            self.failed = True
 
     def _keep(self, f: Finding) -> None:
         if self.max_findings is None or len(self.findings) < self.max_findings:
@@ -580,7 +610,9 @@ class Automaton:
     def note_stripped(self, detail: str, type_: str = "?") -> tuple[Finding, ...]:
         """Something lenient decoding stripped from the event fed next (or dropped whole)."""
         rule = TABLES["stripped_rule"]
-        if rule:
+        if rule and self._full():
+            self._counted(rule)
+        elif rule:
             f = finding(rule, self.index + 1, type_, {"detail": detail})
             self._keep(f)
             return (f,)
@@ -598,21 +630,24 @@ class Automaton:
         return self._feed_lenient(data)
 
     def _feed_lenient(self, data: bytes | str) -> tuple[Finding, ...]:
+        counting = self._full()
+        if counting and data in self._refused:
+            # as before: no finding made, the sequence stage has seen it, the event counted
+            return self.note_decode_error("")
         try:
-            result = _EVENTS.decode_lenient(data)
+            result = (_EVENTS_COUNTED if counting else _EVENTS).decode_lenient(data)
         except DecodeError as exc:
+            if counting and type(data) is bytes and len(data) <= _REMEMBERED:
+                if len(self._refused) >= _REMEMBER:
+                    self._refused.clear()
+                self._refused.add(data)
             return self._undecodable(data, exc)
         if result.dropped and _RETIRED:
             translated = self._translate(data)
             if translated is not None:
                 return translated
-        noted: tuple[Finding, ...] = ()
+        noted = self._stripped(result, counting)
         value = result.value
-        type_ = "?" if value is None else str(getattr(value, _DISC))
-        for issue in result.warnings:
-            noted += self.note_stripped(str(issue), type_)
-        if result.omitted:
-            noted += self.note_stripped(f"and {result.omitted} more stripped", type_)
         if result.dropped:
             self._salvage_sequence(data)
             self.skip()
@@ -620,10 +655,37 @@ class Automaton:
         self._count(value)
         return noted + self.feed(value)
 
+    def _stripped(self, result: Any, counting: bool) -> tuple[Finding, ...]:
+        """A finding per warning of a lenient decode, and one for those it did not list; when
+        ``counting`` (the decode listed none), as many counted."""
+        value = result.value
+        type_ = "?" if value is None else str(getattr(value, _DISC))
+        rule = TABLES["stripped_rule"]
+        if counting:
+            if rule and result.omitted:
+                most = limits.MAX_ERRORS
+                self._counted(
+                    rule,
+                    (
+                        result.omitted
+                        if most is None
+                        else min(result.omitted, most) + (result.omitted > most)
+                    ),
+                )
+            return ()
+        noted: tuple[Finding, ...] = ()
+        for issue in result.warnings:
+            noted += self.note_stripped(str(issue), type_)
+        if result.omitted:
+            noted += self.note_stripped(f"and {result.omitted} more stripped", type_)
+        return noted
+
     def _undecodable(self, data: bytes | str, exc: DecodeError) -> tuple[Finding, ...]:
+        self._salvage_sequence(data)
+        if self._full():
+            return self.note_decode_error("")
         detail = "; ".join(str(e) for e in exc.errors[:3])
         more = exc.count - 3
-        self._salvage_sequence(data)
         return self.note_decode_error(
             detail + (f"; and {more} more" if more > 0 else "")
         )
@@ -684,7 +746,9 @@ class Automaton:
                 del self._held[arg]
         rule = TABLES["retired_rule"]
         noted: tuple[Finding, ...] = ()
-        if rule:
+        if rule and self._full():
+            self._counted(rule)
+        elif rule:
             f = finding(rule, self.index + 1, old, {"detail": "; ".join(notes)})
             self._keep(f)
             noted = (f,)
@@ -692,12 +756,7 @@ class Automaton:
             result = _EVENTS.decode_lenient(msgspec.json.encode(event))
         except DecodeError as exc:
             return noted + self._undecodable(data, exc)
-        for issue in result.warnings:
-            noted += self.note_stripped(str(issue), how["as"])
-        if result.omitted:
-            noted += self.note_stripped(
-                f"and {result.omitted} more stripped", how["as"]
-            )
+        noted += self._stripped(result, False)
         if result.dropped:
             self.skip()
             return noted
@@ -722,7 +781,18 @@ class Automaton:
 
         ``skip_blank``: a document of whitespace alone is no event, and the others are read
         stripped (JSON Lines); else every document is one, decoding or not. Returns how many
-        blank documents were skipped."""
+        blank documents were skipped.
+
+        Findings past ``max_findings`` are counted in ``omitted`` without being made (nothing
+        would see them), so a stream of a million undecodable lines costs their decoding, not a
+        million explanations."""
+        self.bulk = True
+        try:
+            return self._feed_documents(documents, skip_blank)
+        finally:
+            self.bulk = False
+
+    def _feed_documents(self, documents: Iterable[bytes], skip_blank: bool) -> int:
         global _STRICT
         if _STRICT is None:
             _STRICT = msgspec.json.Decoder(

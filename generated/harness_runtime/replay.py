@@ -133,8 +133,8 @@ def replay(
     """Judge one stream and return its report (see the module docstring).
 
     ``after``: the stream is a replay that starts after this cursor. ``consumer``: a consumer
-    core driving its own automaton (``feed_document``, ``finish``, ``report``), fed one document
-    at a time; its report is merged in and its warnings join the findings. ``on_findings`` gets
+    core driving its own automaton (``feed_document``, ``finish``, ``report``; ``feed_documents``
+    if it has one, the findings then only kept), fed one document at a time; its report is merged in and its warnings join the findings. ``on_findings`` gets
     the new findings as they are made (in order, a block at a time); ``progress`` the number of
     events and bytes read so far, once per block. ``plain``: feed every document through
     ``feed_document``, one at a time (the reference the fast path is held to).
@@ -243,13 +243,9 @@ class _Run:
         first = automaton.index + 1
         before = len(automaton.findings)
         if self.plain:
-            skipped = 0
-            for line in lines:
-                line = line.strip()
-                if line:
-                    self.driver.feed_document(line)
-                else:
-                    skipped += 1
+            documents = [line for line in (line.strip() for line in lines) if line]
+            skipped = len(lines) - len(documents)
+            self._feed(documents)
         else:
             skipped = automaton.feed_documents(lines, skip_blank=True)
         count = automaton.index + 1 - first
@@ -316,10 +312,18 @@ class _Run:
             documents = [text]
         self._documents(documents)
 
-    def _documents(self, documents: list[bytes]) -> None:
-        if self.plain:
+    def _feed(self, documents: list[bytes]) -> None:
+        """Documents one at a time (the plain path): a consumer's in bulk, the findings only kept."""
+        bulk = getattr(self.consumer, "feed_documents", None)
+        if bulk is not None:
+            bulk(documents)
+        else:
             for doc in documents:
                 self.driver.feed_document(doc)
+
+    def _documents(self, documents: list[bytes]) -> None:
+        if self.plain:
+            self._feed(documents)
         else:
             self.automaton.feed_documents(documents)
         self._tell()

@@ -55,11 +55,16 @@ class ValidationError(ValueError):
             if count is not None
             else len(self.errors) + getattr(errors, "more", 0)
         )
-        head = f"not a valid {definition}: {self.count} error{'s' if self.count != 1 else ''}"
+        super().__init__(
+            definition
+        )  # the message is made when asked for: often it is not
+
+    def __str__(self) -> str:
+        head = f"not a valid {self.definition}: {self.count} error{'s' if self.count != 1 else ''}"
         lines = [head, *(str(e) for e in self.errors)]
         if self.count > len(self.errors):
             lines.append(f"... and {self.count - len(self.errors)} more")
-        super().__init__("\n  ".join(lines))
+        return "\n  ".join(lines)
 
 
 class DecodeError(ValidationError):

@@ -86,7 +86,7 @@ function strict(value: unknown, definition: string, exact: boolean, options: Dec
   if (!accepts(definition, value)) {
     const pass = new Validation(false, most(options));
     pass.run(value, definition);
-    if (pass.errors.length) throw new DecodeError(definition, pass.errors, pass.errorCount);
+    if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount);
   }
   return exact ? plain(value) : value;
 }
@@ -104,7 +104,7 @@ export function checkLenient<K extends DefinitionName = typeof ROOT>(value: unkn
   if (accepts(definition, value)) return { value: plain(value) as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };
   const pass = new Validation(true, most(options));
   const cleaned = pass.run(value, definition);
-  if (pass.errors.length) throw new DecodeError(definition, pass.errors, pass.errorCount);
+  if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount);
   if (cleaned === DROP) return { value: null, warnings: pass.warnings, dropped: true, omitted: pass.moreWarnings };
   return { value: plain(cleaned) as Definitions[K], warnings: pass.warnings, dropped: false, omitted: pass.moreWarnings };
 }

@@ -192,7 +192,9 @@ class Run {
   readonly lines = new Map<number, number>();
   private told = 0;
 
-  constructor(readonly automaton: Automaton, readonly onFindings: ((found: Finding[]) => void) | null) {}
+  constructor(readonly automaton: Automaton, readonly onFindings: ((found: Finding[]) => void) | null) {
+    automaton.bulk = true; // the report reads `findings`, never what a feed returns
+  }
 
   private choose(head: Uint8Array, whole: boolean, fmt: Format): string {
     let format: string = fmt;

@@ -19,7 +19,7 @@
 import { checkLenient } from "./codec_json.js";
 import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, dumps, jsonEqual, parseJson, parseText, pyStr, utf8Text, wasExact } from "./json.js";
+import { JSONParseError, MAX_ERRORS, dumps, jsonEqual, parseJson, parseText, pyStr, utf8Text, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -332,6 +332,13 @@ export class Automaton {
   /** entity -> its items in state "open" (key -> text), in the order they opened */
   private readonly open = new Map<string, Map<any, string>>();
   private out: Finding[] = [];
+  /** True while the caller reads no finding the feed methods return, only `findings` (as replay
+   * does): past `maxFindings` a finding is then counted in `omitted` and never made, nor the
+   * explanation it would quote. */
+  bulk = false;
+  /** documents that did not decode while findings were only counted: the same again are counted
+   * again without being decoded again (garbage repeats); bounded */
+  private readonly refused = new Set<string>();
 
   /** `after`: the stream is a replay that starts after this cursor (see the rules DSL).
    * `maxFindings`: how many findings `findings` keeps (null: all); the others are counted in
@@ -366,6 +373,7 @@ export class Automaton {
   // -- reporting ----------------------------------------------------------------------------------
 
   private report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = [], total = 0): void {
+    if (this.full()) return this.counted(rule);
     const f = finding(rule, this.index, type, values, ids, total);
     this.out.push(f);
     this.keep(f);
@@ -378,6 +386,29 @@ export class Automaton {
       this.omittedRules.set(f.rule, (this.omittedRules.get(f.rule) ?? 0) + 1);
     }
     if (f.fatal) this.failed = true;
+  }
+
+  /** Whether the findings being made now would only be counted (see `bulk`). */
+  private full(): boolean {
+    return this.bulk && this.maxFindings !== null && this.findings.length >= this.maxFindings;
+  }
+
+  private counted(rule: string, n = 1): void {
+    this.omitted += n;
+    this.omittedRules.set(rule, (this.omittedRules.get(rule) ?? 0) + n);
+    if (FATAL.has(RULES[rule]!.level)) this.failed = true;
+  }
+
+  /** The key a refused document is remembered by while counting (null: it is not). */
+  private refusal(data: Uint8Array | string): string | null {
+    if (!this.full() || data.length > 256) return null;
+    return typeof data === "string" ? "t" + data : "b" + String.fromCharCode(...data);
+  }
+
+  private remember(key: string | null): void {
+    if (key === null) return;
+    if (this.refused.size >= 4096) this.refused.clear();
+    this.refused.add(key);
   }
 
   private take(): Finding[] {
@@ -397,6 +428,10 @@ export class Automaton {
   private noteStripped(detail: string, type = "?"): Finding[] {
     const rule: string | null = TABLES.stripped_rule;
     if (!rule) return [];
+    if (this.full()) {
+      this.counted(rule);
+      return [];
+    }
     const f = finding(rule, this.index + 1, type, { detail });
     this.keep(f);
     return [f];
@@ -410,44 +445,52 @@ export class Automaton {
   /** Decode one event leniently and feed it: a document that does not decode is a finding, what
    * lenient decoding strips is reported, an unknown event is dropped and reported. */
   feedDocument(data: Uint8Array | string): Finding[] {
+    const key = this.refusal(data);
+    if (key !== null && this.refused.has(key)) return this.noteDecodeError("");
     let raw: unknown;
     try {
-      raw = parseJson(data);
+      raw = parseJson(data, key === null ? MAX_ERRORS : 0);
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
+      this.remember(key);
       return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), false, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
       return this.feed(raw as Obj);
     }
-    return this.feedValue(raw);
+    return this.feedValue(raw, key);
   }
 
   /** Like feedDocument, for a line of a text already decoded from UTF-8 (a JSON Lines file read
    * whole): no byte order mark or lone surrogate can be in it. */
   feedText(text: string): Finding[] {
     if (text.charCodeAt(0) === 0xfeff) return this.feedDocument(text);
+    const key = this.refusal(text);
+    if (key !== null && this.refused.has(key)) return this.noteDecodeError("");
     let raw: unknown;
     try {
-      raw = parseText(text);
+      raw = parseText(text, -1, key === null ? MAX_ERRORS : 0);
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
+      this.remember(key);
       return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), false, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
       return this.feed(raw as Obj);
     }
-    return this.feedValue(raw);
+    return this.feedValue(raw, key);
   }
 
-  private feedValue(raw: unknown): Finding[] {
+  private feedValue(raw: unknown, key: string | null = null): Finding[] {
+    const counting = this.full();
     let result;
     try {
-      result = checkLenient(raw, EVENTS as any);
+      result = checkLenient(raw, EVENTS as any, counting ? { maxErrors: 0 } : {});
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
+      this.remember(key);
       return this.undecodable(raw, [...e.errors], true, e.count);
     }
     if (result.dropped && Object.keys(RETIRED).length) {
@@ -457,8 +500,7 @@ export class Automaton {
     let noted: Finding[] = [];
     const value = result.value as Obj | null;
     const type = value === null ? "?" : pyStr(value[DISC]);
-    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), type));
-    if (result.omitted) noted = noted.concat(this.noteStripped(`and ${result.omitted} more stripped`, type));
+    noted = noted.concat(this.stripped(result, type, counting));
     if (result.dropped) {
       this.salvage(raw, true);
       this.skip();
@@ -468,7 +510,25 @@ export class Automaton {
     return noted.concat(this.feed(value!));
   }
 
+  /** A finding per warning of a lenient decode, and one for those it did not list; when
+   * `counting` (the decode listed none), as many counted. */
+  private stripped(result: { warnings: readonly Issue[]; omitted: number }, type: string, counting: boolean): Finding[] {
+    const rule: string | null = TABLES.stripped_rule;
+    if (counting) {
+      if (rule && result.omitted) this.counted(rule, Math.min(result.omitted, MAX_ERRORS) + (result.omitted > MAX_ERRORS ? 1 : 0));
+      return [];
+    }
+    let noted: Finding[] = [];
+    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), type));
+    if (result.omitted) noted = noted.concat(this.noteStripped(`and ${result.omitted} more stripped`, type));
+    return noted;
+  }
+
   private undecodable(data: unknown, errors: Issue[], parsed = false, count = errors.length): Finding[] {
+    if (this.full()) {
+      this.salvage(data, parsed);
+      return this.noteDecodeError("");
+    }
     const detail = errors.slice(0, 3).map(String).join("; ");
     const more = count - 3;
     this.salvage(data, parsed);
@@ -536,7 +596,8 @@ export class Automaton {
     }
     const rule: string | null = TABLES.retired_rule;
     let noted: Finding[] = [];
-    if (rule) {
+    if (rule && this.full()) this.counted(rule);
+    else if (rule) {
       const f = finding(rule, this.index + 1, old, { detail: notes.join("; ") });
       this.keep(f);
       noted = [f];
@@ -548,8 +609,7 @@ export class Automaton {
       if (!(e instanceof DecodeError)) throw e;
       return noted.concat(this.undecodable(raw, [...e.errors], true, e.count));
     }
-    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), how["as"]));
-    if (result.omitted) noted = noted.concat(this.noteStripped(`and ${result.omitted} more stripped`, how["as"]));
+    noted = noted.concat(this.stripped(result, how["as"], false));
     if (result.dropped) {
       this.skip();
       return noted;

@@ -266,7 +266,7 @@ export function parseText(text: string, size = -1, maxErrors: number | null = MA
   const doc = exactParse(text);
   if (doc.unreadable) {
     const [issues, count] = firstUnreadable(doc.value, maxErrors);
-    if (issues.length) throw new JSONParseError(issues[0]![2], issues, count);
+    if (count) throw new JSONParseError(issues.length ? issues[0]![2] : "numbers or strings this package cannot hold", issues, count);
   }
   return doc.value;
 }

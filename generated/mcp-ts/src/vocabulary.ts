@@ -250,7 +250,7 @@ export function accepts(definition: string, value: unknown): boolean {
   if (!general().has(definition)) return acceptsTyped(definition, value);
   const pass = new Validation(false);
   pass.run(value, definition);
-  return pass.errors.length === 0;
+  return pass.errorCount === 0;
 }
 
 /** The table interpreter with the `schema` kind, and the binding's integer rule. */

@@ -226,7 +226,7 @@ def _typed(document: Any, definition: str, entry: Entry, lenient: bool) -> Decod
         return Decoded(value, ())
     check = Validation(lenient)
     cleaned = check.run(document, definition)
-    if check.errors:
+    if check.errors or check.errors.more:  # type: ignore[attr-defined]
         raise DecodeError(definition, check.errors)
     omitted = getattr(check.warnings, "more", 0)
     if cleaned is DROP:

@@ -39,7 +39,7 @@ class FrameError(DecodeError):
     """
 
     def __init__(
-        self, definition: str, errors: list[Issue], index: int, offset: int
+        self, definition: str, errors: list[Issue], index: int, offset: int, count: int | None = None
     ) -> None:
         self.index = index
         self.offset = offset
@@ -53,7 +53,7 @@ class FrameError(DecodeError):
             )
             for e in errors
         ]
-        super().__init__(definition, located)
+        super().__init__(definition, located, count)
 
 
 class TruncatedStream(DecodeError):
@@ -162,7 +162,7 @@ class FrameDecoder:
                     out.append(codec_proto.decode(payload, self.definition))
             except DecodeError as exc:
                 raise FrameError(
-                    self.definition, list(exc.errors), self.frames, offset
+                    self.definition, list(exc.errors), self.frames, offset, exc.count
                 ) from None
             self.frames += 1
             self.consumed += HEADER_SIZE + n
