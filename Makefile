@@ -1,16 +1,34 @@
-# Two commands for a newcomer: `make generate` and `make test`. Each bootstraps .venv itself.
+# Two commands for a newcomer: `make generate` and `make test`. Each bootstraps .venv itself:
+# `make generate` installs specbind alone (what the tool needs), `make test` adds the test extras
+# and a local wheelhouse (specbind's dependencies and its build backend as wheels), so that the
+# tests that install the wheel into a fresh venv need no network.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TEST_STAMP  := $(VENV)/.installed-test
+BENCH_STAMP := $(VENV)/.installed-bench
+WHEELHOUSE  := $(VENV)/wheelhouse
 
 .PHONY: generate test check bench fuzz lint-generated clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+
+$(STAMP): pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): pyproject.toml setup.py $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) . 'setuptools>=77' wheel
+	rm -f $(WHEELHOUSE)/specbind-*.whl  # the tests build specbind's own wheel from the tree they test
+	touch $(TEST_STAMP)
+
+$(BENCH_STAMP): pyproject.toml setup.py $(TEST_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $(BENCH_STAMP)
 
 # The official AG-UI Node packages the peer tests drive, installed into tests/node (its
 # node_modules is git-ignored). Where npm is absent this says so, and those tests skip loudly.
@@ -29,14 +47,14 @@ check: $(STAMP)
 
 # Drift check, the generated packages' own tests, the generator's tests, and mypy --strict on
 # the generated code. pytest exit 5 (nothing collected) is a failure, never a pass.
-test: $(STAMP) $(NODE_PEERS)
+test: $(TEST_STAMP) $(NODE_PEERS)
 	$(BIN)/specbind check
-	$(BIN)/python -m mypy --strict generated generator
+	$(BIN)/python -m mypy --strict generated generator specbind
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
-bench: $(STAMP) $(NODE_PEERS)
+bench: $(BENCH_STAMP) $(NODE_PEERS)
 	$(BIN)/python bench/bench_codec.py
 	$(BIN)/python bench/bench_replay.py
 	$(BIN)/python bench/bench_sse.py
@@ -45,11 +63,11 @@ bench: $(STAMP) $(NODE_PEERS)
 
 # The long fuzz run (fuzz/README.md): every entry point, coverage-guided with atheris where it
 # installs, one niced process at a time. RUNS=N to change the budget per entry point.
-fuzz: $(STAMP)
+fuzz: $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet atheris || echo "atheris does not install here: use fuzz/run.py --engine mutate"
 	$(BIN)/python fuzz/corpus.py fuzz/corpus
 	RUNS=$${RUNS:-1000000} PY=$(BIN)/python sh fuzz/long_run.sh
 	cat fuzz/long-run.log
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache build

@@ -1,4 +1,4 @@
-"""The repository's own test run: the generated packages' peer-binding hook
+"""The repository's own test run: TypeScript from tests/node; the generated packages' peer-binding hook
 (`test_a_peer_binding_agrees` in each package's tests/test_properties.py) runs with the TypeScript
 binding of the same spec as the peer (tests/typescript_peer.py), so it is exercised on every
 `make test` rather than skipped. A vendored copy of a package has no such peer and skips it,
@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent
+sys.path.append(str(REPO / "tests"))
+import typescript_agreement  # noqa: E402,F401 - sets SPECBIND_TSC to the tests' own TypeScript compiler
 
 
 def _spec_of(package: str) -> str | None:
     """The spec folder whose Python package is `package`, from the agreement tests' own table."""
-    if str(REPO / "tests") not in sys.path:
-        sys.path.append(str(REPO / "tests"))
     from typescript_agreement import SPECS
 
     return next((spec for spec, (python, _) in SPECS.items() if python == package), None)

@@ -100,6 +100,10 @@ def load_binding(spec_dir: Path) -> Binding:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SpecError(shown, "", "missing: every spec folder needs a binding.toml") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(shown, "", f"not UTF-8 text (byte {exc.start}): TOML files are UTF-8") from None
+    except OSError as exc:
+        raise SpecError(shown, "", f"cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(shown, "", f"not valid TOML: {exc}") from None
     proto = raw.get("protocol")

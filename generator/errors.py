@@ -36,3 +36,29 @@ def pointer_escape(token: str) -> str:
 
 def pointer_join(base: str, *tokens: str | int) -> str:
     return base + "".join("/" + pointer_escape(str(t)) for t in tokens)
+
+
+class TargetError(SpecError):
+    """A target's own code or template failed: located at the file and line in that code (the
+    innermost frame outside specbind), with the traceback kept for `--debug`."""
+
+    def __init__(self, file: str, where: str, message: str, debug: str) -> None:
+        super().__init__(file, where, message)
+        self.debug = debug
+
+
+def located(exc: BaseException, what: str) -> TargetError:
+    """`exc`, raised somewhere under a target's code, as a TargetError naming the innermost
+    frame that is not specbind's own (the target's module, or a filter it registered)."""
+    import traceback
+    from pathlib import Path
+
+    own = Path(__file__).resolve().parent
+    frames = traceback.extract_tb(exc.__traceback__)
+    theirs = [f for f in frames if own not in Path(f.filename).resolve().parents] or frames
+    frame = theirs[-1] if theirs else None
+    debug = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    message = f"{what}: {type(exc).__name__}: {exc}"
+    if frame is None:
+        return TargetError("<unknown>", "", message, debug)
+    return TargetError(frame.filename, f"line {frame.lineno}", message, debug)

@@ -12,14 +12,12 @@ import itertools
 import math
 import sys
 import types
-from pathlib import Path
 from typing import Any, Callable
 
-from . import regex_sample
+from . import regex_sample, resources
 from .regex import ecma_to_python
 from .validation_table import map_patterns
 
-_RUNTIME = Path(__file__).resolve().parents[1] / "runtime" / "python"
 _COUNTER = itertools.count()
 
 
@@ -40,7 +38,7 @@ def load_validator(table: dict[str, Any], integers: str, formats: bool) -> Any:
     sys.modules[name + ".schema_table"] = st
     module = None
     for mod, folder in (("errors", "core"), ("limits", "core"), ("validation", "core"), ("vocabulary", "vocabulary")):
-        spec = importlib.util.spec_from_file_location(f"{name}.{mod}", _RUNTIME / folder / f"{mod}.py")
+        spec = importlib.util.spec_from_file_location(f"{name}.{mod}", resources.runtime("python") / folder / f"{mod}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[f"{name}.{mod}"] = module

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import keyword
 import re
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,9 +81,7 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
     raw, data = read_document(schema, shown)
     if not isinstance(raw, dict):
         raise SpecError(shown, "", "a schema document must be a JSON object (JSON Schema, or OpenAPI 3.x with components/schemas)")
-    package = snake(name)
-    if not package.isidentifier() or package[0].isdigit():
-        raise SpecError(name, "--name", "must start with a letter: it names the spec folder and the Python package")
+    package = package_name(name)
     folder = spec_dir / name
     if folder.exists():
         raise SpecError(str(folder), "", "already exists: choose another --name or --spec-dir (init never overwrites)")
@@ -150,6 +150,24 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return Initialized(folder, package, ir.root, len(ir.defs), annotations, ir.draft)
+
+
+def package_name(name: str) -> str:
+    """The Python package a spec named `name` gets (its snake_case), or SpecError when `name`
+    is not a plain folder name (a letter, then letters, digits, `_` or `-`: no path) or would
+    make a package Python cannot import as itself (a keyword, a standard-library module)."""
+    shown = repr(name)
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name):
+        raise SpecError(
+            shown, "--name", "must be a letter followed by letters, digits, '_' or '-': it names the spec folder "
+            "(inside --spec-dir, never a path) and the Python package"
+        )
+    package = snake(name)
+    if not package.isidentifier() or keyword.iskeyword(package) or keyword.issoftkeyword(package):
+        raise SpecError(shown, "--name", f"makes the Python package {package!r}, a Python keyword: choose another name")
+    if package in sys.stdlib_module_names:
+        raise SpecError(shown, "--name", f"makes the Python package {package!r}, which would hide the standard library's: choose another name")
+    return package
 
 
 def npm_package(name: str) -> str:

@@ -4,19 +4,22 @@ command line writes both."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .binding import CONFIG, Binding, load_binding
-from .errors import SpecError
-from .products import LedgerUpdate, compute, load_ir
+from .errors import SpecError, located
+from .output import MANIFEST, Drift, Entry, FormatRecord, drift, manifest_bytes, sha256, write, write_all
+from .products import LedgerUpdate, Products, compute, load_ir
 from .render import Progress, Rendered, copy_folder, environment, finish, render_plan, template_sets
-from .targets import Target, builtins, load_folder, resolve
+from .targets import Plan, Target, builtins, load_folder, resolve
 
-__all__ = ["SpecOutput", "discover_specs", "drift", "load_ir", "render_spec", "render_specs", "write", "targets_for"]
+__all__ = [
+    "Drift", "SpecOutput", "discover_specs", "drift", "load_ir", "render_spec", "render_specs", "write", "write_all",
+    "targets_for",
+]
 
 
 def discover_specs(spec_root: Path) -> list[Path]:
@@ -34,10 +37,15 @@ class SpecOutput:
     targets: list[str] = field(default_factory=list)
 
 
-def targets_for(binding: Binding, extra: Sequence[Path | str] = ()) -> list[tuple[Target, dict[str, Any]]]:
+def targets_for(
+    binding: Binding, extra: Sequence[Path | str] = (), only: Sequence[Path | str] = ()
+) -> list[tuple[Target, dict[str, Any]]]:
     """The targets a spec is generated for, each with its options from binding.toml: the
     built-in targets whose table it has, the folders its `[targets.NAME]` tables name, and the
-    targets given on the command line (a built-in name or a folder)."""
+    targets given on the command line (a built-in name or a folder); with `only`, just those
+    (each a built-in name, a name the spec gives a folder, or a folder)."""
+    if only:
+        return [_only(binding, given) for given in only]
     known = builtins()
     chosen: dict[str, tuple[Target, dict[str, Any]]] = {}
     for name, options in binding.targets.items():
@@ -57,16 +65,38 @@ def targets_for(binding: Binding, extra: Sequence[Path | str] = ()) -> list[tupl
     return [chosen[n] for n in sorted(chosen)]
 
 
-def _render(spec_dir: Path, layers: Sequence[Path], allow_new_slots: bool, extra: Sequence[Path | str]) -> tuple[Binding, list[Rendered], LedgerUpdate | None, list[str]]:
+def _only(binding: Binding, given: Path | str) -> tuple[Target, dict[str, Any]]:
+    if str(given) in binding.target_folders:
+        folder, options = binding.target_folders[str(given)]
+        return load_folder(folder, binding.display(folder)), options
+    target = resolve(given)
+    return target, binding.targets.get(target.name) or binding.target_options.get(target.name, {})
+
+
+def _build(target: Target, products: Products, options: dict[str, Any]) -> list[Plan]:
+    """The target's plans; an exception in a target's own code is located in that code."""
+    try:
+        return target.build(products, options)
+    except SpecError:
+        raise
+    except Exception as exc:
+        if target.origin == "built-in":
+            raise  # a bug in specbind itself: the command line says so (exit 70)
+        raise located(exc, f"target {target.name!r} ({target.origin}) failed in build()") from None
+
+
+def _render(
+    spec_dir: Path, layers: Sequence[Path], allow_new_slots: bool, extra: Sequence[Path | str], only: Sequence[Path | str]
+) -> tuple[Binding, list[Rendered], LedgerUpdate | None, list[str]]:
     binding = load_binding(spec_dir)
     products = compute(binding, allow_new_slots=allow_new_slots)
-    chosen = targets_for(binding, extra)
+    chosen = targets_for(binding, extra, only)
     # a user's folders first, then the spec's own templates, then each set's own folder
     env = environment(template_sets(t for t, _ in chosen), [*layers, *binding.templates])
     rendered = []
     for target, options in chosen:
         out = Rendered(target)
-        plans = target.build(products, options)
+        plans = _build(target, products, options)
         for plan in plans:
             render_plan(target, plan, env, out)
         for folder in binding.runtime:  # the spec's own fixed modules, into the target's package
@@ -82,10 +112,14 @@ def render_specs(
     allow_new_slots: bool = False,
     targets: Sequence[Path | str] = (),
     progress: Progress | None = None,
+    out: Path | None = None,
+    only: Sequence[Path | str] = (),
 ) -> list[SpecOutput]:
-    """Every generated file of every spec, by path relative to the output root. Two specs that
-    would write the same package are an error, not last-one-wins."""
-    staged = [_render(d, layers, allow_new_slots, targets) for d in spec_dirs]
+    """Every generated file of every spec, by path relative to the output root, each package
+    with its manifest. Two specs that would write the same package are an error, not
+    last-one-wins. `out`: the folder the output is meant for, whose manifests record what was
+    formatted before (so unchanged files are not formatted again); `only`: these targets only."""
+    staged = [_render(d, layers, allow_new_slots, targets, only) for d in spec_dirs]
     owners: dict[str, str] = {}
     for binding, rendered, _, _ in staged:
         for root in sorted({p.split("/", 1)[0] for r in rendered for p in [*r.pending, *r.done]}):
@@ -94,72 +128,31 @@ def render_specs(
                     binding.display(binding.spec_dir / CONFIG), "", f"writes the package {root!r}, which {owners[root]} writes too"
                 )
             owners[root] = binding.display_dir
-    files = finish([r for _, rendered, _, _ in staged for r in rendered], progress)
-    out = []
+    files, formatted = finish([r for _, rendered, _, _ in staged for r in rendered], progress, FormatRecord(out))
+    results = []
     for binding, rendered, ledger, names in staged:
-        mine = {p for r in rendered for p in [*r.pending, *r.done]}
-        out.append(SpecOutput(binding, {p: files[p] for p in sorted(mine)}, ledger, names))
-    return out
+        mine = {p: files[p] for p in sorted({p for r in rendered for p in [*r.pending, *r.done]})}
+        results.append(SpecOutput(binding, with_manifests(binding, mine, formatted), ledger, names))
+    return results
 
 
-def render_spec(spec_dir: Path, layers: Sequence[Path] = (), allow_new_slots: bool = False, targets: Sequence[Path | str] = ()) -> SpecOutput:
-    return render_specs([spec_dir], layers, allow_new_slots, targets)[0]
+def with_manifests(binding: Binding, files: dict[str, bytes], formatted: dict[str, tuple[str, str]]) -> dict[str, bytes]:
+    """The files, and in each package folder the manifest listing them."""
+    base = binding.spec_dir.resolve()
+    source = f"{base.parent.name}/{base.name}" if base.parent.name else base.name
+    packages: dict[str, dict[str, Entry]] = {}
+    for path, data in files.items():
+        root, _, rel = path.partition("/")
+        if rel == MANIFEST:
+            raise SpecError(binding.display(binding.spec_dir / CONFIG), "", f"a target writes {path}, the name of specbind's manifest")
+        rendered, formatter = formatted.get(path, (None, None))
+        packages.setdefault(root, {})[rel] = Entry(sha256(data), rendered, formatter)
+    manifests = {f"{root}/{MANIFEST}": manifest_bytes(source, entries) for root, entries in packages.items()}
+    return dict(sorted({**files, **manifests}.items()))
 
 
-@dataclass
-class Drift:
-    changed: list[str] = field(default_factory=list)
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    diffs: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def clean(self) -> bool:
-        return not (self.changed or self.added or self.removed)
-
-
-def package_roots(files: dict[str, bytes]) -> set[str]:
-    return {p.split("/", 1)[0] for p in files}
-
-
-def existing(out: Path, roots: set[str]) -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for root in sorted(roots):
-        base = out / root
-        if base.is_dir():
-            for p in sorted(base.rglob("*")):
-                if p.is_file() and "__pycache__" not in p.parts:
-                    found[p.relative_to(out).as_posix()] = p
-    return found
-
-
-def drift(out: Path, files: dict[str, bytes]) -> Drift:
-    d = Drift()
-    on_disk = existing(out, package_roots(files))
-    for rel, content in sorted(files.items()):
-        path = on_disk.get(rel)
-        if path is None:
-            d.added.append(rel)
-        elif path.read_bytes() != content:
-            d.changed.append(rel)
-            old = path.read_bytes().decode("utf-8", "replace").splitlines()
-            new = content.decode("utf-8", "replace").splitlines()
-            d.diffs[rel] = list(difflib.unified_diff(old, new, f"a/{rel}", f"b/{rel}", lineterm="", n=1))
-    d.removed = sorted(set(on_disk) - set(files))
-    return d
-
-
-def write(out: Path, files: dict[str, bytes]) -> Drift:
-    """Bring `out` to exactly `files` (stale files in the generated packages are removed)."""
-    d = drift(out, files)
-    for rel in d.added + d.changed:
-        path = out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(files[rel])
-    for rel in d.removed:
-        (out / rel).unlink()
-    for root in package_roots(files):
-        for p in sorted((out / root).rglob("*"), reverse=True):
-            if p.is_dir() and not any(p.iterdir()):
-                p.rmdir()
-    return d
+def render_spec(
+    spec_dir: Path, layers: Sequence[Path] = (), allow_new_slots: bool = False, targets: Sequence[Path | str] = (),
+    out: Path | None = None, only: Sequence[Path | str] = (),
+) -> SpecOutput:
+    return render_specs([spec_dir], layers, allow_new_slots, targets, out=out, only=only)[0]

@@ -17,7 +17,8 @@ from typing import Any
 
 import jinja2
 
-from .errors import SpecError
+from .errors import SpecError, TargetError, located
+from .output import FormatRecord, sha256
 from .targets import Formatter, Plan, Target
 
 RENDERED = ".j2"  # rendered, suffix dropped; `*.jinja` are macros only; anything else is copied
@@ -120,6 +121,10 @@ def render_plan(target: Target, plan: Plan, env: jinja2.Environment, out: Render
             except jinja2.TemplateError as exc:
                 shown = (template.filename if template else None) or name
                 raise SpecError(shown, _template_line(exc, shown), str(exc)) from None
+            except Exception as exc:  # a Python error while rendering: a filter, a method, a bad operand
+                shown = (template.filename if template else None) or name
+                error = located(exc, "rendering failed")
+                raise TargetError(shown, _template_line(exc, shown), f"{type(exc).__name__}: {exc}", error.debug) from None
             if text.strip():  # a template may render nothing: the target does not need that file
                 out.pending[dest] = (text, template.filename or name)
         else:
@@ -145,7 +150,10 @@ def copy_folder(target: Target, plan: Plan, base: Path, out: Rendered) -> None:
             continue
         rel = path.relative_to(base).as_posix()
         dest = f"{plan.package_dir}/{rel}"
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise SpecError(str(path), "", f"not UTF-8 text (byte {exc.start}): fixed modules are copied as text") from None
         if target.banner is not None:
             text = target.banner(plan.context, dest) + text
         out.pending[dest] = (text, str(path))
@@ -188,10 +196,14 @@ def _format_one(formatter: Formatter, path: str, text: str) -> str | BaseExcepti
         return exc
 
 
-def finish(rendered: list[Rendered], progress: Progress | None = None) -> dict[str, bytes]:
-    """Format every pending file (from the cache where the same text was formatted before, the
-    rest in parallel) and return all files."""
+def finish(
+    rendered: list[Rendered], progress: Progress | None = None, record: FormatRecord | None = None
+) -> tuple[dict[str, bytes], dict[str, tuple[str, str]]]:
+    """Format every pending file (as the output folder's manifests record it, or from the cache
+    where the same text was formatted before, the rest in parallel) and return all files, and
+    for each formatted one the sha256 of its text before formatting and the formatter's id."""
     files: dict[str, bytes] = {}
+    formatted: dict[str, tuple[str, str]] = {}
     jobs: list[tuple[Rendered, str, str, str, Path]] = []
     cache = cache_dir() / "format"
     for r in rendered:
@@ -201,13 +213,19 @@ def finish(rendered: list[Rendered], progress: Progress | None = None) -> dict[s
             if formatter is None:
                 files[dest] = text.encode("utf-8")
                 continue
-            hit = cache / _key(r.target, dest, text)[:2] / _key(r.target, dest, text)
+            formatted[dest] = (sha256(text.encode("utf-8", "surrogatepass")), r.target.formatter_id)
+            known = record.lookup(dest, text, r.target.formatter_id) if record is not None else None
+            if known is not None:
+                files[dest] = known
+                continue
+            key = _key(r.target, dest, text)
+            hit = cache / key[:2] / key
             try:
                 files[dest] = hit.read_bytes()
             except OSError:
                 jobs.append((r, dest, text, template, hit))
     if not jobs:
-        return files
+        return files, formatted
     if progress is not None:
         progress(f"formatting {len(jobs)} file(s)")
     results = _run([(r.target.formatter, dest, text) for r, dest, text, _, _ in jobs])  # type: ignore[misc]
@@ -223,7 +241,7 @@ def finish(rendered: list[Rendered], progress: Progress | None = None) -> dict[s
             tmp.replace(hit)
         except OSError:
             pass  # an unwritable cache only costs time
-    return files
+    return files, formatted
 
 
 def _run(jobs: list[tuple[Formatter, str, str]]) -> list[str | BaseException]:

@@ -28,6 +28,7 @@ from conftest import (
     toy_schema,
 )
 from generator.errors import SpecError
+from generator.output import MANIFEST
 from generator.pipeline import drift, render_spec, write
 
 AGUI_SHA256 = hashlib.sha256(SPEC_AGUI.joinpath("schema.json").read_bytes()).hexdigest()
@@ -208,12 +209,88 @@ def test_check_names_a_missing_file(toy_out: tuple[Path, Path]) -> None:
     assert "changed" not in stdout and "stale" not in stdout
 
 
-def test_check_names_a_stale_extra_file(toy_out: tuple[Path, Path]) -> None:
+def _written_before(spec: Path, out: Path, tmp_path: Path, *rels: str) -> None:
+    """Generate once with a templates folder adding `rels` to the package (each `python/...j2`):
+    files specbind wrote that the spec (without that folder) no longer generates."""
+    tpl = _user_templates(tmp_path / "extra-tpl", {rel: "# once generated\n" for rel in rels})
+    _generate(spec, out, "--templates", tpl)
+
+
+def test_check_names_a_stale_file(toy_out: tuple[Path, Path], tmp_path: Path) -> None:
     spec, out = toy_out
-    (out / TOY_PACKAGE / "tests" / "old_test.py").write_text("# left over\n")
+    _written_before(spec, out, tmp_path, "python/tests/old_test.py.j2")
     stdout = _dirty(_check(spec, out))
     assert "  stale    toyproto/tests/old_test.py" in stdout
-    assert "changed" not in stdout and "missing" not in stdout
+    assert "missing" not in stdout and "collides" not in stdout
+
+
+def test_files_specbind_did_not_write_are_ignored_and_kept(toy_out: tuple[Path, Path]) -> None:
+    """Notes, helpers, node_modules, tool caches in a package folder: not in its manifest, so
+    not specbind's: check ignores them, generate neither removes nor counts them."""
+    spec, out = toy_out
+    mine = {
+        "NOTES.md": "mine\n",
+        "helpers.py": "x = 1\n",
+        "node_modules/left-pad/index.js": "module.exports = 1;\n",
+        ".mypy_cache/3.11/cache.json": "{}",
+        "tests/test_mine.py": "def test_mine() -> None:\n    pass\n",
+    }
+    for rel, text in mine.items():
+        (out / TOY_PACKAGE / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / TOY_PACKAGE / rel).write_text(text)
+    assert _check(spec, out).exit_code == 0
+    result = run_cli("generate", "--spec", spec, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith("(0 added, 0 changed, 0 removed)\n")
+    assert all((out / TOY_PACKAGE / rel).read_text() == text for rel, text in mine.items())
+
+
+def _disown(out: Path, rel: str) -> None:
+    """Drop `rel` from the package's manifest, as if specbind had never written it."""
+    path = out / TOY_PACKAGE / MANIFEST
+    doc = json.loads(path.read_text())
+    del doc["files"][rel]
+    path.write_text(json.dumps(doc))
+
+
+def test_a_users_file_where_output_goes_is_a_collision(toy_out: tuple[Path, Path]) -> None:
+    spec, out = toy_out
+    _disown(out, "version.py")
+    (out / TOY_PACKAGE / "version.py").write_text("# my own version module\n")
+    before = _on_disk(out, TOY_PACKAGE)
+    stdout = _dirty(_check(spec, out))
+    assert "  collides toyproto/version.py (not written by specbind" in stdout
+    refused = run_cli("generate", "--spec", spec, "--out", out)
+    assert refused.exit_code == 2
+    assert refused.stderr.count("\n") == 1 and "version.py: /: exists and specbind did not write it" in refused.stderr
+    assert "--force" in refused.stderr and "nothing was written" in refused.stderr
+    assert _on_disk(out, TOY_PACKAGE) == before, "a refused run changes nothing"
+    forced = run_cli("generate", "--spec", spec, "--out", out, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert "1 overwritten" in forced.stdout
+    assert _check(spec, out).exit_code == 0
+
+
+def test_an_identical_file_not_in_the_manifest_is_adopted(toy_out: tuple[Path, Path]) -> None:
+    spec, out = toy_out
+    _disown(out, "version.py")
+    assert "changed  toyproto/.specbind-manifest.json" in _dirty(_check(spec, out))
+    _generate(spec, out)
+    assert _check(spec, out).exit_code == 0
+
+
+def test_a_failed_write_leaves_every_package_as_it_was(toy_out: tuple[Path, Path], tmp_path: Path) -> None:
+    """All or nothing: here a file stands where the run must make a folder, so staging fails
+    after other files were staged; nothing is changed, no temporary file is left."""
+    spec, out = toy_out
+    (out / TOY_PACKAGE / "models.py").write_text("broken\n")
+    shutil.rmtree(out / TOY_PACKAGE / "tests")
+    (out / TOY_PACKAGE / "tests").write_text("a file where the tests folder goes\n")
+    before = _on_disk(out, TOY_PACKAGE)
+    result = run_cli("generate", "--spec", spec, "--out", out)
+    assert result.exit_code == 2, result.output
+    assert "cannot be written" in result.stderr and "nothing was changed" in result.stderr
+    assert _on_disk(out, TOY_PACKAGE) == before
 
 
 def test_check_on_an_empty_output_folder(toy_rendered: tuple[Path, dict[str, bytes]], tmp_path: Path) -> None:
@@ -242,28 +319,27 @@ def test_drift_on_a_tampered_copy_of_the_agui_package(tmp_path: Path, agui_files
     models = out / "agui" / "models.py"
     models.write_text(models.read_text().replace("class TextMessageEndEvent(", "class TextMessageEndEvnt(", 1))
     (out / "agui" / "errors.py").unlink()
-    (out / "agui" / "extra.py").write_text("x = 1\n")
+    (out / "agui" / "extra.py").write_text("x = 1\n")  # not specbind's: ignored
     d = drift(out, agui_files)
-    assert (d.changed, d.added, d.removed) == (["agui/models.py"], ["agui/errors.py"], ["agui/extra.py"])
+    assert (d.changed, d.added, d.removed, d.collisions) == (["agui/models.py"], ["agui/errors.py"], [], [])
     assert "-class TextMessageEndEvnt(" in "\n".join(d.diffs["agui/models.py"])
 
 
 # -- (d) generate repairs drift and removes stale files ----------------------------------------
 
 
-def test_generate_repairs_and_removes_stale(toy_out: tuple[Path, Path]) -> None:
+def test_generate_repairs_and_removes_stale(toy_out: tuple[Path, Path], tmp_path: Path) -> None:
     spec, out = toy_out
     count = len(_on_disk(out, TOY_PACKAGE))
     pristine = _on_disk(out, TOY_PACKAGE)
+    _written_before(spec, out, tmp_path, "python/obsolete/gone.py.j2", "python/stale.py.j2")
+    stale_dir = out / TOY_PACKAGE / "obsolete"
+    assert (stale_dir / "gone.py").is_file()
     (out / TOY_PACKAGE / "models.py").write_text("broken\n")
     (out / TOY_PACKAGE / "errors.py").unlink()
-    stale_dir = out / TOY_PACKAGE / "obsolete"
-    stale_dir.mkdir()
-    (stale_dir / "gone.py").write_text("")
-    (out / TOY_PACKAGE / "stale.py").write_text("")
     result = run_cli("generate", "--spec", spec, "--out", out)
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"{spec}: {count} files -> {out}/toyproto (1 added, 1 changed, 2 removed)\n"
+    assert result.stdout == f"{spec}: {count} files -> {out}/toyproto (1 added, 2 changed, 2 removed)\n"
     assert not (out / TOY_PACKAGE / "stale.py").exists()
     assert not stale_dir.exists(), "a folder emptied of stale files is removed too"
     assert _on_disk(out, TOY_PACKAGE) == pristine
@@ -320,7 +396,7 @@ def test_user_template_replaces_its_namesake_only(toy_rendered: tuple[Path, dict
     tpl = _user_templates(tmp_path / "tpl", {"python/version.py.j2": BUILTIN_VERSION + EXTRA_LINE})
     custom = render_spec(spec, [tpl]).files
     assert set(custom) == set(plain)
-    assert {rel for rel in plain if plain[rel] != custom[rel]} == {"toyproto/version.py"}
+    assert {rel for rel in plain if plain[rel] != custom[rel]} == {"toyproto/version.py", f"toyproto/{MANIFEST}"}
     assert custom["toyproto/version.py"] == plain["toyproto/version.py"] + EXTRA_LINE.encode()
 
 

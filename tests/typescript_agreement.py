@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -26,6 +27,12 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(GENERATED))
 
 from generator.targets.typescript import node as ts_node  # noqa: E402
+
+# The TypeScript compiler `make test`'s setup installs into tests/node: the tests and benchmarks
+# (and every command they start) build the TypeScript packages with it, never fetching one.
+LOCAL_TSC = REPO / "tests" / "node" / "node_modules" / ".bin" / "tsc"
+if LOCAL_TSC.exists():
+    os.environ.setdefault("SPECBIND_TSC", str(LOCAL_TSC))
 
 SPECS = {
     "agui": ("agui", "agui-ts"),

@@ -10,13 +10,14 @@ exit codes (`common`): 0 ok, 1 a finding, 2 a usage error or a refused input, 13
 from __future__ import annotations
 
 import sys
+import traceback
 from typing import Any
 
 import click
 
 from .. import __version__
 from . import checks, compile, convert, http, proxy, replay
-from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE
+from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, debug_option, debugging, reset_debug
 
 
 class _Guarded(click.Group):
@@ -31,6 +32,7 @@ class _Guarded(click.Group):
             if reconfigure is not None:
                 reconfigure(errors="backslashreplace")
         kwargs.pop("standalone_mode", None)
+        reset_debug()
         try:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Exit as exc:
@@ -48,12 +50,17 @@ class _Guarded(click.Group):
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_USAGE)
         except Exception as exc:  # noqa: BLE001 - the last line of defence, named as such
-            click.echo(f"specbind: internal error, please report it: {type(exc).__name__}: {exc}", err=True)
+            if debugging():
+                traceback.print_exc()
+            frames = traceback.extract_tb(exc.__traceback__)
+            where = f" (at {frames[-1].filename}:{frames[-1].lineno}; --debug for the traceback)" if frames else ""
+            click.echo(f"specbind: internal error, please report it: {type(exc).__name__}: {exc}{where}", err=True)
             sys.exit(EXIT_INTERNAL)
 
 
 @click.group(cls=_Guarded)
 @click.version_option(__version__, prog_name="specbind")
+@debug_option
 def main() -> None:
     """Compile protocol specs (JSON Schema + rules) into vendorable bindings, and check documents
     and event streams against them."""

@@ -28,10 +28,26 @@ EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in specbind
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
+# `--debug` (or SPECBIND_DEBUG=1): a target's error and an internal error also print the traceback
+DEBUG = {"on": False}
+
+
+def reset_debug() -> None:
+    """Each run starts from the environment (the flag then sets it)."""
+    DEBUG["on"] = os.environ.get("SPECBIND_DEBUG", "") not in ("", "0")
+
+
+def debugging() -> bool:
+    return DEBUG["on"]
+
+
 def fail(exc: SpecError, drift: bool = False) -> NoReturn:
     """A spec or input the command refuses: exit 2 (1 means a finding); for `check`, a ledger
-    that would grow is drift, a finding."""
-    click.echo(f"error: {exc}", err=True)
+    that would grow is drift, a finding. A target's own error shows its traceback with --debug."""
+    debug = getattr(exc, "debug", None)
+    if debug and debugging():
+        click.echo(debug.rstrip(), err=True)
+    click.echo(f"error: {exc}" + (" (--debug for the traceback)" if debug and not debugging() else ""), err=True)
     sys.exit(EXIT_FINDING if drift and isinstance(exc, LedgerWouldGrow) else EXIT_USAGE)
 
 
@@ -93,6 +109,23 @@ target_option = click.option(
     "--target", "target_dirs", multiple=True, metavar="NAME|DIR",
     help="A target to generate for as well: a built-in one's name, or a folder holding target.py and templates/. Repeatable.",
 )
+only_target_option = click.option(
+    "--only-target", "only_targets", multiple=True, metavar="NAME|DIR",
+    help="Generate for this target only (a built-in one's name, a name the spec gives a folder, or a folder), "
+    "instead of the spec's targets. Repeatable.",
+)
+
+
+def _set_debug(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    if value:
+        DEBUG["on"] = True
+    return value
+
+
+debug_option = click.option(
+    "--debug", is_flag=True, expose_value=False, is_eager=True, callback=_set_debug,
+    help="On an error in a target's code or templates (or in specbind), print the full traceback.",
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 binding_option = click.option(
     "--target", "binding_target", default=None, metavar="NAME",
@@ -138,7 +171,7 @@ def load_package(spec_dir: Path, out: Path) -> ModuleType:
         binding = load_binding(spec_dir)
         package = binding.target("python").get("package")
     except SpecError as exc:
-        raise click.UsageError(str(exc)) from None
+        fail(exc)  # a refused spec: one line, as the compile commands say it
     if not (out / str(package) / "__init__.py").exists():
         raise click.UsageError(f"{out}/{package} does not exist: run `specbind generate` first")
     if str(out.resolve()) not in sys.path:
@@ -199,4 +232,5 @@ __all__ = [
     "allow_option", "fail", "json_option", "load_package", "out_option", "package_module", "progress",
     "rules_module", "spec_option", "specs_option", "target_option", "templates_option", "writable",
     "runs_summary", "consumer_warning", "public_finding", "binding_option", "binding_tools", "extra_module",
+    "debug_option", "debugging", "only_target_option", "reset_debug",
 ]

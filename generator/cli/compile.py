@@ -16,10 +16,11 @@ from ..errors import SpecError
 from .common import (
     SPEC_ROOT,
     allow_option,
+    debug_option,
     fail,
+    only_target_option,
     out_option,
     progress,
-    spec_option,
     specs_option,
     target_option,
     templates_option,
@@ -37,12 +38,14 @@ def _specs(spec: tuple[Path, ...]) -> list[Path]:
     return list(spec) if spec else discover_specs(SPEC_ROOT)
 
 
-def _render(spec: tuple[Path, ...], templates: tuple[Path, ...], allow: bool, target_dirs: tuple[str, ...]) -> list[SpecOutput]:
+def _render(
+    spec: tuple[Path, ...], templates: tuple[Path, ...], allow: bool, target_dirs: tuple[str, ...], out: Path, only: tuple[str, ...]
+) -> list[SpecOutput]:
     for layer in templates:
         _overrides_something(layer)
     from ..pipeline import render_specs
 
-    return render_specs(_specs(spec), list(templates), allow, list(target_dirs), progress=progress)
+    return render_specs(_specs(spec), list(templates), allow, list(target_dirs), progress=progress, out=out, only=list(only))
 
 
 def _overrides_something(layer: Path) -> None:
@@ -58,25 +61,36 @@ def _overrides_something(layer: Path) -> None:
 @templates_option
 @allow_option
 @target_option
-def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...]) -> None:
-    """Generate the bindings of every spec into --out."""
-    from ..pipeline import write
+@only_target_option
+@click.option("--force", is_flag=True, help="Overwrite files specbind did not write (not in a package's manifest) where output goes.")
+@debug_option
+def generate(
+    spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...],
+    only_targets: tuple[str, ...], force: bool,
+) -> None:
+    """Generate the bindings of every spec into --out.
+
+    Each package folder gets a manifest (.specbind-manifest.json) of the files specbind wrote:
+    only those are ever changed or removed; anything else there is left alone. The whole run is
+    written or nothing is."""
+    from ..pipeline import write_all
 
     try:
-        outputs = _render(spec, templates, allow_new_slots, target_dirs)
+        outputs = _render(spec, templates, allow_new_slots, target_dirs, out, only_targets)
+        ledgers = {o.ledger_update.path: o.ledger_update.text.encode("utf-8") for o in outputs if o.ledger_update is not None}
+        drifts = write_all(out, [o.files for o in outputs], extra=ledgers, force=force)
     except SpecError as exc:
         fail(exc)
         return
-    for o in outputs:
-        d = write(out, o.files)
+    for o, d in zip(outputs, drifts):
         packages = ", ".join(sorted({p.split("/", 1)[0] for p in o.files}))
+        forced = f", {len(d.collisions)} overwritten" if d.collisions else ""
         click.echo(
             f"{o.binding.display_dir}: {len(o.files)} files -> {out}/{packages} "
-            f"({len(d.added)} added, {len(d.changed)} changed, {len(d.removed)} removed)"
+            f"({len(d.added)} added, {len(d.changed)} changed, {len(d.removed)} removed{forced})"
         )
         if o.ledger_update is not None:
             u = o.ledger_update
-            u.path.write_text(u.text, encoding="utf-8")
             added = ", ".join(f"{k} = {n}" for k, n in u.new_slots)
             click.echo(f"{u.shown}: {len(u.new_slots)} new slot(s) appended: {added}")
 
@@ -87,12 +101,21 @@ def generate(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], all
 @templates_option
 @allow_option
 @target_option
-def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...]) -> None:
-    """Exit 1 with a summary if regenerating would change anything in --out (or a ledger)."""
+@only_target_option
+@debug_option
+def check(
+    spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_new_slots: bool, target_dirs: tuple[str, ...],
+    only_targets: tuple[str, ...],
+) -> None:
+    """Exit 1 with a summary if regenerating would change anything in --out (or a ledger).
+
+    Files specbind did not write (not in a package's manifest) are ignored, unless one stands
+    where an output file goes."""
+    from ..output import MANIFEST
     from ..pipeline import drift
 
     try:
-        outputs = _render(spec, templates, allow_new_slots, target_dirs)
+        outputs = _render(spec, templates, allow_new_slots, target_dirs, out, only_targets)
     except SpecError as exc:
         fail(exc, drift=True)
         return
@@ -113,7 +136,11 @@ def check(spec: tuple[Path, ...], out: Path, templates: tuple[Path, ...], allow_
             click.echo(f"  missing  {rel}")
         for rel in d.removed:
             click.echo(f"  stale    {rel}")
-        for rel in d.changed:
+        for rel in d.collisions:
+            click.echo(f"  collides {rel} (not written by specbind: generate refuses to overwrite it without --force)")
+        shown = [r for r in d.changed if not r.endswith(MANIFEST)]
+        # a manifest changes with every file it lists: named only when nothing else changed
+        for rel in shown if (shown or d.added or d.removed or d.collisions) else d.changed:
             lines = d.diffs[rel]
             plus = sum(1 for ln in lines if ln.startswith("+") and not ln.startswith("+++"))
             minus = sum(1 for ln in lines if ln.startswith("-") and not ln.startswith("---"))
@@ -170,22 +197,28 @@ def targets_command(spec: tuple[Path, ...], target_dirs: tuple[str, ...], as_jso
 
 
 @click.command()
-@spec_option
-def lint(spec_dir: Path) -> None:
-    """Check the spec's rules file against its schema.
+@specs_option
+def lint(spec: tuple[Path, ...]) -> None:
+    """Check each spec's schema and rules file (default: every spec folder under spec/).
 
-    Every event type, field, entity, state, enum value and rule named must exist, every state be
-    reachable, and every event type of the schema be handled or explicitly passed through."""
+    The schema must load; in the rules file every event type, field, entity, state, enum value
+    and rule named must exist, every state be reachable, and every event type of the schema be
+    handled or explicitly passed through."""
+    try:
+        folders = _specs(spec)
+        for spec_dir in folders:
+            _lint_one(spec_dir)
+    except SpecError as exc:
+        fail(exc)
+
+
+def _lint_one(spec_dir: Path) -> None:
     from ..products import load_ir
     from ..rules.load import load_rules
 
-    try:
-        binding = load_binding(spec_dir)
-        ir = load_ir(binding)
-        compiled = load_rules(binding, ir)
-    except SpecError as exc:
-        fail(exc)
-        return
+    binding = load_binding(spec_dir)
+    ir = load_ir(binding)
+    compiled = load_rules(binding, ir)
     if compiled is None:
         click.echo(f"{binding.display_dir}: no rules file declared ([protocol].rules in binding.toml)")
         return

@@ -90,9 +90,10 @@ async def _one(client_module: ModuleType, client: Any, document: Any) -> dict[st
 
 
 async def _campaign(client_module: ModuleType, url: str, runs: int, seed: int, proto: bool, headers: dict[str, str],
-                    timeout: float, exitfirst: bool, say: Any) -> list[dict[str, Any]]:
+                    timeout: float, exitfirst: bool, say: Any, results: list[dict[str, Any]]) -> None:
+    """Each run's result appended to `results` as it ends, so an interrupted campaign still
+    reports the runs it finished."""
     make = _inputs(client_module)
-    results: list[dict[str, Any]] = []
     for n in range(runs):
         run_seed = seed + n
         document = make(run_seed)
@@ -112,7 +113,6 @@ async def _campaign(client_module: ModuleType, url: str, runs: int, seed: int, p
             break  # no agent there at all
         if exitfirst and result["verdict"] == "failed":
             break
-    return results
 
 
 @click.command("fuzz")
@@ -154,7 +154,7 @@ def fuzz(spec_dir: Path, runs: int, seed: int | None, proto: bool, as_json: bool
     results: list[dict[str, Any]] = []
     interrupted = False
     try:
-        results = asyncio.run(_campaign(client_module, url, runs, seed, proto, parsed_headers, timeout, exitfirst, say))
+        asyncio.run(_campaign(client_module, url, runs, seed, proto, parsed_headers, timeout, exitfirst, say, results))
     except KeyboardInterrupt:
         interrupted = True
     counts = {v: sum(1 for r in results if r["verdict"] == v) for v in ("passed", "failed", "refused", "skipped")}

@@ -17,7 +17,18 @@ from typing import Any
 
 import click
 
-from .common import consumer_warning, extra_module, http_url, load_package, out_option, public_finding, rules_module, runs_summary, spec_option
+from .common import (
+    consumer_warning,
+    extra_module,
+    http_url,
+    load_package,
+    out_option,
+    package_module,
+    public_finding,
+    rules_module,
+    runs_summary,
+    spec_option,
+)
 from .fuzz import fuzz
 
 # `run` exit codes (README): 0 a conformant stream whose last run ended, 1 a MUST-level violation
@@ -92,7 +103,7 @@ def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: b
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port, 0..65535 (0: any free port; the URL is printed).")
 @click.option("--path", "route", default="/", show_default=True, help="The endpoint's path.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "sse"]), default=None, help="STREAM's framing (default: sse for *.sse, else jsonl).")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "sse", "json"]), default=None, help="STREAM's framing (default: told apart by its first bytes, as replay --format auto does).")
 @click.option("--check", is_flag=True, help="Producer mode: an event breaking a MUST-level rule is replaced by RUN_ERROR and the stream closes.")
 @click.option("--keepalive", type=float, default=15.0, show_default=True, help="Seconds of silence before a keep-alive comment (0: never).")
 @click.option("--delay", type=float, default=0.0, show_default=True, help="Seconds before each event.")
@@ -138,7 +149,7 @@ def serve(spec_dir: Path, host: str, port: int, route: str, fmt: str | None, che
         handler = server_module.demo
         what = "the built-in demo agent"
     else:
-        documents = _documents(stream, fmt)
+        documents = _documents(stream, _judged_format(spec_dir, out, stream, fmt))
         _summarize(spec_dir, out, stream, documents)
         handler = server_module.recorded(documents, delay)
         what = f"{stream} ({len(documents)} events)"
@@ -222,13 +233,29 @@ def _generated(package: ModuleType, strategies: ModuleType, seed: int, violate: 
     return handler
 
 
-def _documents(path: Path, fmt: str | None) -> list[bytes]:
+def _judged_format(spec_dir: Path, out: Path, path: Path, fmt: str | None) -> str:
+    """STREAM's framing as `replay` judges it (read as `--format` says, else told apart by its
+    first bytes, whatever its name), refusing a stream replay would find empty or not the
+    protocol's: serving it would answer every request with nothing."""
+    module = package_module(spec_dir, out, "replay", f"{spec_dir} declares no rules file: a recorded stream cannot be judged")
+    report = module.replay(path, fmt=fmt or "auto")
+    if report["outcome"] in ("empty", "unrecognized"):
+        why = "; ".join(report["notes"]) or report["outcome"]
+        raise click.UsageError(f"{path}: {report['outcome']} as {report['format']} ({why}): nothing to serve; `specbind replay` says the same")
+    return str(report["format"])
+
+
+def _documents(path: Path, fmt: str) -> list[bytes]:
+    """The stream's documents as `replay` reads them: JSON Lines, an SSE body, or JSON (an
+    array of events, one event, or a test case with a `stream`)."""
     from ..streams import jsonl_documents, sse_documents
 
-    if fmt is None:
-        fmt = "sse" if path.name.endswith((".sse", ".txt")) else "jsonl"
     with path.open("rb") as handle:
-        return list(sse_documents(handle) if fmt == "sse" else jsonl_documents(handle))
+        if fmt != "json":
+            return list(sse_documents(handle) if fmt == "sse" else jsonl_documents(handle))
+        value = json.loads(handle.read())
+    events = value.get("stream") if isinstance(value, dict) and isinstance(value.get("stream"), list) else value
+    return [json.dumps(e, ensure_ascii=False, separators=(",", ":")).encode("utf-8") for e in (events if isinstance(events, list) else [events])]
 
 
 def _summarize(spec_dir: Path, out: Path, path: Path, documents: list[bytes]) -> None:

@@ -332,6 +332,15 @@ def _setup(job: Job) -> None:
     _MODULE = importlib.import_module(f"{job.package}.replay")
 
 
+def _worker(job: Job) -> None:
+    """A worker process's start: Ctrl-C is the parent's to handle (it reports what was judged
+    and ends the pool); a worker interrupted too would print its own traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _setup(job)
+
+
 def _work(item: tuple[str, str]) -> tuple[dict[str, Any], list[str]]:
     assert _JOB is not None and _MODULE is not None
     path, shown = item
@@ -394,7 +403,7 @@ def _results(job: Job, files: list[tuple[Path | None, str]], workers: int) -> It
     # fork where it is safe (Linux): the workers start with the package already imported
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     context = multiprocessing.get_context(method)
-    with context.Pool(workers, initializer=_setup, initargs=(job,)) as pool:
+    with context.Pool(workers, initializer=_worker, initargs=(job,)) as pool:
         done = pool.imap(_work, on_disk, chunksize=1)
         for path, _shown in files:
             yield _stdin(job) if path is None else next(done)

@@ -20,6 +20,7 @@ from .naming import snake
 # malformed schema still stops generation with its pointer)
 _TYPED_FAILS = (SpecError, TypeError, AttributeError, KeyError, ValueError, IndexError)
 
+_DEFINITION_HOLDERS = frozenset({"$defs", "definitions"})
 _OBJECT_KEYS = {"type", "properties", "required", "allOf", "unevaluatedProperties", "additionalProperties"}
 
 
@@ -232,7 +233,8 @@ class _Builder:
                 )
             names = [f.name for f in fields]
             if len(set(names)) == len(names):
-                return M.ObjectDef(name, at, doc, tuple(fields), False, None, fragment=False, checks=checks)
+                closed, closed_loc = _general_closedness(node, at)
+                return M.ObjectDef(name, at, doc, tuple(fields), closed, closed_loc, fragment=False, checks=checks)
         return M.AliasDef(name, at, doc, M.TSchema(at, checks, self.general_types(checks)))
 
     def typed_definition(self, name: str, node: Any, at: str) -> M.Definition:
@@ -259,7 +261,10 @@ class _Builder:
         return d
 
     def extension_keys(self, node: dict[str, Any]) -> set[str]:
-        return {k for k in node if V.is_extension(k) or k in self.doc.annotations}
+        """Keys that assert nothing about the instance: extensions, the document's own
+        annotation keywords, and the folders of definitions a schema holds (the root schema's
+        `$defs` beside its own properties)."""
+        return {k for k in node if V.is_extension(k) or k in self.doc.annotations or k in _DEFINITION_HOLDERS}
 
     def object_def(self, name: str, node: dict[str, Any], at: str, doc: str | None) -> M.ObjectDef:
         extra = set(node) - V.ANNOTATIONS - _OBJECT_KEYS - self.extension_keys(node)
@@ -400,7 +405,21 @@ class _Builder:
             return self.typed_expr(node, at)
         except _TYPED_FAILS:
             self._rollback(snap)
-            return self.schema_expr(node, at)
+            return self.items_hint(node, at, self.schema_expr(node, at))
+
+    def items_hint(self, node: Any, at: str, checked: M.TSchema) -> M.TSchema:
+        """An array the typed model cannot check exactly only for its `uniqueItems` keeps the
+        type of its items, so that targets type it by them (a list of strings, not of any JSON);
+        the compiled schema still checks it."""
+        if not (isinstance(node, dict) and node.get("uniqueItems") is True and node.get("type") == "array"):
+            return checked
+        snap = self._snapshot()
+        try:
+            typed = self.typed_expr({k: v for k, v in node.items() if k != "uniqueItems"}, at)
+        except _TYPED_FAILS:
+            self._rollback(snap)
+            return checked
+        return M.TSchema(checked.loc, checked.node, checked.types, typed.items) if isinstance(typed, M.TArray) else checked
 
     def typed_expr(self, node: Any, at: str) -> M.TypeExpr:
         if node is True:
@@ -728,3 +747,18 @@ def _text(value: Any) -> str | None:
 
 def _pascal(text: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in re.split(r"[^0-9A-Za-z]+", text) if w)
+
+
+def _general_closedness(node: dict[str, Any], at: str) -> tuple[bool, str | None]:
+    """Whether an object the general validator checks admits no property beyond its
+    `properties`, and the keyword that says so: `additionalProperties: false` without
+    `patternProperties`, or `unevaluatedProperties: false` with nothing else that could
+    evaluate a property (no pattern, no applicator, no other `additionalProperties`)."""
+    if "patternProperties" in node:
+        return False, None
+    if node.get("additionalProperties") is False:
+        return True, at + "/additionalProperties"
+    others = {"allOf", "anyOf", "oneOf", "if", "then", "else", "not", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "additionalProperties"}
+    if node.get("unevaluatedProperties") is False and not others & set(node):
+        return True, at + "/unevaluatedProperties"
+    return False, None

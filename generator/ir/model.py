@@ -111,11 +111,13 @@ class TUnion:
 class TSchema:
     """A value the typed model does not capture exactly: it is checked by `node`, the schema
     compiled for the general validator (the validation table's `schema` kind, every keyword of
-    the vocabulary), and modelled loosely by the JSON types it may have (`types`)."""
+    the vocabulary), and modelled loosely by the JSON types it may have (`types`); an array
+    that is inexact only for its `uniqueItems` is modelled by the type of its `items`."""
 
     loc: str
     node: Any = field(compare=False, hash=False)
     types: tuple[str, ...] = JSON_TYPES
+    items: TypeExpr | None = None
 
 
 TypeExpr = Union[TRef, TString, TInteger, TNumber, TBoolean, TConst, TEnum, TAny, TMap, TArray, TUnion, TNull, TSchema]

@@ -100,12 +100,14 @@ def builtins() -> dict[str, Target]:
 
 
 def resolve(value: str | Path) -> Target:
-    """A target given on the command line: a built-in name, or a folder holding target.py."""
+    """A target given on the command line: a built-in name, or a folder holding target.py. A
+    built-in name always means the built-in target, whatever folders the working directory
+    holds (`./NAME` names a folder of that name)."""
+    if isinstance(value, str) and value in BUILTIN:
+        return builtin(value)
     path = Path(value)
     if (path / TARGET_MODULE).is_file() or path.is_dir():
         return load_folder(path)
-    if str(value) in BUILTIN:
-        return builtin(str(value))
     raise SpecError(str(value), "", f"not a target: neither a built-in one ({', '.join(BUILTIN)}) nor a folder with {TARGET_MODULE}")
 
 

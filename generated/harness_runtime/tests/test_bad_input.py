@@ -60,16 +60,21 @@ def test_text_input_is_accepted_like_bytes() -> None:
 # -- what the package refuses that the JSON grammar allows (see the ``limits`` module) ---------
 
 _CASES = load("cases.json")["cases"]
-# valid documents of the root definition first, then those of other definitions (a member of
-# the root's union is one): the tests below put text where the first of them that has a free
-# string has one
+# valid documents of the root definition first, then the objects of other definitions (a
+# member of the root's union is one): the tests below put text where the first of them that
+# has a free string has one, and decode it as its definition
 _DOCUMENTS = [
-    c["document"] for c in _CASES if c["valid"] and c["definition"] == codec_json.ROOT
+    (c["definition"], c["document"])
+    for c in _CASES
+    if c["valid"] and c["definition"] == codec_json.ROOT
 ]
 _DOCUMENTS += [
-    c["document"] for c in _CASES if c["valid"] and c["definition"] != codec_json.ROOT
+    (c["definition"], c["document"])
+    for c in _CASES
+    if c["valid"]
+    and c["definition"] != codec_json.ROOT
+    and isinstance(c["document"], dict)
 ]
-VALID = _DOCUMENTS[0]
 
 
 def _string_pointers(node: Any, ptr: str = "") -> list[str]:
@@ -84,15 +89,16 @@ def _string_pointers(node: Any, ptr: str = "") -> list[str]:
     return [p for key, value in items for p in _string_pointers(value, f"{ptr}/{key}")]
 
 
-def _string_pointer(document: Any) -> str | None:
+def _string_pointer(document: Any, definition: str) -> str | None:
     """The last string of the document that the schema types as a free string: a number there
-    is refused and any text accepted (a string inside an any-JSON value would accept the arrays
-    these tests put there, one with a pattern would refuse their text; the first string is
-    often a discriminator, which a test here must leave alone)."""
-    accepts = codec_json.decoder().accepts
+    is refused and any text accepted, however long (a string inside an any-JSON value would
+    accept the arrays these tests put there, one with a pattern or a maxLength would refuse
+    their text; the first string is often a discriminator, which a test here must leave alone).
+    """
+    accepts = codec_json.decoder(definition).accepts
     for pointer in reversed(_string_pointers(document)):
         if not accepts(_with(document, pointer, "5")) and accepts(
-            _with(document, pointer, json.dumps("[{\U0001f600 x"))
+            _with(document, pointer, json.dumps("[{\U0001f600 x" + "[{" * 1000))
         ):
             return pointer
     return None
@@ -115,18 +121,19 @@ def _text_with(document: Any, pointer: str, text: str) -> str:
     return json.dumps(doc).replace(json.dumps(marker), text)
 
 
-def _with_a_string(documents: list[Any]) -> tuple[Any, str | None]:
-    """The first document the root accepts that holds a free string, and that string's pointer."""
-    accepts = codec_json.decoder().accepts
-    for document in documents:
-        if accepts(json.dumps(document).encode()):
-            pointer = _string_pointer(document)
+def _with_a_string(documents: list[tuple[str, Any]]) -> tuple[str, Any, str | None]:
+    """The first document (the root's first, then other definitions') that holds a free
+    string, its definition and that string's pointer; the tests decode it as that definition.
+    """
+    for definition, document in documents:
+        if codec_json.decoder(definition).accepts(json.dumps(document).encode()):
+            pointer = _string_pointer(document, definition)
             if pointer is not None:
-                return document, pointer
-    return documents[0], None
+                return definition, document, pointer
+    return (*documents[0], None)
 
 
-VALID, STRING_AT = _with_a_string(_DOCUMENTS)
+DEFINITION, VALID, STRING_AT = _with_a_string(_DOCUMENTS)
 needs_a_string = pytest.mark.skipif(
     STRING_AT is None,
     reason="no valid document of this schema has a free string to put text in",
@@ -137,7 +144,7 @@ def _refused(data: bytes | str, keyword: str = "json") -> list[Any]:
     issues: list[Any] = []
     for decode in (codec_json.decode, codec_json.decode_lenient):
         with pytest.raises(DecodeError) as caught:
-            decode(data)
+            decode(data, DEFINITION)
         assert [e.keyword for e in caught.value.errors] == [
             keyword
         ], caught.value.errors
@@ -180,14 +187,17 @@ def test_a_surrogate_pair_and_an_escaped_backslash_are_text() -> None:
     assert STRING_AT is not None
     for text in ('"\\ud83d\\ude00"', '"\\\\ud800"', '"\\\\\\ud83d\\ude00"'):
         data = _with(VALID, STRING_AT, text)
-        assert codec_json.decode(data) == codec_json.decode_lenient(data).value
+        assert (
+            codec_json.decode(data, DEFINITION)
+            == codec_json.decode_lenient(data, DEFINITION).value
+        )
 
 
 def test_a_lone_surrogate_in_a_member_name_is_refused() -> None:
     data = json.dumps({"\ud800": 1, **VALID}).encode()
     for decode in (codec_json.decode, codec_json.decode_lenient):
         with pytest.raises(DecodeError) as caught:
-            decode(data)
+            decode(data, DEFINITION)
         assert any("lone surrogate" in e.message for e in caught.value.errors)
 
 
@@ -197,7 +207,9 @@ def test_text_holding_a_lone_surrogate_is_refused() -> None:
     assert STRING_AT is not None
     issue, _ = _refused(_text_with(VALID, STRING_AT, '"\ud800"'))
     assert "lone surrogate" in issue.message
-    assert codec_json.decode(text) == codec_json.decode(text.encode())
+    assert codec_json.decode(text, DEFINITION) == codec_json.decode(
+        text.encode(), DEFINITION
+    )
 
 
 @pytest.mark.parametrize(
@@ -227,7 +239,7 @@ def test_nesting_deeper_than_the_limit_is_refused_with_keyword_depth() -> None:
     assert STRING_AT is not None
     ok = _with(VALID, STRING_AT, "[" * (MAX_DEPTH - 8) + "]" * (MAX_DEPTH - 8))
     with pytest.raises(DecodeError) as caught:
-        codec_json.decode(ok)
+        codec_json.decode(ok, DEFINITION)
     assert all(e.keyword != "depth" for e in caught.value.errors)
     for depth in (MAX_DEPTH + 1, 5_000, 100_000):
         issue, _ = _refused(_with(VALID, STRING_AT, "[" * depth + "]" * depth), "depth")
@@ -241,7 +253,10 @@ def test_nesting_deeper_than_the_limit_is_refused_with_keyword_depth() -> None:
 def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
     assert STRING_AT is not None
     data = _with(VALID, STRING_AT, json.dumps("[{" * 1000))
-    assert codec_json.decode(data) == codec_json.decode_lenient(data).value
+    assert (
+        codec_json.decode(data, DEFINITION)
+        == codec_json.decode_lenient(data, DEFINITION).value
+    )
 
 
 @needs_a_string
@@ -249,7 +264,7 @@ def test_encode_refuses_a_hand_built_lone_surrogate_where_it_stands() -> None:
     """The decoder never hands one out; a value built by hand is refused by the encoder with
     the package's error, at the string's pointer, and the message prints as ASCII."""
     assert STRING_AT is not None
-    value = codec_json.decode(_with(VALID, STRING_AT, '"\\ud83d\\ude00"'))
+    value = codec_json.decode(_with(VALID, STRING_AT, '"\\ud83d\\ude00"'), DEFINITION)
     built = codec_json.to_builtins(value)
     node = built
     *parents, last = STRING_AT.split("/")[1:]

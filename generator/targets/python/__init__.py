@@ -4,17 +4,15 @@ Formatted by black."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import black
 
+from ... import resources
 from ...products import Products
 from .. import Plan, Target
 from . import context, wire
 
-_REPO = Path(__file__).resolve().parents[3]
-_TEMPLATES = _REPO / "templates"
 _MODE = black.Mode(line_length=88, target_versions={black.TargetVersion.PY311})  # type: ignore[attr-defined]
 
 
@@ -44,9 +42,9 @@ TARGET = Target(
     name="python",
     description="a vendorable Python package: msgspec models, exact JSON and protobuf codecs, the automaton, transports, tests",
     build=build,
-    templates=_TEMPLATES / "python",
-    template_sets={"proto": _TEMPLATES / "proto"},
-    runtime=_REPO / "runtime" / "python",
+    templates=resources.templates("python"),
+    template_sets={"proto": resources.templates("proto")},
+    runtime=resources.runtime("python"),
     banner=banner,
     formatter=format_python,
     formatter_id=f"black {black.__version__} (line length 88, Python 3.11)",  # type: ignore[attr-defined]

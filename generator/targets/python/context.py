@@ -226,7 +226,7 @@ class _Context:
                 return reaches(t.type, seen)
             if isinstance(t, M.TUnion):
                 return any(reaches(m, seen) for m in t.members)
-            if isinstance(t, M.TArray):
+            if isinstance(t, (M.TArray, M.TSchema)) and t.items is not None:
                 return reaches(t.items, seen)
             if isinstance(t, M.TMap) and t.values is not None:
                 return reaches(t.values, seen)
@@ -322,7 +322,7 @@ class _Context:
                         unions.setdefault(member, members)
                 for m in t.members:
                     inline(m)
-            elif isinstance(t, M.TArray):
+            elif isinstance(t, (M.TArray, M.TSchema)) and t.items is not None:
                 inline(t.items)
             elif isinstance(t, M.TMap) and t.values is not None:
                 inline(t.values)

@@ -111,7 +111,7 @@ class Symbols:
         if isinstance(t, M.TUnion):
             return " | ".join(dict.fromkeys(self.ann(m) for m in t.members))
         if isinstance(t, M.TSchema):
-            return loose(t.types)
+            return f"list[{self.ann(t.items)}]" if t.items is not None else loose(t.types)
         raise AssertionError(t)
 
     def refs(self, t: M.TypeExpr) -> set[str]:
@@ -123,4 +123,6 @@ class Symbols:
             return self.refs(t.values)
         if isinstance(t, M.TUnion):
             return set().union(*(self.refs(m) for m in t.members))
+        if isinstance(t, M.TSchema) and t.items is not None:
+            return self.refs(t.items)
         return set()

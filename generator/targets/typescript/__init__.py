@@ -11,15 +11,14 @@ construction (the templates own layout, tables are printed by `json.dumps`), fin
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
+from ... import resources
 from ...products import Products
 from .. import Plan, Target
 from . import context
 from .node import TOOLS
 
-_REPO = Path(__file__).resolve().parents[3]
 
 
 def build(products: Products, options: dict[str, Any]) -> list[Plan]:
@@ -64,8 +63,8 @@ TARGET = Target(
     name="typescript",
     description="an ESM TypeScript package: types, exact JSON codec (strict and lenient), the automaton, replay, node:test tests",
     build=build,
-    templates=_REPO / "templates" / "typescript",
-    runtime=_REPO / "runtime" / "typescript",
+    templates=resources.templates("typescript"),
+    runtime=resources.runtime("typescript"),
     banner=banner,
     formatter=format_typescript,
     formatter_id="specbind format_typescript 1",

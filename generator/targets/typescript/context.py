@@ -87,7 +87,7 @@ class Types:
             return "NonNullJson" if t.nonnull else "JsonValue"
         if isinstance(t, M.TMap):
             return f"{{ [key: string]: {'JsonValue' if t.values is None else self.expr(t.values)} }}"
-        if isinstance(t, M.TArray):
+        if isinstance(t, (M.TArray, M.TSchema)) and t.items is not None:
             inner = self.expr(t.items)
             return f"({inner})[]" if "|" in inner or inner.startswith("{") else f"{inner}[]"
         if isinstance(t, M.TUnion):

@@ -3,8 +3,10 @@ package's content, so a package is compiled once per change) and run its command
 Node. Used by `specbind replay|validate --target typescript`, by the tests and by the
 benchmark. Nothing here is needed to generate the package.
 
-`tsc` is the one in tests/node (installed by `make test`'s setup), or $SPECBIND_TSC, or on PATH;
-`node` is $SPECBIND_NODE or on PATH."""
+`node` is $SPECBIND_NODE or on PATH. `tsc` is $SPECBIND_TSC, or on PATH, or the TypeScript
+specbind fetched before into its cache (`<cache>/node`); where none is, and npm is here, it is
+fetched there once (the TypeScript version the packages are tested with, saying so on stderr); with neither, the error says
+what to install."""
 
 from __future__ import annotations
 
@@ -13,14 +15,20 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ...errors import SpecError, ToolError
 
-_REPO = Path(__file__).resolve().parents[3]
-_LOCAL_TSC = _REPO / "tests" / "node" / "node_modules" / ".bin" / "tsc"
+TYPESCRIPT = "5.9.3"  # the compiler the generated packages are tested with (tests/node/package.json)
+Progress = Callable[[str], None]
+
+
+def stderr_progress(message: str) -> None:
+    print(f"  ... {message}", file=sys.stderr, flush=True)
 
 
 class NodeMissing(RuntimeError):
@@ -34,25 +42,61 @@ def node() -> str:
     return found
 
 
-def tsc() -> str:
+def _fetched() -> Path:
+    return _cache().parent / "node" / "node_modules" / ".bin" / "tsc"
+
+
+def _npm() -> str | None:
+    return shutil.which("npm")
+
+
+def _found_tsc() -> str | None:
     given = os.environ.get("SPECBIND_TSC")
     if given:
         return given
-    if _LOCAL_TSC.exists():
-        return str(_LOCAL_TSC)
-    found = shutil.which("tsc")
-    if not found:
-        raise NodeMissing("tsc is not installed: `npm install --prefix tests/node` (make test does) or put TypeScript on PATH")
-    return found
+    on_path = shutil.which("tsc")
+    if on_path:
+        return on_path
+    return str(_fetched()) if _fetched().exists() else None
+
+
+def tsc(progress: Progress | None = stderr_progress) -> str:
+    """The TypeScript compiler, fetched with npm into specbind's cache when there is none."""
+    found = _found_tsc()
+    if found:
+        return found
+    npm = _npm()
+    if npm is None:
+        raise NodeMissing(
+            f"tsc is not installed and npm is not here to fetch it: install TypeScript (npm install -g typescript@{TYPESCRIPT}) "
+            "or set SPECBIND_TSC to a tsc"
+        )
+    home = _fetched().parents[2]
+    if progress is not None:
+        progress(f"fetching TypeScript {TYPESCRIPT} with npm into {home} (once)")
+    home.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", "--loglevel=error", f"typescript@{TYPESCRIPT}"],
+        capture_output=True, text=True,
+    )
+    if done.returncode != 0 or not _fetched().exists():
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise NodeMissing(
+            f"tsc is not installed and `npm install typescript@{TYPESCRIPT}` failed ({said[-1] if said else f'exit {done.returncode}'}): "
+            "install TypeScript or set SPECBIND_TSC to a tsc"
+        )
+    return str(_fetched())
 
 
 def missing() -> str | None:
-    """Why the TypeScript packages cannot be built and run here (node or tsc absent), or None."""
+    """Why the TypeScript packages cannot be built and run here (node absent, or tsc absent with
+    no npm to fetch it), or None. Fetches nothing."""
     try:
         node()
-        tsc()
     except NodeMissing as exc:
         return str(exc)
+    if _found_tsc() is None and _npm() is None:
+        return "tsc is not installed and npm is not here to fetch it"
     return None
 
 
@@ -73,15 +117,18 @@ def _cache() -> Path:
     return cache_dir() / "typescript"
 
 
-def build(package: Path) -> Path:
+def build(package: Path, progress: Progress | None = None) -> Path:
     """The package compiled (`<copy>/dist/...`), from the cache when its content was built
-    before. Raises NodeMissing, or RuntimeError with tsc's output when it does not compile."""
+    before (`progress` hears of a compilation, which takes seconds). Raises NodeMissing, or
+    RuntimeError with tsc's output when it does not compile."""
     if not (package / "package.json").is_file():
         raise SpecError(str(package), "", "not a generated TypeScript package (no package.json): run `specbind generate`")
     target = _cache() / f"{package.name}-{_digest(package)}"
     if (target / "dist" / "bin" / "cli.js").is_file():
         return target
-    compiler = tsc()
+    compiler = tsc(progress)
+    if progress is not None:
+        progress(f"compiling {package.name} with tsc (once per change of the package)")
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{package.name}-", dir=target.parent))
     try:
@@ -131,7 +178,7 @@ class Tools:
         if not (package / "package.json").is_file():
             raise SpecError(str(package), "", "does not exist: run `specbind generate`")
         try:
-            return build(package)
+            return build(package, stderr_progress)
         except NodeMissing as exc:
             raise SpecError(str(package), "", str(exc)) from None
 
