@@ -15,6 +15,7 @@ it than in ``seconds``, the wall time).
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import re
@@ -49,12 +50,14 @@ def _lines(data: bytes) -> list[bytes]:
 
 
 def entry(name: str, data: bytes) -> Callable[[], Any]:
-    """The call to time (everything it needs prepared outside it)."""
-    if name in ("json", "json_lenient", "harness_json"):
-        from agui import DecodeError, codec_json
-
-        if name == "harness_json":
-            from harness_runtime import DecodeError, codec_json  # type: ignore[no-redef]
+    """The call to time (everything it needs prepared outside it). ``harness_`` before a name:
+    the Harness package's entry point of that name (json, json_lenient, proto, proto_lenient,
+    framing, automaton, replay)."""
+    package = "harness_runtime" if name.startswith("harness_") else "agui"
+    name = name.removeprefix("harness_")
+    if name in ("json", "json_lenient"):
+        codec_json = importlib.import_module(f"{package}.codec_json")
+        DecodeError = importlib.import_module(package).DecodeError
         decode = codec_json.decode_lenient if name == "json_lenient" else codec_json.decode
 
         def run() -> Any:
@@ -65,8 +68,8 @@ def entry(name: str, data: bytes) -> Callable[[], Any]:
 
         return run
     if name in ("proto", "proto_lenient"):
-        from agui import DecodeError, codec_proto
-
+        codec_proto = importlib.import_module(f"{package}.codec_proto")
+        DecodeError = importlib.import_module(package).DecodeError
         pdecode = codec_proto.decode_lenient if name == "proto_lenient" else codec_proto.decode
 
         def run() -> Any:
@@ -77,7 +80,8 @@ def entry(name: str, data: bytes) -> Callable[[], Any]:
 
         return run
     if name == "framing":
-        from agui import DecodeError, transport_proto
+        transport_proto = importlib.import_module(f"{package}.transport_proto")
+        DecodeError = importlib.import_module(package).DecodeError
 
         def run() -> Any:
             decoder = transport_proto.FrameDecoder(lenient=True)
@@ -100,12 +104,18 @@ def entry(name: str, data: bytes) -> Callable[[], Any]:
 
         return run
     if name == "jsonpatch":
-        from agui import models
+        from agui import DecodeError, codec_json
         from agui.jsonpatch import PatchError, apply_patch
-        import msgspec
 
-        document, patch = json.loads(data)
-        ops = msgspec.convert(patch, list[models.JsonPatchOperation])
+        # as the consumer gets them: a state and a patch that decoded (ValueError: not such a pair)
+        try:
+            pair = json.loads(data)
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise ValueError("not a [document, patch] pair")
+            ops = codec_json.decode(json.dumps(pair[1]), "JsonPatch")
+            document = codec_json.decode(json.dumps(pair[0]), "State")
+        except (DecodeError, RecursionError) as exc:
+            raise ValueError(f"not a [document, patch] pair: {exc}") from None
 
         def run() -> Any:
             try:
@@ -115,7 +125,7 @@ def entry(name: str, data: bytes) -> Callable[[], Any]:
 
         return run
     if name == "automaton":
-        from agui.automaton import Automaton
+        Automaton = importlib.import_module(f"{package}.automaton").Automaton
 
         lines = _lines(data)
 
@@ -139,7 +149,7 @@ def entry(name: str, data: bytes) -> Callable[[], Any]:
 
         return run
     if name == "replay":
-        from agui.replay import replay
+        replay = importlib.import_module(f"{package}.replay").replay
 
         return lambda: json.dumps(replay(data), ensure_ascii=False, default=str)
     raise SystemExit(f"unknown entry point {name!r}")

@@ -24,3 +24,13 @@ def test_the_runner_names_every_entry_point() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_entry_point_survives_a_short_budget(name: str) -> None:
     assert run_mutate(name, RUNS, seed=16) == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_large_inputs_keep_the_time_and_memory_budget(name: str) -> None:
+    """fuzz/run.py --large, briefly: a few inputs up to 256 KB (mutated seeds grown, and the
+    hostile shapes at random sizes) through each entry point, failing on time or memory as well
+    as on a crash; the budget is docs/limits.md's, with room for a loaded machine."""
+    from run import run_large
+
+    assert run_large(name, 4, seed=22, most=256 << 10, seconds=2.0, megabytes=64.0) == 0
