@@ -202,17 +202,21 @@ class _Run:
         self._tell(end=True)
 
     def _jsonl(self, handle: BinaryIO, head: bytes) -> None:
-        pending = head
+        # a line longer than a block waits in pieces, joined once it ends (joining at every
+        # block would copy a long line once per block)
+        pending = [head] if head else []
         while True:
             chunk = handle.read(BLOCK)
-            data = pending + chunk if pending else chunk
             if chunk:
-                cut = data.rfind(b"\n") + 1
-                block, pending = data[:cut], data[cut:]
-                if not block:
+                cut = chunk.rfind(b"\n") + 1
+                if not cut:
+                    pending.append(chunk)
                     continue
+                pending.append(chunk[:cut])
+                block = b"".join(pending)
+                pending = [chunk[cut:]] if cut < len(chunk) else []
             else:
-                block, pending = data, b""
+                block, pending = b"".join(pending), []
             self.done += len(block)
             lines = block.split(b"\n")
             if lines[-1] == b"":
