@@ -56,6 +56,7 @@ SHAPES: dict[str, tuple[Any, int, list[tuple[str, ...]]]] = {
         ("python", "automaton"), ("python", "replay"), ("python", "consumer"), ("typescript", "replay"),
         ("cli", "python", "replay", "--json"), ("cli", "typescript", "replay", "--json"),
     ]),
+    "lanes_closed": (hostile.lanes_closed, 11_500, [("python", "replay"), ("typescript", "replay"), ("python", "consumer")]),
     "bad_numbers": (hostile.bad_numbers, 500_000, [
         ("python", "json"), ("python", "json_lenient"), ("typescript", "json"), ("typescript", "json_lenient"),
         ("cli", "python", "validate", "--json"), ("cli", "typescript", "validate", "--json"),
@@ -83,6 +84,10 @@ SHAPES: dict[str, tuple[Any, int, list[tuple[str, ...]]]] = {
     "sse_lines": (hostile.sse_lines, 120_000, [("python", "sse"), ("typescript", "sse"), ("python", "replay"), ("typescript", "replay")]),
     "sse_events": (hostile.sse_events, 19_000, [("python", "sse"), ("typescript", "sse"), ("python", "replay"), ("typescript", "replay")]),
     "big_patch": (hostile.big_patch, 16_000, [("python", "jsonpatch")]),
+    "text_deltas": (hostile.text_deltas, 7_500, [("python", "consumer")]),
+    "tool_calls": (hostile.tool_calls, 8_000, [("python", "consumer")]),
+    "replaced_last": (hostile.replaced_last, 5_500, [("python", "consumer")]),
+    "long_name_reopened": (hostile.long_name_reopened, 900_000, [("python", "consumer"), ("python", "automaton"), ("typescript", "replay")]),
 }
 
 

@@ -72,6 +72,15 @@ def ambiguous_chunks(n: int) -> bytes:
     return _lines(events)
 
 
+def lanes_closed(n: int) -> bytes:
+    """``n`` TEXT_MESSAGE_CHUNK lanes opened, then RUN_FINISHED closing them all at once."""
+    events: list[dict[str, object]] = [_RUN]
+    for i in range(n):
+        events.append({"type": "TEXT_MESSAGE_CHUNK", "messageId": f"m{i}", "subagentRunId": f"s{i}", "delta": "x"})
+    events.append({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"})
+    return _lines(events)
+
+
 def bad_numbers(n: int) -> bytes:
     """A MESSAGES_SNAPSHOT whose ``messages`` are ``n`` numbers (issue 22: n = 500,000, 1 MB):
     a decoder that builds and formats one issue per item costs far more than the bytes."""
@@ -167,11 +176,46 @@ def big_patch(n: int) -> bytes:
     return json.dumps([document, patch], separators=(",", ":")).encode()
 
 
+def text_deltas(n: int) -> bytes:
+    """One text message built from ``n`` content deltas of 60 characters (a consumer that copies
+    the content per delta is quadratic in the message's length)."""
+    events: list[dict[str, object]] = [_RUN, {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}]
+    events += [{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x" * 60}] * n
+    return _lines(events)
+
+
+def tool_calls(n: int) -> bytes:
+    """``n`` tool calls under one assistant message, each with a metadata member (a consumer that
+    copies the message's call list, or the metadata, per event is quadratic)."""
+    events: list[dict[str, object]] = [_RUN, {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}]
+    for i in range(n):
+        events.append({"type": "TOOL_CALL_START", "toolCallId": f"c{i}", "toolCallName": "f", "parentMessageId": "m", "metadata": {f"k{i}": 0}})
+    return _lines(events)
+
+
+def replaced_last(n: int) -> bytes:
+    """``n`` messages, then ``n`` activity snapshots replacing the last one (a consumer that
+    searches the conversation for the message it replaces is quadratic)."""
+    events: list[dict[str, object]] = [_RUN]
+    events += [{"type": "TEXT_MESSAGE_START", "messageId": f"m{i}"} for i in range(n)]
+    events += [{"type": "ACTIVITY_SNAPSHOT", "messageId": "a", "activityType": "t", "content": {}}] * (n + 1)
+    return _lines(events)
+
+
+def long_name_reopened(n: int) -> bytes:
+    """A tool call whose name is ``n`` characters, then reopened under other names 1,000 times: a
+    warning quoting the long name each time would cost its length per event."""
+    events: list[dict[str, object]] = [_RUN, {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f" * n}]
+    events += [{"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "g"}] * 1000
+    return _lines(events)
+
+
 SIZES: dict[str, tuple[Builder, int]] = {
     "state_deltas": (state_deltas, 20_000),
     "state_copies": (state_copies, 15_000),
     "state_list_deltas": (state_list_deltas, 240_000),
     "ambiguous_chunks": (ambiguous_chunks, 6_000),
+    "lanes_closed": (lanes_closed, 11_500),
     "bad_numbers": (bad_numbers, 500_000),
     "bad_members": (bad_members, 20_000),
     "refused_numbers": (refused_numbers, 160_000),
@@ -184,6 +228,10 @@ SIZES: dict[str, tuple[Builder, int]] = {
     "sse_lines": (sse_lines, 120_000),
     "sse_events": (sse_events, 19_000),
     "big_patch": (big_patch, 16_000),
+    "text_deltas": (text_deltas, 7_500),
+    "tool_calls": (tool_calls, 8_000),
+    "replaced_last": (replaced_last, 5_500),
+    "long_name_reopened": (long_name_reopened, 900_000),
 }
 """Every shape and the size (``n``) that makes it just under 1 MB."""
 

@@ -92,7 +92,8 @@ LARGE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "jsonpatch": (("jsonpatch",), ("big_patch",)),
     "agui_automaton": (("automaton", "replay"), ("ambiguous_chunks", "many_findings", "many_decode_failures", "state_deltas")),
     "harness_automaton": (("harness_automaton", "harness_replay"), ()),
-    "agui_consumer": (("consumer",), ("state_deltas", "state_copies", "state_list_deltas", "ambiguous_chunks", "many_decode_failures")),
+    "agui_consumer": (("consumer",), ("state_deltas", "state_copies", "state_list_deltas", "ambiguous_chunks", "many_decode_failures",
+                                      "text_deltas", "tool_calls", "replaced_last", "long_name_reopened")),
 }
 
 

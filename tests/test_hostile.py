@@ -215,6 +215,42 @@ def test_validate_max_errors_in_both_bindings(tmp_path: Path) -> None:
     assert len(outputs[0]["errors"]) == 4 and outputs[0]["omitted"] == {"errors": 26, "warnings": 0}
 
 
+# -- the consumer extends what it owns in place, and only that --------------------------------------
+
+
+def test_the_consumer_extends_in_place_only_what_it_made() -> None:
+    from agui.consumer import Consumer
+
+    snapshot = {
+        "type": "MESSAGES_SNAPSHOT",
+        "messages": [{"id": "m", "role": "assistant", "toolCalls": [{"id": "c0", "type": "function", "function": {"name": "f", "arguments": ""}}]}],
+    }
+    events = [
+        RUN, snapshot,
+        {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "f", "parentMessageId": "m", "metadata": {"a": 1}},
+        {"type": "TOOL_CALL_START", "toolCallId": "c2", "toolCallName": "f", "parentMessageId": "m"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}", "metadata": {"b": 2}},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "[]", "metadata": {"a": 3}},
+        {"type": "TEXT_MESSAGE_START", "messageId": "t", "metadata": {"x": 1}},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "t", "delta": "he"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "t", "delta": "llo", "metadata": {"y": 2}},
+    ]
+    consumer = Consumer()
+    for event in events[:2]:
+        consumer.feed_document(json.dumps(event))
+    came = consumer.projection.messages[0].tool_calls  # the snapshot event's own list
+    for event in events[2:]:
+        consumer.feed_document(json.dumps(event))
+    assert [c.id for c in came] == ["c0"]  # copied before it was extended, never extended itself
+    message = consumer.projection.messages[0]
+    assert [c.id for c in message.tool_calls] == ["c0", "c1", "c2"]
+    assert message.tool_calls[1].function.arguments == "{}[]" and message.tool_calls[1].metadata == {"a": 3, "b": 2}
+    start = next(e for e in consumer.delivered if e.type == "TOOL_CALL_START")
+    assert start.metadata == {"a": 1}  # merged into a dict of the projection's own
+    text = consumer.projection.messages[1]
+    assert text.content == "hello" and text.metadata == {"x": 1, "y": 2}
+
+
 # -- costs: doubling the input at most doubles time and memory ----------------------------------------
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -245,6 +281,8 @@ DOUBLING: list[tuple[str, Callable[[int], bytes], int, str, str]] = [
     ("ambiguous chunks, automaton", hostile.ambiguous_chunks, 600, "python", "automaton"),
     ("ambiguous chunks, replay", hostile.ambiguous_chunks, 600, "python", "replay"),
     ("ambiguous chunks, replay", hostile.ambiguous_chunks, 3_000, "typescript", "replay"),
+    ("lanes closed at once, replay", hostile.lanes_closed, 3_000, "python", "replay"),
+    ("lanes closed at once, replay", hostile.lanes_closed, 3_000, "typescript", "replay"),
     ("bad numbers, strict decode", hostile.bad_numbers, 40_000, "python", "json"),
     ("bad numbers, strict decode", hostile.bad_numbers, 40_000, "typescript", "json"),
     ("nested struct, protobuf decode", hostile.nested_struct, 200_000, "python", "proto"),
@@ -264,6 +302,10 @@ DOUBLING: list[tuple[str, Callable[[int], bytes], int, str, str]] = [
     ("an event of many data lines, SSE", hostile.sse_lines, 40_000, "python", "sse"),
     ("an event of many data lines, SSE", hostile.sse_lines, 40_000, "typescript", "sse"),
     ("one patch of many operations, JSON Patch", hostile.big_patch, 4_000, "python", "jsonpatch"),
+    ("one message of many deltas, consumer", hostile.text_deltas, 4_000, "python", "consumer"),
+    ("many calls under one message, consumer", hostile.tool_calls, 2_000, "python", "consumer"),
+    ("the last message replaced, consumer", hostile.replaced_last, 1_500, "python", "consumer"),
+    ("a long name quoted by every warning, consumer", hostile.long_name_reopened, 200_000, "python", "consumer"),
 ]
 
 

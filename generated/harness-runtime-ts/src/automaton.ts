@@ -898,7 +898,7 @@ export class Automaton {
     let lane: any = owner === undefined ? null : owner;
     if (kind === undefined) {
       let out: Obj[] = [];
-      if (chunks["close_all"].includes(type)) for (const open of [...this.lanes.keys()]) out = out.concat(this.closeLane(open));
+      if (chunks["close_all"].includes(type)) for (const open of [...this.lanes.keys()]) out.push(...this.closeLane(open));
       else if (chunks["close_owner"].includes(type) || chunks["close_lane"].includes(type)) out = out.concat(this.closeLane(lane));
       out.push(event);
       return out;

@@ -64,13 +64,29 @@ def version_tuple(text: str) -> tuple[int, int, int] | None:
     return int(found.group(1)), int(found.group(2)), int(found.group(3) or 0)
 
 
-def _merge_metadata(target: Any, event: Any) -> None:
-    """Metadata merges key by key, last write wins, without recursing."""
-    incoming = getattr(event, "metadata", UNSET)
-    if incoming is UNSET:
-        return
-    current = getattr(target, "metadata", UNSET)
-    target.metadata = {**({} if current is UNSET else current), **incoming}
+def _appended(holder: Any, attr: str, delta: str) -> str:
+    """``holder.attr + delta``, in place where the interpreter can: the holder lets go of the
+    text first, so the text's one reference is the local being extended (CPython then grows it
+    where it lies instead of copying it: a message built from n deltas costs its length, not
+    n times it)."""
+    held = getattr(holder, attr)
+    setattr(holder, attr, "")
+    text: str = "" if held is UNSET else held
+    del held
+    text += delta
+    return text
+
+
+
+
+_QUOTED = 200
+
+
+def _quoted(value: Any) -> str:
+    """A value an earlier event gave, as a warning quotes it: at most _QUOTED characters (a
+    warning per event quoting a long one in full would cost its length per event)."""
+    text = repr(value[:_QUOTED] if isinstance(value, str) else value)  # repr of the whole costs its length
+    return text if len(text) <= _QUOTED and not (isinstance(value, str) and len(value) > _QUOTED) else text[: _QUOTED - 3] + "..."
 
 
 def _attribute(message: Any, event: Any) -> None:
@@ -99,7 +115,12 @@ class Projection:
 
     def _reindex(self) -> None:
         self._by_id = {m.id: m for m in self.messages}
+        self._at = {m.id: i for i, m in enumerate(self.messages)}  # where each id's message is
         self._contents = {}
+        # the call lists and metadata this projection made (so may extend in place): not those
+        # that came with a snapshot, which are an event's own values
+        self._owned_calls: dict[str, list[Any]] = {}
+        self._owned_metadata: dict[int, tuple[Any, dict[str, Any]]] = {}
         # tool call id -> the call, and the id of the assistant message that holds it
         self._calls = {}
         self._parents: dict[str, str] = {}
@@ -112,10 +133,11 @@ class Projection:
         self._withheld: set[str] = set()
 
     def _add(self, message: Any) -> Any:
-        if message.id in self._by_id:
-            old = self._by_id[message.id]
-            self.messages[self.messages.index(old)] = message
+        at = self._at.get(message.id)
+        if at is not None:
+            self.messages[at] = message
         else:
+            self._at[message.id] = len(self.messages)
             self.messages.append(message)
         self._by_id[message.id] = message
         return message
@@ -127,6 +149,21 @@ class Projection:
     @state.setter
     def state(self, value: Any) -> None:
         self._state.reset(value)
+
+    def _merge_metadata(self, target: Any, event: Any) -> None:
+        """Metadata merges key by key, last write wins, without recursing; a target's merged
+        metadata is this projection's own dict after the first merge, extended in place."""
+        incoming = getattr(event, "metadata", UNSET)
+        if incoming is UNSET:
+            return
+        current = getattr(target, "metadata", UNSET)
+        owned = self._owned_metadata.get(id(target))
+        if owned is not None and owned[0] is target and owned[1] is current:
+            current.update(incoming)
+            return
+        merged = {**({} if current is UNSET else current), **incoming}
+        target.metadata = merged
+        self._owned_metadata[id(target)] = (target, merged)
 
     def warn(self, text: str) -> None:
         self.warnings.append(text)
@@ -152,7 +189,7 @@ class Projection:
             _attribute(message, ev)
         if ev.name is not UNSET:
             message.name = ev.name
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
 
     def _on_text_message_content(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
@@ -161,16 +198,16 @@ class Projection:
         if isinstance(message.content, list):
             message.content.append(models.TextPart(text=ev.delta))
         elif message.content is UNSET or isinstance(message.content, str):
-            message.content = ("" if message.content is UNSET else message.content) + ev.delta
+            message.content = _appended(message, "content", ev.delta)
         else:  # the id now names a message whose content is not text (an activity's)
             self.warn(f"TEXT_MESSAGE_CONTENT for {ev.message_id!r}, which is {_kind(message)}: skipped")
             return
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
 
     def _on_text_message_end(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if message is not None:
-            _merge_metadata(message, ev)
+            self._merge_metadata(message, ev)
 
     # -- tool calls ---------------------------------------------------------------------------
 
@@ -187,21 +224,25 @@ class Projection:
                 self.warn(
                     f"TOOL_CALL_START reopens tool call {ev.tool_call_id!r} as {ev.tool_call_name!r}"
                     f"{'' if ev.parent_message_id is UNSET else f' under {ev.parent_message_id!r}'}, but it is "
-                    f"{existing.function.name!r} under {parent!r}: its events are withheld (TOOL-REOPEN-AGREE)"
+                    f"{_quoted(existing.function.name)} under {_quoted(parent)}: its events are withheld (TOOL-REOPEN-AGREE)"
                 )
                 return
-            _merge_metadata(existing, ev)
+            self._merge_metadata(existing, ev)
             return  # a reopened call: further arguments append
         call = models.ToolCall(
             id=ev.tool_call_id, type="function", function=models.FunctionCall(name=ev.tool_call_name, arguments="")
         )
-        _merge_metadata(call, ev)
+        self._merge_metadata(call, ev)
         parent_id = ev.parent_message_id
         parent = self._by_id.get(parent_id) if parent_id is not UNSET else None
         if not isinstance(parent, models.AssistantMessage):
             parent = self._add(models.AssistantMessage(id=ev.tool_call_id if parent_id is UNSET else parent_id))
             _attribute(parent, ev)
-        parent.tool_calls = ([] if parent.tool_calls is UNSET else parent.tool_calls) + [call]
+        calls = parent.tool_calls
+        if calls is UNSET or self._owned_calls.get(parent.id) is not calls:
+            calls = self._owned_calls[parent.id] = [] if calls is UNSET else list(calls)
+        calls.append(call)
+        parent.tool_calls = calls
         self._calls[call.id] = call
         self._parents[call.id] = parent.id
 
@@ -210,8 +251,8 @@ class Projection:
             return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
-            call.function.arguments += ev.delta
-            _merge_metadata(call, ev)
+            call.function.arguments = _appended(call.function, "arguments", ev.delta)
+            self._merge_metadata(call, ev)
 
     def _on_tool_call_end(self, ev: Any) -> None:
         if ev.tool_call_id in self._withheld:
@@ -219,11 +260,11 @@ class Projection:
             return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
-            _merge_metadata(call, ev)
+            self._merge_metadata(call, ev)
 
     def _on_tool_call_result(self, ev: Any) -> None:
         message = models.ToolMessage(id=ev.message_id, tool_call_id=ev.tool_call_id, content=ev.content)
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
         _attribute(message, ev)
         self._add(message)
 
@@ -237,18 +278,18 @@ class Projection:
         if message is None:
             message = self._add(models.ReasoningMessage(id=ev.message_id, content=""))
             _attribute(message, ev)
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
 
     def _on_reasoning_message_content(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if isinstance(message, models.ReasoningMessage):
-            message.content += ev.delta
-            _merge_metadata(message, ev)
+            message.content = _appended(message, "content", ev.delta)
+            self._merge_metadata(message, ev)
 
     def _on_reasoning_message_end(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if message is not None:
-            _merge_metadata(message, ev)
+            self._merge_metadata(message, ev)
 
     def _on_reasoning_encrypted_value(self, ev: Any) -> None:
         subtype = str(ev.subtype)
