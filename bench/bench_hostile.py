@@ -70,6 +70,7 @@ SHAPES: dict[str, tuple[Any, int, list[tuple[str, ...]]]] = {
         ("python", "automaton"), ("typescript", "replay"),
     ]),
     "refused_numbers": (hostile.refused_numbers, 160_000, [("python", "json"), ("typescript", "json")]),
+    "deep_units": (hostile.deep_units, 4_000, [("python", "json"), ("typescript", "json"), ("python", "automaton"), ("typescript", "replay")]),
     "many_findings": (hostile.many_findings, 16_000, [
         ("python", "automaton"), ("python", "replay"), ("typescript", "replay"),
         ("cli", "python", "replay", "--json"), ("cli", "typescript", "replay", "--json"),

@@ -134,6 +134,13 @@ def refused_numbers(n: int) -> bytes:
     return b'{"type":"CUSTOM","name":"n","value":[' + b",".join([b"1e400"] * n) + b"]}"
 
 
+def deep_units(n: int) -> bytes:
+    """A CUSTOM event whose value holds ``n`` arrays each nested 120 deep (within the limit): a
+    depth check that peels one level per pass over the whole text costs 120 passes."""
+    unit = b"[" * 120 + b"]" * 120
+    return b'{"type":"CUSTOM","name":"n","value":[' + b",".join([unit] * n) + b"]}"
+
+
 def _field(number: int, wire: int, payload: bytes) -> bytes:
     from agui.proto_wire import varint
 
@@ -219,6 +226,7 @@ SIZES: dict[str, tuple[Builder, int]] = {
     "bad_numbers": (bad_numbers, 500_000),
     "bad_members": (bad_members, 20_000),
     "refused_numbers": (refused_numbers, 160_000),
+    "deep_units": (deep_units, 4_000),
     "nested_struct": (nested_struct, 900_000),
     "nested_list": (nested_list, 900_000),
     "unknown_fields": (unknown_fields, 300_000),

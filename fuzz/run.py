@@ -82,7 +82,7 @@ def run_atheris(name: str, runs: int, corpus: Path) -> int:
 # target -> (the entry points of bench/hostile_probe.py the large-input mode runs, the hostile
 # shapes that feed them)
 LARGE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "agui_json": (("json", "json_lenient"), ("bad_numbers", "bad_members", "refused_numbers")),
+    "agui_json": (("json", "json_lenient"), ("bad_numbers", "bad_members", "refused_numbers", "deep_units")),
     "harness_json": (("harness_json", "harness_json_lenient"), ()),
     "agui_proto": (("proto", "proto_lenient"), ("nested_struct", "nested_list", "unknown_fields")),
     "harness_proto": (("harness_proto", "harness_proto_lenient"), ()),

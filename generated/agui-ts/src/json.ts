@@ -104,8 +104,6 @@ export function utf8Error(b: Uint8Array): [number, string] | null {
 }
 
 const STRING_RX = /"[^"\\]*(?:\\.[^"\\]*)*"/gs;
-const INNER_RX = /\[\]|\{\}|\[\}|\{\]/g;
-const RUN_RX = new RegExp(`[\\[{]{${MAX_DEPTH + 1}}`);
 
 export function utf8Length(text: string): number {
   let n = text.length;
@@ -122,18 +120,20 @@ export function tooDeep(text: string, size: number): boolean {
   return size > 2 * MAX_DEPTH && deeper(text, opens(text));
 }
 
-/** tooDeep past its first two tests (the text's size and its count of `[` and `{`). */
+/** tooDeep past its first two tests (the text's size and its count of `[` and `{`): whether,
+ * strings set aside, the `[` and `{` open at some point outnumber MAX_DEPTH (a `]` or `}` closes
+ * the innermost one open; with none open it closes nothing). One pass. */
 function deeper(text: string, open: number): boolean {
   if (open <= MAX_DEPTH) return false;
-  let brackets = text.replace(STRING_RX, "").replace(/[^[\]{}]/g, "");
-  for (let i = 0; i < MAX_DEPTH; i++) {
-    if (!brackets) return false;
-    if (RUN_RX.test(brackets)) return true;
-    const before = brackets.length;
-    brackets = brackets.replace(INNER_RX, "");
-    if (brackets.length === before) return false;
+  const brackets = text.replace(STRING_RX, "");
+  let depth = 0;
+  for (let i = 0, n = brackets.length; i < n; i++) {
+    const c = brackets.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if ((c === 0x5d || c === 0x7d) && depth) depth--;
   }
-  return brackets.length > 0;
+  return false;
 }
 
 const SURROGATE_RX = /[\uD800-\uDFFF]/;

@@ -74,26 +74,25 @@ class Capped(list):  # type: ignore[type-arg]
 # A JSON string, unrolled so the regex engine does not backtrack per character.
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_INNER = re.compile(rb"\[\]|\{\}|\[\}|\{\]")
-_RUN = re.compile(rb"[\[{]{" + str(MAX_DEPTH + 1).encode() + rb"}")
 
 
 def too_deep(data: bytes) -> bool:
-    """Whether a JSON text nests deeper than MAX_DEPTH. Cheap when it cannot (short texts, few
-    brackets); otherwise linear in C: strings removed, then brackets only, innermost pairs peeled
-    once per level."""
+    """Whether a JSON text nests deeper than MAX_DEPTH: whether, strings set aside, the `[` and
+    `{` open at some point outnumber it (a `]` or `}` closes the innermost one open; with none
+    open it closes nothing: the parser reports such a text). Cheap when it cannot (short texts,
+    few brackets); otherwise one pass over the brackets alone (the strings and everything else
+    removed in C)."""
     if len(data) <= 2 * MAX_DEPTH or data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
         return False
-    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
-    for _ in range(MAX_DEPTH):
-        if not brackets:
-            return False
-        if _RUN.search(brackets):  # MAX_DEPTH + 1 openers in a row: the usual deep document
-            return True
-        brackets, n = _INNER.subn(b"", brackets)
-        if not n:
-            return False  # unbalanced: not JSON, which the parser reports
-    return bool(brackets)
+    depth = 0
+    for c in _STRING.sub(b"", data).translate(None, _NOT_BRACKETS):
+        if c == 91 or c == 123:  # [ {
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif depth:
+            depth -= 1
+    return False
 
 
 def value_depth(value: Any, limit: int = MAX_DEPTH) -> int:
