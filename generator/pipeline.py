@@ -25,7 +25,10 @@ __all__ = [
 def discover_specs(spec_root: Path) -> list[Path]:
     found = sorted(p.parent for p in spec_root.glob(f"*/{CONFIG}"))
     if not found:
-        raise SpecError(str(spec_root), "", f"no spec folders (a folder with {CONFIG})")
+        raise SpecError(
+            str(spec_root), "", f"no spec folders here (a folder holding {CONFIG}): pass --spec DIR, "
+            "or make one from a schema with `specbind init SCHEMA --name NAME`"
+        )
     return found
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import jinja2
 
+from . import resources
 from .errors import SpecError, TargetError, located
 from .output import FormatRecord, sha256
 from .targets import Formatter, Plan, Target
@@ -93,11 +94,14 @@ def docstring(text: str | None, indent: int = 4, width: int = 88) -> str:
 
 @dataclass
 class Rendered:
-    """Files rendered but not yet formatted: path -> (text, the template it came from)."""
+    """Files rendered but not yet formatted: path -> (text, the template it came from); for a
+    copied runtime module, the banner put before its formatted text (`prefix`: the module is
+    formatted alone, so one formatting serves every package that copies it)."""
 
     target: Target
     pending: dict[str, tuple[str, str]] = field(default_factory=dict)
     done: dict[str, bytes] = field(default_factory=dict)
+    prefix: dict[str, str] = field(default_factory=dict)
 
 
 def render_plan(target: Target, plan: Plan, env: jinja2.Environment, out: Rendered) -> None:
@@ -154,9 +158,12 @@ def copy_folder(target: Target, plan: Plan, base: Path, out: Rendered) -> None:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise SpecError(str(path), "", f"not UTF-8 text (byte {exc.start}): fixed modules are copied as text") from None
-        if target.banner is not None:
-            text = target.banner(plan.context, dest) + text
+        banner = target.banner(plan.context, dest) if target.banner is not None else ""
+        if target.formatter is None:
+            text, banner = banner + text, ""
         out.pending[dest] = (text, str(path))
+        if banner:
+            out.prefix[dest] = banner
 
 
 def _template_line(exc: BaseException, filename: str) -> str:
@@ -206,34 +213,45 @@ def finish(
     formatted: dict[str, tuple[str, str]] = {}
     jobs: list[tuple[Rendered, str, str, str, Path]] = []
     cache = cache_dir() / "format"
+    prebuilt = resources.preformatted()
+    waiting: dict[str, list[tuple[Rendered, str, str]]] = {}  # one formatting per distinct key
     for r in rendered:
         files.update(r.done)
         formatter = r.target.formatter
         for dest, (text, template) in sorted(r.pending.items()):
+            prefix = r.prefix.get(dest, "")
             if formatter is None:
-                files[dest] = text.encode("utf-8")
+                files[dest] = (prefix + text).encode("utf-8")
                 continue
-            formatted[dest] = (sha256(text.encode("utf-8", "surrogatepass")), r.target.formatter_id)
-            known = record.lookup(dest, text, r.target.formatter_id) if record is not None else None
+            whole = prefix + text
+            formatted[dest] = (sha256(whole.encode("utf-8", "surrogatepass")), r.target.formatter_id)
+            known = record.lookup(dest, whole, r.target.formatter_id) if record is not None else None
             if known is not None:
                 files[dest] = known
+                continue
+            shipped = prebuilt.get(r.target.formatter_id, {}).get(sha256(text.encode("utf-8", "surrogatepass"))) if prefix else None
+            if shipped is not None:
+                files[dest] = (prefix + shipped).encode("utf-8")
                 continue
             key = _key(r.target, dest, text)
             hit = cache / key[:2] / key
             try:
-                files[dest] = hit.read_bytes()
+                files[dest] = prefix.encode("utf-8") + hit.read_bytes()
             except OSError:
-                jobs.append((r, dest, text, template, hit))
+                if key not in waiting:
+                    jobs.append((r, dest, text, template, hit))
+                waiting.setdefault(key, []).append((r, dest, prefix))
     if not jobs:
         return files, formatted
     if progress is not None:
         progress(f"formatting {len(jobs)} file(s)")
     results = _run([(r.target.formatter, dest, text) for r, dest, text, _, _ in jobs])  # type: ignore[misc]
-    for (r, dest, _, template, hit), result in zip(jobs, results):
+    for (r, dest, text, template, hit), result in zip(jobs, results):
         if isinstance(result, BaseException):
             raise SpecError(template, "", f"renders invalid {r.target.language or 'output'}: {str(result)[:300]}")
         data = result.encode("utf-8")
-        files[dest] = data
+        for _, same, prefix in waiting[_key(r.target, dest, text)]:
+            files[same] = prefix.encode("utf-8") + data
         try:
             hit.parent.mkdir(parents=True, exist_ok=True)
             tmp = hit.with_suffix(f".{os.getpid()}.tmp")

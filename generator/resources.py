@@ -6,13 +6,19 @@ same code runs from a checkout, an editable install and a wheel:
   maps the repository's top-level folders there);
 - in a checkout (and an editable install of it) they are the top-level folders beside
   `generator/`.
+
+A wheel also carries `generator/preformatted.json`, written when it is built (setup.py): the
+runtime modules as the Python target's formatter leaves them, so that a first `generate` with an
+empty cache does not format the fixed modules every package copies.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 FOLDERS = ("templates", "runtime")
 
@@ -39,3 +45,18 @@ def templates(name: str) -> Path:
 def runtime(name: str) -> Path:
     """A built-in runtime folder (`runtime/<name>`)."""
     return folder("runtime") / name
+
+
+PREFORMATTED = "preformatted.json"
+
+
+@cache
+def preformatted() -> dict[str, dict[str, str]]:
+    """{formatter id: {sha256 of a runtime module's text: that text formatted}}, as the wheel
+    was built with; empty in a checkout, or when the file cannot be read (formatting then runs)."""
+    path = files("generator") / PREFORMATTED
+    try:
+        table: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return table if isinstance(table, dict) else {}

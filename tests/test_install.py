@@ -160,6 +160,37 @@ def test_an_agui_replay(installed: dict[str, Any]) -> None:
         assert str(REPO) not in ts.stderr
 
 
+def test_a_cold_generate_writes_the_checkouts_bytes(installed: dict[str, Any]) -> None:
+    """Into an empty folder with an empty cache: every file formatted by the wheel (the runtime
+    modules taken from its preformatted table, the rest by black) is the committed one."""
+    work = installed["work"]
+    if not (work / "spec" / "agui").exists():
+        shutil.copytree(REPO / "spec" / "agui", work / "spec" / "agui")
+    env = {**installed["env"], "SPECBIND_CACHE": str(installed["root"] / "cold-cache")}
+    done = _run([str(installed["venv"] / "bin" / "specbind"), "generate", "--spec", "spec/agui", "--out", "cold",
+                 "--only-target", "python"], work, env)
+    assert done.returncode == 0, done.stderr
+    ours = {p.relative_to(work / "cold").as_posix(): p.read_bytes() for p in (work / "cold").rglob("*") if p.is_file()}
+    theirs = {p.relative_to(REPO / "generated").as_posix(): p.read_bytes()
+              for p in (REPO / "generated" / "agui").rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert ours.keys() == theirs.keys() and all(ours[k] == theirs[k] for k in ours), [k for k in ours if ours.get(k) != theirs.get(k)]
+    assert "formatting " in done.stderr  # the rest, formatted by black
+
+
+def test_the_wheel_formats_as_the_python_target_does(installed: dict[str, Any]) -> None:
+    from generator.targets.python import TARGET
+
+    with zipfile.ZipFile(installed["wheel"]) as wheel:
+        table = json.loads(wheel.read("generator/preformatted.json"))
+    assert list(table) == [TARGET.formatter_id]
+    sources = sorted((REPO / "runtime" / "python").rglob("*.py"))
+    assert len(table[TARGET.formatter_id]) == len({p.read_bytes() for p in sources})
+    for path in sources[:3]:
+        text = path.read_text(encoding="utf-8")
+        assert TARGET.formatter is not None
+        assert TARGET.formatter(path.name, text) in table[TARGET.formatter_id].values()
+
+
 def test_the_python_api(installed: dict[str, Any]) -> None:
     work = installed["work"]
     (work / "api").mkdir(exist_ok=True)

@@ -221,3 +221,41 @@ def test_pattern_properties_keep_an_object_open(tmp_path: Path) -> None:
     assert run_cli("init", path, "--name", "open", "--spec-dir", tmp_path / "spec").exit_code == 0
     root = load_ir(load_binding(tmp_path / "spec" / "open")).defs["Root"]
     assert isinstance(root, M.ObjectDef) and not root.closed
+
+
+def test_a_frozen_models_override_passes_the_generated_tests(tmp_path: Path) -> None:
+    """A models template made frozen (`frozen=True` on every Struct): the generated tests build
+    changed values with msgspec.structs.replace, and the codec keeps an open object's undeclared
+    members beside its fields, so the package's own tests pass and extras survive."""
+    from conftest import run_package_tests, run_python
+
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "age": {"type": "integer"}, "meta": {"$ref": "#/$defs/Meta"}},
+        "required": ["name"],
+        "additionalProperties": False,
+        "$defs": {"Meta": {"type": "object", "properties": {"k": {"type": "string"}}}},
+    }
+    path = tmp_path / "pets.json"
+    path.write_text(json.dumps(schema))
+    assert run_cli("init", path, "--name", "pets", "--spec-dir", tmp_path / "spec").exit_code == 0
+    frozen = tmp_path / "frozen" / "python"
+    frozen.mkdir(parents=True)
+    models = (REPO / "templates" / "python" / "models.py.j2").read_text(encoding="utf-8")
+    assert models.count("(Struct, kw_only=True") == 1
+    (frozen / "models.py.j2").write_text(models.replace("(Struct, kw_only=True", "(Struct, frozen=True, kw_only=True"))
+    out = tmp_path / "out"
+    done = run_cli("generate", "--spec", tmp_path / "spec" / "pets", "--out", out, "--templates", tmp_path / "frozen",
+                   "--only-target", "python")
+    assert done.exit_code == 0, done.output
+    assert (out / "pets" / "models.py").read_text().count("frozen=True") == 2
+    tested = run_package_tests(out, "pets")
+    assert tested.returncode == 0, tested.stdout[-3000:]
+    kept = run_python(
+        "from pets import codec_json\n"
+        "v = codec_json.decode(b'{\"name\": \"Rex\", \"meta\": {\"k\": \"x\", \"extra\": 1}}')\n"
+        "assert codec_json.extras(v.meta) == {'extra': 1}, codec_json.extras(v.meta)\n"
+        "assert codec_json.encode(v) == b'{\"name\":\"Rex\",\"meta\":{\"k\":\"x\",\"extra\":1}}', codec_json.encode(v)\n",
+        out, [out],
+    )
+    assert kept.returncode == 0, kept.stderr

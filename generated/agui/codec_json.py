@@ -397,7 +397,9 @@ def _attach(value: Any, raw: Any) -> None:
                 declared = _DECLARED[cls] = _declared(cls)
             extra = {k: v for k, v in raw.items() if k not in declared}
             if extra:
-                setattr(value, "extras", extra)
+                value.__dict__["extras"] = (
+                    extra  # beside the fields (dict=True): frozen models keep them too
+                )
         if cls in models.CARRIERS:
             for attr, wire in _fields(cls):
                 _attach(getattr(value, attr), raw.get(wire))
