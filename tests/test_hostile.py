@@ -394,3 +394,37 @@ def _quadratic(data: bytes) -> tuple[float, int]:
 def test_the_doubling_check_fails_a_quadratic_cost() -> None:
     problems = doubles(_quadratic, hostile.many_findings, 1_500, "python")
     assert any(p.startswith("time") for p in problems) and any(p.startswith("memory") for p in problems)
+
+
+# -- the fast path: checks that cannot fail on a document cost nothing --------------------------------
+
+
+def test_checks_that_cannot_fail_on_a_document_are_not_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A short document without a backslash never reaches the lone-surrogate or the depth
+    check; a long one whose any-JSON members hold no array or object skips the depth scan; the
+    checks still refuse what they must (issue 22, item 5)."""
+    calls: list[str] = []
+
+    def spy(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def called(*args: Any) -> Any:
+            calls.append(name)
+            return real(*args)
+
+        return called
+
+    monkeypatch.setattr(codec_json, "lone_surrogate_escape", spy("surrogates", codec_json.lone_surrogate_escape))
+    monkeypatch.setattr(codec_json, "too_deep", spy("depth", codec_json.too_deep))
+    short = b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hello"}'
+    codec_json.decode(short)
+    codec_json.decode_lenient(short)
+    long = b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"' + b"x" * 400 + b'","rawEvent":"scalar"}'
+    codec_json.decode(long)
+    assert calls == []
+    codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\\nb"}')
+    assert calls == ["surrogates"]
+    deep = b"[" * 128 + b"]" * 128  # 129 with the event's own object
+    with pytest.raises(DecodeError) as caught:
+        codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","rawEvent":' + deep + b"}")
+    assert caught.value.errors[0].keyword == "depth" and calls[-1] == "depth"
+    with pytest.raises(DecodeError):
+        codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"}')

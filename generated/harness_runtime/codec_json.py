@@ -23,6 +23,7 @@ of its size, however many problems it holds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar, overload
 
 import msgspec
@@ -117,9 +118,30 @@ def _decoded(value: Any) -> Decoded:
 class Decoder:
     """Decodes documents of one definition; keep one per definition on hot paths.
     ``max_errors``: how many errors and warnings a refused or stripped document lists (default
-    ``limits.MAX_ERRORS``, read when a document needs it; None: every one)."""
+    ``limits.MAX_ERRORS``, read when a document needs it; None: every one).
 
-    __slots__ = ("definition", "_fast", "_type", "_expect", "max_errors")
+    ``decode(data)``: the typed value, or DecodeError carrying the problems in the document.
+    ``decode_lenient(data)``: a ``Decoded``, stripping (and reporting) what a newer peer may
+    have added.
+
+    Both are closures over what they need (a call on the hot path costs fewer steps than a
+    method reading its instance), and every check that cannot fail on the usual document
+    costs next to nothing: what msgspec accepts but this package refuses needs a backslash (a
+    lone surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one
+    memchr (`92 in data`, an operator: no method call) and a length; the type of what was read
+    needs a second look only when it may carry an open object's extras or is not the
+    definition's own class."""
+
+    __slots__ = (
+        "definition",
+        "_fast",
+        "_look",
+        "_type",
+        "_expect",
+        "max_errors",
+        "decode",
+        "decode_lenient",
+    )
 
     def __init__(
         self, definition: str = ROOT, max_errors: int | None = _DEFAULT
@@ -133,45 +155,84 @@ class Decoder:
         self._type = decode_type
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
+        # the types of a value the typed read gave that need a second look: those that may
+        # hold an open object's extras, and every type but the definition's own class
+        self._look = _SPECIAL if expect is None else _SPECIAL | (_CLASSES - {expect})
+        self.decode: Callable[[bytes | str], Any] = self._reader()
+        self.decode_lenient: Callable[[bytes | str], Decoded] = self._lenient_reader()
 
-    def decode(self, data: bytes | str) -> Any:
-        """The typed value, or DecodeError carrying every problem in the document."""
-        if type(data) is not bytes:
-            data = _as_bytes(data, self.definition)
-        try:
-            value = self._fast.decode(data)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            return self._explain(data, lenient=False).value
-        # what msgspec accepts but this package refuses needs a backslash (a lone surrogate
-        # escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit): the usual document
-        # pays one memchr (`92 in data`: no method call) and a length
-        if (92 in data or len(data) > _DEEP_ENOUGH) and _suspect(
-            data
-        ):  # 92: a backslash
-            return self._explain(data, lenient=False).value
-        if self._expect is not None and type(value) is not self._expect:
-            return self._explain(data, lenient=False).value
-        if type(value) in _MAY_CARRY and not self._extras(value, data):
-            return self._explain(data, lenient=False).value
-        return value
+    def _reader(self) -> Callable[[bytes | str], Any]:
+        fast, look, explain, refuses, definition = (
+            self._fast.decode,
+            self._look,
+            self._explain,
+            self._refuses,
+            self.definition,
+        )
 
-    def decode_lenient(self, data: bytes | str) -> Decoded:
-        """Like decode, but strips (and reports) what a newer peer may have added."""
-        if type(data) is not bytes:
-            data = _as_bytes(data, self.definition)
-        try:
-            value = self._fast.decode(data)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            return self._explain(data, lenient=True)
-        if (92 in data or len(data) > _DEEP_ENOUGH) and _suspect(
-            data
-        ):  # 92: a backslash
-            return self._explain(data, lenient=True)
+        def decode(data: Any) -> Any:
+            try:
+                value = fast(data)
+                if (
+                    92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _DEEP_ENOUGH
+                    and _deep(value, data)
+                ):  # 92: \\
+                    value = _REFUSED
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                return explain(data, False).value
+            except (
+                TypeError,
+                UnicodeEncodeError,
+            ):  # a str (92 in it is a TypeError): its bytes, once; a lone surrogate in it, or no text at all: refused there
+                if type(data) is bytes:
+                    raise
+                return decode(_as_bytes(data, definition))
+            if value is _REFUSED or type(value) in look and refuses(value, data):
+                return explain(data, False).value
+            return value
+
+        return decode
+
+    def _lenient_reader(self) -> Callable[[bytes | str], Decoded]:
+        fast, look, explain, refuses, definition = (
+            self._fast.decode,
+            self._look,
+            self._explain,
+            self._refuses,
+            self.definition,
+        )
+
+        def decode_lenient(data: Any) -> Decoded:
+            try:
+                value = fast(data)
+                if (
+                    92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _DEEP_ENOUGH
+                    and _deep(value, data)
+                ):
+                    value = _REFUSED
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                return explain(data, True)
+            except (TypeError, UnicodeEncodeError):
+                if type(data) is bytes:
+                    raise
+                return decode_lenient(_as_bytes(data, definition))
+            if value is _REFUSED or type(value) in look and refuses(value, data):
+                return explain(data, True)
+            return _decoded(value)
+
+        return decode_lenient
+
+    def _refuses(self, value: Any, data: Any) -> bool:
+        """What the typed read took but the definition does not: another class of its union, or
+        an open object's extras that do not read (a number out of range in one). The extras
+        are attached here."""
         if self._expect is not None and type(value) is not self._expect:
-            return self._explain(data, lenient=True)
-        if type(value) in _MAY_CARRY and not self._extras(value, data):
-            return self._explain(data, lenient=True)
-        return _decoded(value)
+            return True
+        return not self._extras(value, data)
 
     @staticmethod
     def _extras(value: Any, data: bytes) -> bool:
@@ -253,16 +314,41 @@ _DEEP_ENOUGH = 2 * MAX_DEPTH
 """A document nesting past MAX_DEPTH has MAX_DEPTH + 1 openers and as many closers: more bytes
 than this."""
 
-_MAY_CARRY: frozenset[Any] = frozenset(models.CARRIERS) | {list, dict}
+_SPECIAL: frozenset[Any] = frozenset(models.CARRIERS) | {list, dict}
 """Types of a decoded value that may hold an open object (whose extras need the untyped read)."""
 
+_CLASSES: frozenset[Any] = frozenset(
+    v for v in models.DEFINITIONS.values() if isinstance(v, type)
+) | {list, dict}
 
-def _suspect(data: bytes) -> bool:
-    """Whether a document the fast decoder accepted may hold what this package refuses (msgspec
-    reads lone surrogate escapes and any depth): then the full path decides. The callers ask
-    only when the document holds a backslash or is long enough to nest past the limit.
+_REFUSED: Any = object()  # in place of a value msgspec read but this package refuses
+
+
+_SHALLOW: dict[Any, tuple[str, ...]] = {
+    cls: plan[1]
+    for cls, plan in models.NESTING.items()
+    if plan is not None and plan[0] <= MAX_DEPTH
+}
+"""Classes whose documents nest within the limit unless one of these attributes holds an array
+or an object (see ``models.NESTING``)."""
+
+_FLAT: frozenset[Any] = frozenset(
+    {str, int, float, bool, type(None), type(msgspec.UNSET)}
+)
+
+
+def _deep(value: Any, data: Any) -> bool:
+    """Whether a document long enough to nest past MAX_DEPTH (msgspec reads any depth) does: a
+    look at the attributes that could, where its class says which, before the text itself.
     """
-    return (data.find(b"\\u") >= 0 and lone_surrogate_escape(data)) or too_deep(data)
+    free = _SHALLOW.get(type(value))
+    if free is not None:
+        for attr in free:
+            if type(getattr(value, attr)) not in _FLAT:
+                break
+        else:
+            return False
+    return too_deep(data)
 
 
 def _as_bytes(data: Any, definition: str) -> bytes:
@@ -307,6 +393,26 @@ def _declared(cls: type[Any]) -> frozenset[str]:
 
 
 _DECLARED: dict[type[Any], frozenset[str]] = {}
+_CARRYING: dict[type[Any], tuple[tuple[str, str], ...]] = {}
+
+
+def _carrying(cls: type[Any]) -> tuple[tuple[str, str], ...]:
+    """(attribute, wire name) of the fields of a carrier class whose type can hold an open
+    object (the others, scalars and any-JSON values, need no walk); cached."""
+    found = _CARRYING.get(cls)
+    if found is None:
+        found = _CARRYING[cls] = tuple(
+            (f.name, f.encode_name)
+            for f in msgspec.structs.fields(cls)
+            if _holds_carrier(f.type)
+        )
+    return found
+
+
+def _holds_carrier(annotation: Any) -> bool:
+    if isinstance(annotation, type) and annotation in models.CARRIERS:
+        return True
+    return any(_holds_carrier(arg) for arg in getattr(annotation, "__args__", ()) or ())
 
 
 def _attach(value: Any, raw: Any) -> None:
@@ -326,7 +432,7 @@ def _attach(value: Any, raw: Any) -> None:
                     extra  # beside the fields (dict=True): frozen models keep them too
                 )
         if cls in models.CARRIERS:
-            for attr, wire in _fields(cls):
+            for attr, wire in _carrying(cls):
                 _attach(getattr(value, attr), raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
