@@ -58,6 +58,8 @@ bench: $(BENCH_STAMP) $(NODE_PEERS)
 	$(BIN)/python bench/bench_codec.py
 	$(BIN)/python bench/bench_replay.py
 	$(BIN)/python bench/bench_sse.py
+	$(BIN)/python bench/bench_mcp.py
+	$(BIN)/python bench/bench_proxy.py
 	$(BIN)/python bench/bench_proto.py
 	$(BIN)/python bench/bench_typescript.py
 

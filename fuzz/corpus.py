@@ -28,7 +28,8 @@ def _documents(definition_root: Path) -> list[Any]:
     return out
 
 
-def _streams() -> dict[str, list[list[Any]]]:
+@cache
+def spec_streams() -> dict[str, list[list[Any]]]:
     """spec name -> event streams (conformance streams and rule examples)."""
     agui: list[list[Any]] = []
     for path in sorted((SPEC / "agui" / "conformance" / "streams").glob("*.json")):
@@ -58,7 +59,7 @@ def seeds() -> dict[str, list[bytes]]:
     from harness_runtime import codec_proto as hr_proto
     from harness_runtime import transport_proto as hr_framing
 
-    streams = _streams()
+    streams = spec_streams()
     fixtures = _documents(SPEC / "agui" / "fixtures")
     agui_events = [e for s in streams["agui"] for e in s]
     hr_events = [e for s in streams["harness-runtime"] for e in s]

@@ -14,8 +14,9 @@ from .errors import SpecError
 CONFIG = "binding.toml"
 # Top-level tables besides the built-in targets': the protocol, its protobuf wire (a product
 # every target shares), its stdio transport (what `specbind proxy` relays), and targets defined
-# in folders (`[targets.NAME] from = "..."`).
-TABLES = ("protocol", "proto", "stdio", "targets")
+# in folders (`[targets.NAME] from = "..."`), and the protocol family it is the home of (the
+# revisions judged together: generator/family.py reads it).
+TABLES = ("protocol", "proto", "stdio", "targets", "family")
 # The framings a stdio transport may declare: one message per line, no newline inside one.
 STDIO_FRAMINGS = ("lines",)
 
@@ -34,6 +35,12 @@ class Stdio:
 @dataclass(frozen=True)
 class FixtureDivergence:
     fixture: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RejectedExample:
+    example: str  # Definition/name
     reason: str
 
 
@@ -58,7 +65,14 @@ class Binding:
     # [targets.NAME] without `from`: options for a target given on the command line
     target_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     conformance_gaps: tuple[dict[str, str], ...] = ()
+    # [[conformance_override]]: where this binding reads the spec otherwise than a fixture's
+    # `expect` (the corpus's own expectOverrides idea): fixture, intentional, expect, drop
+    conformance_overrides: tuple[dict[str, Any], ...] = ()
     fixture_divergences: tuple[FixtureDivergence, ...] = field(default=())
+    # upstream's example documents, `<Definition>/<name>.json`, each meant to be valid
+    examples: Path | None = None
+    # examples the schema refuses, each with the reason (the generated tests hold it refused)
+    rejected_examples: tuple[RejectedExample, ...] = ()
     # "exact": 1.0 is not an integer (the default); "json-schema": it is, as JSON Schema says
     integers: str = "exact"
     formats: bool = False  # `format` asserts (formats = "assert") or only annotates
@@ -93,11 +107,11 @@ def display_dir(spec_dir: Path) -> str:
         return str(spec_dir)
 
 
-def load_binding(spec_dir: Path) -> Binding:
-    path = spec_dir / CONFIG
+def read_config(spec_dir: Path) -> tuple[dict[str, Any], str]:
+    """A spec folder's binding.toml as TOML, and how errors name it."""
     shown = f"{display_dir(spec_dir)}/{CONFIG}"
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads((spec_dir / CONFIG).read_text(encoding="utf-8")), shown
     except FileNotFoundError:
         raise SpecError(shown, "", "missing: every spec folder needs a binding.toml") from None
     except UnicodeDecodeError as exc:
@@ -106,6 +120,10 @@ def load_binding(spec_dir: Path) -> Binding:
         raise SpecError(shown, "", f"cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(shown, "", f"not valid TOML: {exc}") from None
+
+
+def load_binding(spec_dir: Path) -> Binding:
+    raw, shown = read_config(spec_dir)
     proto = raw.get("protocol")
     if not isinstance(proto, dict):
         raise SpecError(shown, "[protocol]", "missing table")
@@ -117,6 +135,11 @@ def load_binding(spec_dir: Path) -> Binding:
         if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("reason"), str):
             raise SpecError(shown, f"[[fixture_divergence]] #{i + 1}", "needs `fixture` and `reason` strings")
         divergences.append(FixtureDivergence(entry["fixture"], entry["reason"]))
+    rejected = []
+    for i, entry in enumerate(raw.get("rejected_example", [])):
+        if not isinstance(entry.get("example"), str) or not isinstance(entry.get("reason"), str):
+            raise SpecError(shown, f"[[rejected_example]] #{i + 1}", "needs `example` (Definition/name) and `reason` strings")
+        rejected.append(RejectedExample(entry["example"], entry["reason"]))
     from .targets import BUILTIN
 
     for key, value in raw.items():
@@ -124,7 +147,7 @@ def load_binding(spec_dir: Path) -> Binding:
             if not isinstance(value, dict):
                 raise SpecError(shown, key, "must be a table")
             continue
-        if key in ("fixture_divergence", "conformance_gap"):
+        if key in ("fixture_divergence", "conformance_gap", "conformance_override", "rejected_example"):
             continue
         near = difflib.get_close_matches(key, [*TABLES, *BUILTIN], n=1)
         hint = f" (did you mean [{near[0]}]?)" if near else ""
@@ -174,6 +197,15 @@ def load_binding(spec_dir: Path) -> Binding:
         if not all(isinstance(entry.get(k), str) for k in ("fixture", "key", "reason")):
             raise SpecError(shown, f"[[conformance_gap]] #{i + 1}", "needs `fixture`, `key` and `reason` strings")
         gaps.append({k: entry[k] for k in ("fixture", "key", "reason")})
+    overrides = []
+    for i, entry in enumerate(raw.get("conformance_override", [])):
+        where = f"[[conformance_override]] #{i + 1}"
+        if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("intentional"), str) or not entry["intentional"].strip():
+            raise SpecError(shown, where, "needs `fixture` and `intentional` (why this binding differs from the fixture's expect: required, as the corpus requires it)")
+        expect, drop = entry.get("expect", {}), entry.get("drop", [])
+        if not isinstance(expect, dict) or not isinstance(drop, list) or not all(isinstance(k, str) for k in drop) or not (expect or drop):
+            raise SpecError(shown, where, "`expect` (a table: the keys it replaces) and/or `drop` (a list of keys that no longer apply)")
+        overrides.append({"fixture": entry["fixture"], "intentional": entry["intentional"], "expect": expect, "drop": drop})
     runtime = []
     named = proto.get("runtime", [])
     for entry in [named] if isinstance(named, str) else named if isinstance(named, list) else [None]:
@@ -186,6 +218,7 @@ def load_binding(spec_dir: Path) -> Binding:
         templates=tuple(templates),
         runtime=tuple(runtime),
         conformance_gaps=tuple(gaps),
+        conformance_overrides=tuple(overrides),
         display_dir=display_dir(spec_dir),
         name=proto["name"],
         version=proto["version"],
@@ -193,6 +226,8 @@ def load_binding(spec_dir: Path) -> Binding:
         overlays=tuple(spec_dir / str(o) for o in proto.get("overlays", [])),
         root=proto.get("root"),
         fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
+        examples=spec_dir / proto["examples"] if isinstance(proto.get("examples"), str) else None,
+        rejected_examples=tuple(rejected),
         rules=spec_dir / proto["rules"] if isinstance(proto.get("rules"), str) else None,
         conformance=spec_dir / proto["conformance"] if isinstance(proto.get("conformance"), str) else None,
         targets=targets,

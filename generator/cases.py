@@ -252,6 +252,8 @@ class Deriver:
             if r.min_items:
                 out.append(("too-few-items", [self.sample.of(r.items)] * (r.min_items - 1), "minItems", ""))
             for label, v, kw, p in self.wrong(r.items):
+                if r.min_items and label.endswith(("unknown-member", "not-a-member")):
+                    label += "-leaving-too-few"  # dropping the one item breaks minItems: an error
                 out.append((f"item-{label}", [v], kw, "/0" + p))
         return out
 
@@ -371,16 +373,17 @@ class Deriver:
 
 
 def _lenient(label: str, below: str, top: bool, required: bool = True) -> str:
-    """What lenient decoding does with an unknown union member: an array item or an optional
-    property holding one is stripped, a whole document of one is dropped, a required property
-    holding one is still an error."""
-    if not label.endswith("unknown-member"):
+    """What lenient decoding does with an unrecognised member of a union or of a closed set of
+    strings: inside a list item (`/0`) or a map value (`/k`) that element is dropped and the rest
+    survives; an optional property holding one is stripped; in a required one the value holding
+    it is removed instead, here the whole document; a whole document of one is dropped."""
+    if not label.endswith(("unknown-member", "not-a-member")):
         return "error"
-    if below.startswith("/0"):
+    if below:  # under an array item (`/0`) or a map value (`/k`)
         return "strip"
     if top:
         return "drop"
-    return "error" if required else "strip"
+    return "drop" if required else "strip"
 
 
 def valid(definition: str, label: str, doc: Any) -> Case:

@@ -38,7 +38,42 @@ def load_fixtures(binding: Binding, definitions: Collection[str]) -> dict[str, A
             out.append(entry)
     if divergent:
         raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[fixture_divergence]]", f"names no fixture: {sorted(divergent)}")
-    return {"fixtures": out}
+    return {"fixtures": out + _examples(binding, definitions)}
+
+
+def fixture_kinds(fixtures: dict[str, Any]) -> list[str]:
+    """Which kinds of fixture a spec has (valid, invalid, divergent, rejected): the generated
+    tests hold a test for each kind present, never one parametrized over nothing."""
+    kinds = set()
+    for f in fixtures["fixtures"]:
+        kinds.add("divergent" if "divergence" in f else "rejected" if "rejected" in f else "valid" if f["valid"] else "invalid")
+    return sorted(kinds)
+
+
+def _examples(binding: Binding, definitions: Collection[str]) -> list[dict[str, Any]]:
+    """Upstream's example documents (`<Definition>/<name>.json`), each meant to be valid as the
+    definition its folder names: valid fixtures, except those binding.toml lists as rejected
+    (`[[rejected_example]]`, with the reason), which the generated tests hold refused."""
+    root = binding.examples
+    if root is None:
+        return []
+    if not root.is_dir():
+        raise SpecError(binding.display(root), "", "examples folder named in binding.toml does not exist")
+    rejected = {r.example: r.reason for r in binding.rejected_examples}
+    out: list[dict[str, Any]] = []
+    for path in sorted(root.glob("*/*.json"), key=lambda p: p.as_posix()):
+        definition = path.parent.name
+        if definition not in definitions:
+            raise SpecError(binding.display(path.parent), "", f"example folder names no definition {definition!r}")
+        doc, _ = read_json(path, binding.display(path))
+        key = f"{definition}/{path.stem}"
+        entry: dict[str, Any] = {"name": f"{definition}/example/{path.stem}", "definition": definition, "valid": True, "document": doc}
+        if key in rejected:
+            entry.update(valid=False, rejected=rejected.pop(key))
+        out.append(entry)
+    if rejected:
+        raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[rejected_example]]", f"names no example: {sorted(rejected)}")
+    return out
 
 
 def load_conformance(binding: Binding) -> dict[str, Any]:
@@ -53,7 +88,30 @@ def load_conformance(binding: Binding) -> dict[str, Any]:
             if not isinstance(doc, dict) or not isinstance(doc.get("stream"), list) or "expect" not in doc:
                 raise SpecError(binding.display(path), "", "a conformance fixture needs `stream` (an array) and `expect`")
             streams.append({"name": path.stem, **doc})
-    return {"streams": streams}
+    return {"streams": _overridden(binding, streams)}
+
+
+def _overridden(binding: Binding, streams: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The fixtures with this binding's overrides applied, as the corpus's README defines them:
+    the keys an override names replace those of `expect`, every other key still applies; the
+    fixture keeps what the corpus expects (`corpusExpect`) and why this binding differs
+    (`override`), so that every test reading the corpus holds the binding to the override and
+    shows both."""
+    by_name = {s["name"]: s for s in streams}
+    for entry in binding.conformance_overrides:
+        fixture = by_name.get(entry["fixture"])
+        if fixture is None:
+            raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[conformance_override]]", f"names no fixture: {entry['fixture']!r}")
+        original = fixture["expect"]
+        missing = [k for k in entry["drop"] if k not in original]
+        if missing:
+            raise SpecError(binding.display(binding.spec_dir / "binding.toml"), "[[conformance_override]]", f"{entry['fixture']}: drops keys its expect has not: {missing}")
+        expect = {k: v for k, v in original.items() if k not in entry["drop"]}
+        expect.update(entry["expect"])
+        fixture["expect"] = expect
+        fixture["corpusExpect"] = original
+        fixture["override"] = {"intentional": entry["intentional"], "expect": entry["expect"], "drop": entry["drop"]}
+    return streams
 
 
 def load_rule_examples(binding: Binding, ast: Any) -> dict[str, Any]:

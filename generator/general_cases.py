@@ -37,7 +37,7 @@ def load_validator(table: dict[str, Any], integers: str, formats: bool) -> Any:
     st.FORMATS = formats  # type: ignore[attr-defined]
     sys.modules[name + ".schema_table"] = st
     module = None
-    for mod, folder in (("errors", "core"), ("limits", "core"), ("validation", "core"), ("vocabulary", "vocabulary")):
+    for mod, folder in (("errors", "core"), ("shown", "core"), ("limits", "core"), ("jsonscan", "core"), ("validation", "core"), ("vocabulary", "vocabulary")):
         spec = importlib.util.spec_from_file_location(f"{name}.{mod}", resources.runtime("python") / folder / f"{mod}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)

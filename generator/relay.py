@@ -10,7 +10,8 @@ named by the binding.
 
 What can go wrong is told through `Relay.events` (and the `on_event` callback), never raised: the
 child exits while the launcher still writes (the rest is read and judged, not delivered), the
-launcher stops reading (the child's output is still drained and judged), a line that never ends.
+launcher stops reading (the child's output is still drained and judged), a line that never ends,
+a child silent for `slow` seconds after the launcher wrote.
 SIGTERM and SIGINT are passed on to the child; one that has not exited `grace` seconds later is
 killed. `run` returns the child's exit status the way a shell reports it (128 + N for signal N).
 """
@@ -22,6 +23,7 @@ import queue
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import FrameType
@@ -114,6 +116,7 @@ class Relay:
         on_line: Callable[[Line], None],
         on_event: Callable[[str], None] = lambda text: None,
         grace: float = 5.0,
+        slow: float = 0.0,
         stdin_fd: int = 0,
         stdout_fd: int = 1,
     ) -> None:
@@ -122,6 +125,8 @@ class Relay:
         self.on_line = on_line
         self.on_event = on_event
         self.grace = grace
+        self.slow = slow  # seconds of silence from the child after the launcher wrote (0: never said)
+        self._last = {parties[0]: 0.0, parties[1]: 0.0}  # when each party last completed a line
         self.stdin_fd = stdin_fd
         self.stdout_fd = stdout_fd
         self.events: list[str] = []
@@ -144,6 +149,7 @@ class Relay:
             index = self._next
             self._next += 1
             self.counts[party] += 1
+            self._last[party] = time.monotonic()
             self._lines.put(Line(party, index, data, complete, truncated))
 
     def _pump(self, party: str, source: int, sink: int, on_eof: Callable[[], None]) -> None:
@@ -188,6 +194,18 @@ class Relay:
             if line is None:
                 return
             self.on_line(line)
+
+    def _watch(self, done: threading.Event) -> None:
+        """Say once per silence when the child has written nothing for `slow` seconds since the
+        launcher's last message (a slow or hung child: the session is not touched)."""
+        launcher, child = self.parties
+        told = 0.0
+        while not done.wait(min(self.slow / 4, 1.0)):
+            with self._order:
+                asked, answered, n = self._last[launcher], self._last[child], self._next
+            if asked > answered and asked != told and time.monotonic() - asked >= self.slow:
+                told = asked
+                self.event(f"the {child} has written nothing for {self.slow:g} s since message {n - 1} from the {launcher}")
 
     # -- the child and its end ------------------------------------------------------------------
 
@@ -236,6 +254,8 @@ class Relay:
         judge.start()
         up.start()
         down.start()
+        if self.slow > 0:
+            threading.Thread(target=self._watch, args=(down_done,), name="relay-watch", daemon=True).start()
         try:
             returncode = process.wait()
             # the child's output is drained; a grandchild keeping the pipe open is not waited for

@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 PEERS = REPO / "tests" / "sdk_peers"
 SAMPLES = REPO / "spec" / "mcp" / "samples"
 PYTHON = sys.executable
-SPECBIND = [PYTHON, "-m", "generator.cli"] if not (Path(PYTHON).parent / "specbind").exists() else [str(Path(PYTHON).parent / "specbind")]
+# the venv's `specbind` (make test's setup installs it beside the interpreter)
+SPECBIND = [str(Path(PYTHON).parent / "specbind")]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,33 @@ PAIRS = [
     # the Python SDK's MCPServer as its documentation writes it: it logs without declaring logging
     Pair("python-sdk-as-written", (*PY_CLIENT, "--scenarios", "cancel"), (*PY_SERVER, "--as-written"), node=False),
 ]
+
+
+# The SDK's other modes, through the same proxy of the protocol family (spec/mcp declares both
+# revisions): the Python client pinned to 2026-07-28 (no probe), in its default mode (`auto`: it
+# probes server/discover, and stays modern when the server answers), and in `auto` against the
+# TypeScript server, which knows only 2025-11-25 (the probe is refused; it falls back to the
+# handshake). Their transcripts are recorded in spec/mcp-2026-07-28/samples.
+REVISION_SAMPLES = REPO / "spec" / "mcp-2026-07-28" / "samples"
+REVISION_PAIRS = [
+    Pair("python-sdk-2026-07-28", (*PY_CLIENT, "--mode", "2026-07-28"), PY_SERVER, node=False),
+    Pair("python-sdk-auto", (*PY_CLIENT, "--mode", "auto"), PY_SERVER, node=False),
+    Pair("python-client-auto-typescript-server", (*PY_CLIENT, "--mode", "auto"), TS_SERVER, node=True),
+]
+
+
+def skip_without_node(pair: Pair) -> None:
+    """Skip the calling test, loudly, when a TypeScript peer of the pairing cannot run."""
+    if not pair.node:
+        return
+    import pytest
+
+    from generator.targets.typescript import node as ts_node
+
+    if ts_node.node() is None:
+        pytest.skip("SKIPPED LOUDLY: node is not installed, so the TypeScript SDK cannot run")
+    if not (REPO / "tests" / "node" / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
+        pytest.skip("SKIPPED LOUDLY: @modelcontextprotocol/sdk is not installed: npm install --prefix tests/node")
 
 
 def sdk_env() -> dict[str, str]:
@@ -83,12 +111,16 @@ def run(pair: Pair, record: Path, timeout: float = 120) -> Session:
 
 
 def record_samples(names: list[str] | None = None) -> None:
-    SAMPLES.mkdir(parents=True, exist_ok=True)
-    for pair in PAIRS:
-        if names and pair.name not in names:
-            continue
-        session = run(pair, SAMPLES / f"{pair.name}.jsonl")
-        print(f"{pair.name}: exit {session.returncode}, {len(session.transcript)} messages; {session.proxy_lines[-1] if session.proxy_lines else 'no proxy summary'}")
+    for folder, pairs in ((SAMPLES, PAIRS), (REVISION_SAMPLES, REVISION_PAIRS)):
+        folder.mkdir(parents=True, exist_ok=True)
+        for pair in pairs:
+            if not names or pair.name in names:
+                _record(pair, folder)
+
+
+def _record(pair: Pair, folder: Path) -> None:
+    session = run(pair, folder / f"{pair.name}.jsonl")
+    print(f"{pair.name}: exit {session.returncode}, {len(session.transcript)} messages; {session.proxy_lines[-1] if session.proxy_lines else 'no proxy summary'}")
 
 
 if __name__ == "__main__":

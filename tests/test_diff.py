@@ -439,3 +439,127 @@ def test_draft_to_1_1_command(tmp_path: Path) -> None:
     assert "definition-renamed   ContentPart: renamed from InputContent" in result.output
     assert "[breaks new-readers] BaseEvent.rawEvent: null is no longer allowed" in result.output
     assert "Event.event.tool_call_result: number 19 -> 22" in result.output
+
+
+# -- what MCP 2025-11-25 -> 2026-07-28 taught the comparison ------------------------------------------
+
+
+def test_a_definition_whose_const_differs_is_no_rename(tmp_path: Path) -> None:
+    """A message removed and another added with the same shape (MCP's logging/setLevel and
+    server/discover requests): a renamed definition keeps its wire identity, so a const that
+    differs, here or inside a property checked by its compiled schema, means two messages."""
+
+    def change(d: dict[str, Any]) -> None:
+        square = d.pop("Square")
+        square["properties"]["kind"] = {"const": "box"}
+        d["Box"] = square
+        d["Shape"]["oneOf"][1] = {"$ref": "#/$defs/Box"}
+
+    report = compare(tmp_path, change)
+    assert not report.of("definition-renamed")
+    only(report, "definition-added", "Box")
+    only(report, "definition-removed", "Square")
+    assert only(report, "union-member-added").breaks == ("old-readers",)
+
+    def nested(d: dict[str, Any]) -> None:
+        d["Failure"] = obj({"error": {"allOf": [{"$ref": "#/$defs/Meta"}, {"properties": {"code": {"const": -1}}}]}}, ["error"])
+
+    def nested_other(d: dict[str, Any]) -> None:
+        d["Refusal"] = obj({"error": {"allOf": [{"$ref": "#/$defs/Meta"}, {"properties": {"code": {"const": -2}}}]}}, ["error"])
+
+    old = copy.deepcopy(BASE)
+    nested(old["$defs"])
+    new = copy.deepcopy(BASE)
+    nested_other(new["$defs"])
+    report = diff(write(tmp_path / "a.json", old), write(tmp_path / "b.json", new))
+    assert not report.of("definition-renamed") and report.of("definition-added") and report.of("definition-removed")
+
+
+def test_a_map_of_any_value_and_an_open_object_are_both_json_objects(tmp_path: Path) -> None:
+    """`_meta` as a map of anything becoming an open object definition with typed members: new
+    readers may refuse a member of the wrong type (narrower), nothing is spelled otherwise on
+    the wire (no json-wire), and `additionalProperties: {}` is the same as saying nothing."""
+
+    def change(d: dict[str, Any]) -> None:
+        d["Note"] = obj({"author": STR}, closed=False)
+        d["Meta"]["properties"]["extra"] = {"$ref": "#/$defs/Note"}
+
+    old = copy.deepcopy(BASE)
+    old["$defs"]["Meta"]["properties"]["extra"] = {"type": "object", "additionalProperties": {}}
+    new = copy.deepcopy(BASE)
+    change(new["$defs"])
+    report = diff(write(tmp_path / "a.json", old), write(tmp_path / "b.json", new))
+    c = only(report, "type", "Meta.extra")
+    assert c.breaks == ("new-readers",), c.as_dict()
+    same = copy.deepcopy(BASE)
+    same["$defs"]["Meta"]["properties"]["extra"] = {"type": "object"}
+    assert not diff(write(tmp_path / "a.json", old), write(tmp_path / "c.json", same)).changes
+
+
+def test_a_property_retyped_from_one_object_to_another_that_requires_more(tmp_path: Path) -> None:
+    """RequestParamsMeta -> RequestMetaObject: both open objects, the new one requiring members
+    the old one did not have: only new readers (of old data) break."""
+    old = copy.deepcopy(BASE)
+    old["$defs"]["Hints"] = obj({"token": STR}, closed=False)
+    old["$defs"]["Meta"]["properties"]["extra"] = {"$ref": "#/$defs/Hints"}
+    new = copy.deepcopy(BASE)
+    new["$defs"]["Context"] = obj({"token": STR, "version": STR, "caps": {"type": "object"}}, ["version", "caps"], closed=False)
+    new["$defs"]["Meta"]["properties"]["extra"] = {"$ref": "#/$defs/Context"}
+    report = diff(write(tmp_path / "a.json", old), write(tmp_path / "b.json", new))
+    assert only(report, "type", "Meta.extra").breaks == ("new-readers",)
+    # the reverse direction: old readers break
+    back = diff(write(tmp_path / "b.json", new), write(tmp_path / "a.json", old))
+    assert only(back, "type", "Meta.extra").breaks == ("old-readers",)
+
+
+def test_a_union_that_became_one_of_its_members(tmp_path: Path) -> None:
+    """MCP's ClientNotification: a union of four notifications in 2025-11-25, the cancellation
+    alone in 2026-07-28."""
+
+    def change(d: dict[str, Any]) -> None:
+        d["Shape"] = copy.deepcopy(d["Circle"])
+
+    report = compare(tmp_path, change)
+    c = only(report, "definition-kind", "Shape")
+    assert c.breaks == ("new-readers",) and 'its member "circle" (Circle) alone; the others removed: "square" (Square)' in c.message
+    old = copy.deepcopy(BASE)
+    change(old["$defs"])
+    back = diff(write(tmp_path / "a.json", old), write(tmp_path / "b.json", BASE))
+    c = only(back, "definition-kind", "Shape")
+    assert c.breaks == ("old-readers",) and 'its members "square" (Square) added beside "circle" (Circle)' in c.message
+
+
+# -- rules -----------------------------------------------------------------------------------------
+
+
+def test_rules_added_removed_and_at_another_level(tmp_path: Path) -> None:
+    """Two spec folders with rules files: the rules are compared by ID. A MUST-level rule one side
+    has alone, or a level crossing MUST, breaks conformance (a session one side's rules accept,
+    the other's refuse); a SHOULD added or a new page reference breaks nothing."""
+    import shutil
+
+    new = tmp_path / "agui"
+    shutil.copytree(SPEC_AGUI, new)
+    rules = new / "lifecycle.rules"
+    text = rules.read_text(encoding="utf-8")
+    first = next(line for line in text.splitlines() if line.startswith("rule RUN-"))
+    rid, level = first.split()[1], first.split()[2]
+    assert level == "MUST"
+    text = text.replace(first, first.replace(" MUST ", " SHOULD ", 1), 1)
+    text += '\nrule EXTRA-MUST MUST ref "page" "section" message "a new rule"\nrule EXTRA-SHOULD SHOULD ref "page" "section" message "advice"\n'
+    removed = next(line for line in text.splitlines() if line.startswith("rule TEXT-"))
+    text = re.sub(re.escape(removed) + r"\n(?:[ \t]+.*\n)*", "", text, count=1)  # the statement and its continuation
+    rules.write_text(text, encoding="utf-8")
+    report = diff(SPEC_AGUI, new)
+    assert only(report, "rule-added", "EXTRA-MUST").breaks == ("conformance",)
+    assert only(report, "rule-added", "EXTRA-SHOULD").breaks == ()
+    gone = only(report, "rule-removed", removed.split()[1])
+    line = SPEC_AGUI.joinpath("lifecycle.rules").read_text(encoding="utf-8").splitlines().index(removed) + 1
+    assert gone.old in ("MUST", "MUST NOT") and removed.split(" ref ")[0].endswith(gone.old) and gone.breaks == ("conformance",)
+    assert gone.old_loc is not None and gone.old_loc.endswith(f"lifecycle.rules:{line}")
+    changed = only(report, "rule-level", rid)
+    assert (changed.old, changed.new, changed.breaks) == ("MUST", "SHOULD", ("conformance",))
+    assert report.rules["compared"] and report.rules["added"] == 2 and report.rules["removed"] == 1 and report.rules["level"] == 1
+    # a schema file has no rules: not compared, and said so
+    bare = diff(SPEC_AGUI / "schema.json", new)
+    assert not bare.rules["compared"] and "no rules file" in bare.rules["reason"]

@@ -9,15 +9,13 @@ The TypeScript pairings skip loudly where node or the npm peers are absent."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import mcp_scenarios as scenarios
-from generator.targets.typescript import node as ts_node
-
-NODE_SDK = scenarios.REPO / "tests" / "node" / "node_modules" / "@modelcontextprotocol" / "sdk"
 
 
 def _codec() -> Any:
@@ -25,15 +23,6 @@ def _codec() -> Any:
 
     assert codec_json.__file__.startswith(str(scenarios.REPO / "generated")), "generated/mcp must be the one imported here"
     return codec_json
-
-
-def _skip_without_node(pair: scenarios.Pair) -> None:
-    if not pair.node:
-        return
-    if ts_node.node() is None:
-        pytest.skip("SKIPPED LOUDLY: node is not installed, so the TypeScript SDK cannot run")
-    if not NODE_SDK.is_dir():
-        pytest.skip("SKIPPED LOUDLY: @modelcontextprotocol/sdk is not installed: npm install --prefix tests/node")
 
 
 def _message_bytes(record: bytes) -> bytes:
@@ -57,7 +46,7 @@ def _kinds(transcript: list[dict[str, Any]]) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("pair", scenarios.PAIRS, ids=lambda p: p.name)
 def test_sdk_sessions_through_the_proxy(pair: scenarios.Pair, tmp_path: Path) -> None:
-    _skip_without_node(pair)
+    scenarios.skip_without_node(pair)
     session = scenarios.run(pair, tmp_path / "session.jsonl")
     assert session.returncode == 0, session.stderr[-3000:]
     out = session.client
@@ -71,7 +60,10 @@ def test_sdk_sessions_through_the_proxy(pair: scenarios.Pair, tmp_path: Path) ->
     # the proxy passed the session through, judged every message and found nothing wrong
     summary = session.proxy_lines[-1]
     assert f"{len(session.transcript)} messages" in summary and "; 0 violations, 0 warnings;" in summary, session.proxy_lines
-    assert "exited with status 0" in summary and len(session.proxy_lines) == 1, session.proxy_lines
+    # the server exits when the client closes its stdin; a client that waited long enough for it
+    # then sends SIGTERM (the TypeScript SDK after 2 s, as the lifecycle page's shutdown says),
+    # which the proxy passes on: 143 on a machine too loaded for the server to exit in time
+    assert re.search(r"exited with status (0|143);", summary) and len(session.proxy_lines) == 1, session.proxy_lines
     assert "a log line on stderr" in session.stderr  # the server's stderr reached the client's
     # the transcript: 2025-11-25 on the wire, both parties sending every kind of message
     first, answer = session.transcript[0], session.transcript[1]

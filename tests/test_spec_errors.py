@@ -336,6 +336,42 @@ def test_alias_cycle_is_a_spec_error_not_a_crash(tmp_path: Path) -> None:
     _generate_or_locate(tmp_path, schema, "/$defs/")
 
 
+def test_json_value_aliases_that_contain_each_other_generate_and_validate(tmp_path: Path) -> None:
+    """A JSON value spelled as aliases (MCP 2026-07-28's JSONValue, JSONObject, JSONArray): a
+    union holding a map of itself and an array of itself. No typed model can evaluate such an
+    alias before itself, so they are checked by their compiled schema, and exactly."""
+    from conftest import run_python
+
+    schema = toy_schema()
+    schema["$defs"].update(
+        Value={"anyOf": [{"$ref": "#/$defs/Object"}, {"type": "array", "items": {"$ref": "#/$defs/Value"}}, {"type": ["string", "integer", "boolean"]}]},
+        Object={"type": "object", "additionalProperties": {"$ref": "#/$defs/Value"}},
+        Array={"type": "array", "items": {"$ref": "#/$defs/Value"}},
+    )
+    schema["$defs"]["Ping"]["properties"]["extra"] = {"$ref": "#/$defs/Object"}
+    spec = make_spec(tmp_path, schema=schema)
+    result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    code = """
+from toyproto import codec_json
+from toyproto.errors import DecodeError
+for doc, ok in [(b'{"type":"PING","seq":1,"extra":{"a":[1,"b",true,{"c":[]}]}}', True),
+                (b'{"type":"PING","seq":1,"extra":{"a":[1,null]}}', False),
+                (b'{"type":"PING","seq":1,"extra":{"a":1.5}}', False)]:
+    try:
+        value = codec_json.decode(doc, "Ping")
+        assert ok, doc
+        assert codec_json.encode(value) == doc, codec_json.encode(value)
+    except DecodeError as exc:
+        assert not ok, exc
+        assert exc.errors[0].definition == "Value", exc
+print(codec_json.decode(b'[[1], {"x": ["y"]}]', "Array"))
+"""
+    run = run_python(code, tmp_path, [tmp_path / "out"])
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[[1], {'x': ['y']}]"
+
+
 def test_optional_self_reference_generates(tmp_path: Path) -> None:
     """The control for the two cases above: recursion through optional members is fine."""
     schema = toy_schema()

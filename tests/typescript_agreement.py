@@ -38,6 +38,7 @@ SPECS = {
     "agui": ("agui", "agui-ts"),
     "harness-runtime": ("harness_runtime", "harness-runtime-ts"),
     "mcp": ("mcp", "mcp-ts"),
+    "mcp-2026-07-28": ("mcp_2026_07_28", "mcp-2026-07-28-ts"),
 }
 # the folder each spec's two packages are in: generated/, or where `register` says
 OUT: dict[str, Path] = {}

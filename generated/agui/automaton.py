@@ -29,6 +29,9 @@ from msgspec import UNSET
 from . import codec_json, limits, models
 from .automaton_table import TABLES
 from .errors import DecodeError
+from .jsonscan import member_scalar
+from .limits import int_digits_limit
+from .shown import py_str, quote
 
 __all__ = [
     "Finding",
@@ -305,7 +308,6 @@ _CASES: dict[tuple[str, str], list[tuple[Any, tuple[Any, ...]]]] = {
 
 
 _KNOWN_CLASSES: frozenset[Any] = frozenset(_CLASSES.values())
-_STRICT: Any = None  # the strict decoder of the events definition, built on first use
 
 
 def _quick_row(type_: str, steps: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
@@ -396,7 +398,16 @@ class _Values(dict[str, Any]):
 
 
 def _show(value: Any) -> str:
-    return "absent" if value is UNSET or value is None else _cut(str(value))
+    return "absent" if value is UNSET or value is None else _cut(_text(value))
+
+
+def _text(value: Any) -> str:
+    """A value in a message or an id, as every binding writes it (``shown``)."""
+    return py_str(
+        value
+        if type(value) is str or type(value) is int
+        else msgspec.to_builtins(value)
+    )
 
 
 def _key_text(key: Any) -> str:
@@ -441,8 +452,11 @@ def finding(
     listed = ", ".join(ids)
     if total > len(ids):
         listed += f" and {total - len(ids)} more"
+    shown = {
+        k: _text(v) for k, v in values.items()
+    }  # every binding writes values so (``shown``)
     text = spec["message"].format_map(
-        _Values({"type": type_, "index": index, "ids": listed, **values})
+        _Values({"type": type_, "index": index, "ids": listed, **shown})
     )
     return Finding(rule, spec["level"], index, type_, text, ids)
 
@@ -598,11 +612,14 @@ class Automaton:
         self._out.clear()
         return out
 
-    def note_decode_error(self, detail: str) -> tuple[Finding, ...]:
-        """An event that did not decode: a finding, and the stream goes on."""
+    def note_decode_error(
+        self, detail: str, rule: str | None = None
+    ) -> tuple[Finding, ...]:
+        """An event that did not decode: a finding (of ``rule``, by default the rules'
+        ``on-decode-error``), and the stream goes on."""
         self.index += 1
         self._expanded = []
-        rule = TABLES["decode_error_rule"]
+        rule = rule or TABLES["decode_error_rule"]
         if rule:
             self._report(rule, "?", {"detail": detail})
         return self._take()
@@ -646,6 +663,10 @@ class Automaton:
             translated = self._translate(data)
             if translated is not None:
                 return translated
+        if (
+            result.dropped and TABLES["unknown_event_rule"]
+        ):  # not stripped here: a finding
+            return self._unknown(data)
         noted = self._stripped(result, counting)
         value = result.value
         if result.dropped:
@@ -680,30 +701,40 @@ class Automaton:
             noted += self.note_stripped(f"and {result.omitted} more stripped", type_)
         return noted
 
-    def _undecodable(self, data: bytes | str, exc: DecodeError) -> tuple[Finding, ...]:
+    def _undecodable(
+        self, data: bytes | str, exc: DecodeError, rule: str | None = None
+    ) -> tuple[Finding, ...]:
         self._salvage_sequence(data)
         if self._full():
-            return self.note_decode_error("")
+            return self.note_decode_error("", rule)
         detail = "; ".join(str(e) for e in exc.errors[:3])
         more = exc.count - 3
         return self.note_decode_error(
-            detail + (f"; and {more} more" if more > 0 else "")
+            detail + (f"; and {more} more" if more > 0 else ""), rule
         )
+
+    def _unknown(self, data: bytes | str) -> tuple[Finding, ...]:
+        """An event lenient decoding would drop whole (of a type the schema does not name, or
+        whose required member is unrecognised), where the rules make that a finding
+        (``on-unknown-event``): the strict decoder says why."""
+        try:
+            (_EVENTS_COUNTED if self._full() else _EVENTS).decode(data)
+        except DecodeError as exc:
+            return self._undecodable(data, exc, TABLES["unknown_event_rule"])
+        raise AssertionError(
+            "a document lenient decoding drops decodes strictly"
+        )  # pragma: no cover
 
     def _salvage_sequence(self, data: bytes | str) -> None:
         """An event that does not decode, or that lenient decoding dropped, still arrived: when
-        its sequence value and key can be read, they count as seen, so its one finding is its
-        own, not also a gap."""
+        its sequence value and key can be read (``jsonscan.member_scalar``: the grammar alone,
+        whatever else is wrong with it), they count as seen, so its one finding is its own, not
+        also a gap."""
         if _SEQUENCE is None:
             return
-        raw = _raw(data)
-        value = _wire_get(raw, _SEQUENCE["field_wire"])
-        key = _wire_get(raw, _SEQUENCE["key_wire"])
-        if (
-            type(value) is not int
-            or not isinstance(key, (str, int))
-            or isinstance(key, bool)
-        ):
+        value = member_scalar(data, _SEQUENCE["field_wire"], int_digits_limit())
+        key = member_scalar(data, _SEQUENCE["key_wire"], int_digits_limit())
+        if type(value) is not int or key is None:
             return
         seen = self._seen.setdefault(key, {})
         if value not in seen:
@@ -740,7 +771,7 @@ class Automaton:
             if kind == "new" or held is None:
                 held = self._held[arg] = f"{arg}-{self.index + 1}"
                 if kind != "new":
-                    notes.append(f"{name} {held!r} minted: no opener preceded it")
+                    notes.append(f"{name} {quote(held)} minted: no opener preceded it")
             event[name] = held
             if kind == "close":
                 del self._held[arg]
@@ -772,10 +803,10 @@ class Automaton:
     ) -> int:
         """Feed many documents, each as ``feed_document`` would, in one call: the same findings,
         in ``self.findings`` (none is returned). The hot path of judging a file: an event the
-        strict decoder accepts whose row moves nothing but its items, each left in a quiet
+        codec's fast path accepts whose row moves nothing but its items, each left in a quiet
         state (the commonest case: a delta of an open message), is decided here, and the other
         steps of a plain row run without ``feed``; anything else takes ``feed``, and a document
-        the strict decoder refuses ``feed_document``. Values are not given the undeclared members
+        the fast path leaves to the full one ``feed_document``. Values are not given the undeclared members
         of open objects (the rules never read them), and ``expanded`` holds only the last event:
         a consumer feeds one document at a time.
 
@@ -793,12 +824,8 @@ class Automaton:
             self.bulk = False
 
     def _feed_documents(self, documents: Iterable[bytes], skip_blank: bool) -> int:
-        global _STRICT
-        if _STRICT is None:
-            _STRICT = msgspec.json.Decoder(
-                models.DEFINITIONS[TABLES["events_definition"]]
-            )
-        decode = _STRICT.decode
+        fast = _EVENTS.fast  # the codec's own fast reading, its limits included
+        full = codec_json.FULL
         known = _KNOWN_CLASSES
         counts: dict[Any, int] = {}
         run_class: Any = None  # the events decoded are counted in runs of one class
@@ -811,9 +838,8 @@ class Automaton:
         skipped = 0
         ev: Any = None
         for doc in documents:
-            try:
-                ev = decode(doc)
-            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            ev = fast(doc, False)
+            if ev is full:
                 if skip_blank:
                     doc = doc.strip()
                     if not doc:
@@ -1010,7 +1036,7 @@ class Automaton:
                     spec["conflict"],
                     type_,
                     {"actual": value},
-                    (f"{_show(key)}#{value}",),
+                    (f"{_show(key)}#{_text(value)}",),
                 )
             return False
         last = self._latest.get(key)
@@ -1020,7 +1046,7 @@ class Automaton:
                 spec["gap"],
                 type_,
                 {"actual": value, "expected": expected},
-                (f"{_show(key)}#{value}",),
+                (f"{_show(key)}#{_text(value)}",),
             )
         seen[value] = digest
         if last is None or value > last:
@@ -1186,7 +1212,9 @@ class Automaton:
                 ids: tuple[str, ...] = ()
                 total = 0
                 if expect["op"] == "unique":
-                    counted = Counter(str(v) for v in _collect(target, expect["path"]))
+                    counted = Counter(
+                        _text(v) for v in _collect(target, expect["path"])
+                    )
                     repeated = sorted(v for v, n in counted.items() if n > 1)
                     ids, total = tuple(repeated[:MAX_IDS]), len(repeated)
                 self._report(rule, type_, {"index": i}, ids, total)
@@ -1243,7 +1271,7 @@ class Automaton:
                 if open_lanes and (None in open_lanes or len(open_lanes) == 1):
                     lane = None if None in open_lanes else next(iter(open_lanes))
                 elif open_lanes:
-                    shown = (str(self._lanes[k][1]) for k in open_lanes)
+                    shown = (_text(self._lanes[k][1]) for k in open_lanes)
                     self._report(
                         chunks["ambiguous"], type_, {}, *_sample(shown, len(open_lanes))
                     )
@@ -1329,7 +1357,7 @@ def check_answers(
     kind = spec["input"]["definition"]
     if not asking:
         if answered and "nothing-to-continue" in rules:
-            named = sorted(map(str, answered))
+            named = sorted(map(_text, answered))
             out.append(
                 finding(
                     rules["nothing-to-continue"],

@@ -325,6 +325,7 @@ TABLES: dict[str, Any] = {
     "fatal_levels": ["MUST", "MUST NOT"],
     "decode_error_rule": "EVENT-DECODE",
     "stripped_rule": "EVENT-UNKNOWN-STRIPPED",
+    "unknown_event_rule": None,
     "retired_rule": "EVENT-RETIRED",
     "machine": {
         "name": "run",

@@ -306,6 +306,10 @@ class Model:
             translated = self._translate(doc)
             if translated is not None:
                 return translated
+        if result.dropped and TABLES["unknown_event_rule"]:
+            self._salvage(doc)
+            self.index += 1
+            return [TABLES["unknown_event_rule"]]
         stripped = TABLES["stripped_rule"]
         found = [stripped] * len(result.warnings) if stripped else []
         if result.dropped:

@@ -44,7 +44,11 @@ declare const process: {
   env: Record<string, string | undefined>;
   stdout: { write(text: string): boolean; on(event: "error", listener: (error: Error & { code?: string }) => void): void };
   stderr: { write(text: string): boolean };
+  stdin: { on(event: "data", listener: (chunk: Uint8Array) => void): void; on(event: "end", listener: () => void): void; pause(): void };
 };
+
+/** Base64 text as a binary string (a global in Node 16 and later). */
+declare function atob(data: string): string;
 
 declare class URL {
   constructor(url: string, base?: string | URL);

@@ -115,6 +115,10 @@ def _decoded(value: Any) -> Decoded:
     return tuple.__new__(Decoded, (value, _NO_WARNINGS, False, 0))
 
 
+FULL: Any = object()
+"""``Decoder.fast``'s answer when only the full path can decide a document."""
+
+
 class Decoder:
     """Decodes documents of one definition; keep one per definition on hot paths.
     ``max_errors``: how many errors and warnings a refused or stripped document lists (default
@@ -123,6 +127,12 @@ class Decoder:
     ``decode(data)``: the typed value, or DecodeError carrying the problems in the document.
     ``decode_lenient(data)``: a ``Decoded``, stripping (and reporting) what a newer peer may
     have added.
+    ``fast(data, extras=True)``: the typed value when the fast path decides the document (then
+    it is valid), else FULL: only the full path can say (what msgspec reads past without the
+    package's limits: a lone surrogate escape, nesting, and in the members of open objects it
+    skips, bytes that are not UTF-8 and numbers out of range, make it so). Every fast reader of
+    this package's documents is this one. ``extras``: keep the undeclared members of open
+    objects on the value (else they are only checked).
 
     Both are closures over what they need (a call on the hot path costs fewer steps than a
     method reading its instance), and every check that cannot fail on the usual document
@@ -141,6 +151,7 @@ class Decoder:
         "max_errors",
         "decode",
         "decode_lenient",
+        "fast",
     )
 
     def __init__(
@@ -160,6 +171,7 @@ class Decoder:
         self._look = _SPECIAL if expect is None else _SPECIAL | (_CLASSES - {expect})
         self.decode: Callable[[bytes | str], Any] = self._reader()
         self.decode_lenient: Callable[[bytes | str], Decoded] = self._lenient_reader()
+        self.fast: Callable[..., Any] = self._fast_reader()
 
     def _reader(self) -> Callable[[bytes | str], Any]:
         fast, look, explain, refuses, definition = (
@@ -179,7 +191,7 @@ class Decoder:
                     or len(data) > _DEEP_ENOUGH
                     and _deep(value, data)
                 ):  # 92: \\
-                    value = _REFUSED
+                    value = FULL
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 return explain(data, False).value
             except (
@@ -189,7 +201,7 @@ class Decoder:
                 if type(data) is bytes:
                     raise
                 return decode(_as_bytes(data, definition))
-            if value is _REFUSED or type(value) in look and refuses(value, data):
+            if value is FULL or type(value) in look and refuses(value, data):
                 return explain(data, False).value
             return value
 
@@ -213,38 +225,60 @@ class Decoder:
                     or len(data) > _DEEP_ENOUGH
                     and _deep(value, data)
                 ):
-                    value = _REFUSED
+                    value = FULL
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 return explain(data, True)
             except (TypeError, UnicodeEncodeError):
                 if type(data) is bytes:
                     raise
                 return decode_lenient(_as_bytes(data, definition))
-            if value is _REFUSED or type(value) in look and refuses(value, data):
+            if value is FULL or type(value) in look and refuses(value, data):
                 return explain(data, True)
             return _decoded(value)
 
         return decode_lenient
 
-    def _refuses(self, value: Any, data: Any) -> bool:
+    def _fast_reader(self) -> Callable[..., Any]:
+        fast, look, refuses = self._fast.decode, self._look, self._refuses
+
+        def read(data: Any, extras: bool = True) -> Any:
+            try:
+                value = fast(data)
+                if (
+                    92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _DEEP_ENOUGH
+                    and _deep(value, data)
+                ):
+                    return FULL
+            except (
+                msgspec.ValidationError,
+                msgspec.DecodeError,
+                RecursionError,
+                TypeError,
+                UnicodeEncodeError,
+            ):
+                return FULL
+            if type(value) in look and refuses(value, data, extras):
+                return FULL
+            return value
+
+        return read
+
+    def _refuses(self, value: Any, data: Any, keep: bool = True) -> bool:
         """What the typed read took but the definition does not: another class of its union, or
-        an open object's extras that do not read (a number out of range in one). The extras
-        are attached here."""
+        an open object's extras that do not read (a number out of range in one). ``keep``: the
+        extras are attached (else only checked)."""
         if self._expect is not None and type(value) is not self._expect:
             return True
-        return not self._extras(value, data)
-
-    @staticmethod
-    def _extras(value: Any, data: bytes) -> bool:
-        """Keep the undeclared members of the open objects in a value; False when the untyped
-        read refuses what the typed one took (a number out of range in such a member).
-        """
         if _carries(value):
             try:
-                _attach(value, msgspec.json.decode(data))
+                raw = msgspec.json.decode(data)
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-                return False
-        return True
+                return True
+            if keep:
+                _attach(value, raw)
+        return False
 
     def accepts(self, data: bytes | str) -> bool:
         try:
@@ -320,8 +354,6 @@ _SPECIAL: frozenset[Any] = frozenset(models.CARRIERS) | {list, dict}
 _CLASSES: frozenset[Any] = frozenset(
     v for v in models.DEFINITIONS.values() if isinstance(v, type)
 ) | {list, dict}
-
-_REFUSED: Any = object()  # in place of a value msgspec read but this package refuses
 
 
 _SHALLOW: dict[Any, tuple[str, ...]] = {

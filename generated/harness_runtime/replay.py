@@ -33,11 +33,12 @@ import os
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-import msgspec
 
-from . import models
+from . import codec_json, models
 from .automaton import MAX_FINDINGS, RULES, Automaton, Finding
 from .automaton_table import TABLES
+from .errors import JSONParseError
+from .jsonscan import Scanned, scan, scan_text
 from .version import PROTOCOL, PROTOCOL_VERSION
 
 __all__ = ["FORMATS", "OUTCOMES", "MAX_FINDINGS", "sniff", "replay", "conformant"]
@@ -78,40 +79,29 @@ def sniff(head: bytes, whole: bool = False) -> tuple[str, str]:
             "JSON on its first line",
         )  # a line longer than the head: JSON Lines
     line = text if end < 0 else text[:end]
-    try:
-        first = msgspec.json.decode(line)
-    except msgspec.DecodeError:
+    try:  # the grammar alone: bytes that are not UTF-8 are characters of no meaning here
+        first = scan_text(line.decode("utf-8", "surrogateescape"))
+    except JSONParseError:
         return "json", "a JSON document over several lines"
-    if _is_case(first, line):
+    if _stream_of(first) is not None and not _is_event(line):
         return "json", "a test case (an object with a stream)"
     return "jsonl", _ORDINARY
 
 
-def _is_case(value: Any, data: bytes) -> bool:
-    """An object whose `stream` member is an array, and that is no event itself."""
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("stream"), list)
-        and not _is_event(data)
-    )
+def _stream_of(shape: Scanned) -> Scanned | None:
+    """The items of a top-level object's ``stream`` member when it is an array (the last member
+    of that name, as parsing keeps), else None."""
+    if shape.kind != "object":
+        return None
+    spans = [(a, b) for name, a, b in shape.members if name == "stream"]
+    if not spans or shape.text[spans[-1][0]] != "[":
+        return None
+    return scan_text(shape.text[spans[-1][0] : spans[-1][1]])
 
 
 def _is_event(data: bytes) -> bool:
-    try:
-        _strict().decode(data)
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        return False
-    return True
-
-
-_DECODER: Any = None
-
-
-def _strict() -> Any:
-    global _DECODER
-    if _DECODER is None:
-        _DECODER = msgspec.json.Decoder(models.DEFINITIONS[TABLES["events_definition"]])
-    return _DECODER
+    """Whether a document is an event as the codec reads it (its limits included)."""
+    return bool(codec_json.decoder(TABLES["events_definition"]).accepts(data))
 
 
 def conformant(report: dict[str, Any]) -> bool:
@@ -285,35 +275,35 @@ class _Run:
             )
 
     def _json(self, data: bytes) -> None:
+        """A JSON text: its grammar read whole (``jsonscan``: no nesting stops it), then each
+        item of an array, or of a test case's stream, decoded on its own as one event.
+        """
         self.done = len(data)
         text = data.strip()
         documents: list[bytes]
         try:
-            if text.startswith(b"["):
-                items = msgspec.json.decode(text, type=list[msgspec.Raw])
-                documents = [bytes(item) for item in items]
-                self.notes.append(f"a JSON array of {len(documents):,} events")
-            elif text.startswith(b"{"):
-                members = msgspec.json.decode(text, type=dict[str, msgspec.Raw])
-                stream = members.get("stream")
-                items = None
-                if stream is not None and bytes(stream).lstrip().startswith(b"["):
-                    items = msgspec.json.decode(stream, type=list[msgspec.Raw])
-                if items is not None and not _is_event(text):
-                    documents = [bytes(item) for item in items]
-                    rest = ", ".join(sorted(k for k in members if k != "stream"))
-                    also = f" (its {rest} not checked)" if rest else ""
-                    self.notes.append(
-                        f"a test case: its stream of {len(documents):,} events{also}"
-                    )
-                else:
-                    documents = [text]
-                    self.notes.append("one JSON object: a stream of one event")
-            else:
-                documents = [text] if text else []
-        except msgspec.DecodeError as exc:
+            shape = scan(text) if text else None
+        except JSONParseError as exc:
             self.notes.append(f"not one JSON document: {exc}")
-            documents = [text]
+            shape, documents = None, [text]
+        else:
+            documents = [text] if text else []
+        if shape is not None and shape.kind == "array":
+            documents = [shape.text[a:b].encode() for a, b in shape.spans]
+            self.notes.append(f"a JSON array of {len(documents):,} events")
+        elif shape is not None and shape.kind == "object":
+            items = _stream_of(shape)
+            if items is not None and not _is_event(text):
+                documents = [items.text[a:b].encode() for a, b in items.spans]
+                rest = ", ".join(
+                    sorted({name for name, _, _ in shape.members if name != "stream"})
+                )
+                also = f" (its {rest} not checked)" if rest else ""
+                self.notes.append(
+                    f"a test case: its stream of {len(documents):,} events{also}"
+                )
+            else:
+                self.notes.append("one JSON object: a stream of one event")
         self._documents(documents)
 
     def _feed(self, documents: list[bytes]) -> None:

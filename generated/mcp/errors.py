@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Issue", "ValidationError", "DecodeError", "EncodeError"]
+__all__ = ["Issue", "ValidationError", "DecodeError", "EncodeError", "JSONParseError"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,3 +73,19 @@ class DecodeError(ValidationError):
 
 class EncodeError(ValidationError):
     """A value that would not encode to a document the schema accepts."""
+
+
+class JSONParseError(ValueError):
+    """Bytes or text that are not one JSON document this package reads (see ``limits``):
+    ``issues`` locates each problem (a JSON Pointer where the document parsed, else the line and
+    column or byte in the message), with its keyword: ``json``, or ``depth`` for nesting; the
+    first ``max_errors`` of them, ``count`` the number in all."""
+
+    def __init__(
+        self, message: str, issues: list[tuple[str, str, str]] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.issues: list[tuple[str, str, str]] = (
+            issues if issues is not None else [("", "json", message)]
+        )
+        self.count: int = len(self.issues) + getattr(self.issues, "more", 0)

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import Issue
-from .limits import show_number
+from .shown import quote, show_number
 from .schema_table import DEFINITIONS, FORMATS, INTEGERS
 from .validation import (
     DROP,
@@ -436,7 +436,7 @@ class Validation(_Base):
                                 ptr,
                                 definition,
                                 "unevaluatedProperties",
-                                f"unknown property {key!r}",
+                                f"unknown property {quote(key)}",
                                 f"#{loc}/unevaluatedProperties",
                             )
                         else:
@@ -688,7 +688,7 @@ class Validation(_Base):
                     ptr,
                     definition,
                     "required",
-                    f"missing required property {name!r}",
+                    f"missing required property {quote(name)}",
                     f"#{loc}/required",
                 )
         deps = node.get("dependent_required")
@@ -702,7 +702,7 @@ class Validation(_Base):
                                 ptr,
                                 definition,
                                 keyword,
-                                f"{prop!r} is present, so {name!r} is required",
+                                f"{quote(prop)} is present, so {quote(name)} is required",
                                 f"#{loc}/{keyword}",
                             )
         least, most = node.get("min_properties"), node.get("max_properties")
@@ -759,7 +759,7 @@ class Validation(_Base):
                         ptr,
                         definition,
                         "additionalProperties",
-                        f"unknown property {key!r}",
+                        f"unknown property {quote(key)}",
                         f"#{loc}/additionalProperties",
                     )
                 else:

@@ -195,7 +195,7 @@ def _document_rules(package: ModuleType) -> set[str]:
     """The rules a document breaks by what it is (not decoding, a stripped member, a retired
     shape), not by where it stands in the stream."""
     tables = importlib.import_module(f"{package.__name__}.automaton_table").TABLES
-    return {tables[k] for k in ("decode_error_rule", "stripped_rule", "retired_rule") if tables.get(k)}
+    return {tables[k] for k in ("decode_error_rule", "stripped_rule", "unknown_event_rule", "retired_rule") if tables.get(k)}
 
 
 def _generated(package: ModuleType, strategies: ModuleType, seed: int, violate: str | None, max_events: int,

@@ -7,6 +7,7 @@ findings never break the session."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -22,6 +23,7 @@ from ..binding import Stdio, load_binding
 from ..errors import SpecError
 from ..relay import Line, Relay
 from .common import load_package, out_option, spec_option, writable
+from .families import FamilyJudge, revision_option, spec_family
 
 PREFIX = "specbind proxy: "
 _JSON = msgspec.json.Decoder()
@@ -52,6 +54,51 @@ class DecodeJudge:
 
     def finish(self) -> list[str]:
         return []
+
+
+class RulesJudge:
+    """The spec's rules, as the generated package's automaton judges a session of two parties
+    (`Automaton.feed_message(bytes, sender=PARTY)`, docs/rules-dsl.md "Two parties"): each
+    finding names its rule, level and message index; `finish` adds what the end of the session
+    leaves (requests never answered)."""
+
+    def __init__(self, automaton: ModuleType) -> None:
+        self.automaton = automaton.Automaton()
+        self.violations = 0
+        self.warnings = 0
+
+    def _lines(self, findings: Any) -> list[str]:
+        out = []
+        for finding in findings:
+            if finding.fatal:
+                self.violations += 1
+            else:
+                self.warnings += 1
+            out.append(f"{finding.rule} [{finding.level}] message {finding.index} ({finding.type}): {finding.message}")
+        return out
+
+    def feed(self, line: Line) -> list[str]:
+        return self._lines(self.automaton.feed_message(line.data, sender=line.party))
+
+    def finish(self) -> list[str]:
+        return self._lines(self.automaton.finish())
+
+
+def judge_for(package: ModuleType, stdio: Stdio) -> DecodeJudge | RulesJudge:
+    """The rules when the spec's package has a two-party automaton naming the transport's
+    parties; strict decoding otherwise."""
+    try:
+        automaton = importlib.import_module(f"{package.__name__}.automaton")
+        parties = importlib.import_module(f"{package.__name__}.automaton_table").TABLES.get("parties") or []
+    except ModuleNotFoundError:
+        return DecodeJudge(package, stdio)
+    if not parties or not hasattr(automaton.Automaton, "feed_message"):
+        return DecodeJudge(package, stdio)
+    if sorted(parties) != sorted((stdio.stdin, stdio.stdout)):
+        raise click.UsageError(
+            f"the rules name the parties {' and '.join(parties)}, the [stdio] table {stdio.stdin} and {stdio.stdout}: they must be the same"
+        )
+    return RulesJudge(automaton)
 
 
 class Transcript:
@@ -93,12 +140,18 @@ def _say(text: str) -> None:
               help='Write the transcript to FILE: JSON Lines, {"from": PARTY, "message": MESSAGE} per message in wire order.')
 @click.option("--grace", type=click.FloatRange(min=0), default=5.0, show_default=True, metavar="S",
               help="After SIGTERM or Ctrl-C is passed on, how long the child has to exit before it is killed.")
+@click.option("--slow", type=click.FloatRange(min=0), default=30.0, show_default=True, metavar="S",
+              help="Say so when the child has written nothing for S seconds after the launcher wrote (0: never).")
+@revision_option
 @out_option
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, metavar="-- COMMAND...")
-def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command: tuple[str, ...]) -> None:
+def proxy(spec_dir: Path, record: Path | None, grace: float, slow: float, revision: str | None, out: Path, command: tuple[str, ...]) -> None:
     """Relay stdio between the launcher and COMMAND (a child speaking the spec's stdio transport):
     every byte passes unchanged and in order both ways, the child's stderr is passed through,
-    each message is judged as it passes and every finding printed on stderr as it happens.
+    each message is judged as it passes and every finding printed on stderr as it happens. When
+    the spec declares a protocol family (binding.toml [family]), each session is judged by the
+    revision its messages name (a session may begin in one and fall back to another), and the
+    last line names it; --revision forces one.
 
     Exit with COMMAND's status (128 + N when signal N ended it; 127 when it cannot be found,
     126 when it cannot be run): findings never end the session. 2 on usage errors."""
@@ -108,8 +161,13 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
         raise click.UsageError(str(exc)) from None
     if stdio is None:
         raise click.UsageError(f"{spec_dir} binds no stdio transport: its binding.toml has no [stdio] table")
+    family = spec_family(spec_dir, revision)
     package = load_package(spec_dir, out)
-    judge: Any = DecodeJudge(package, stdio)
+    judge: Any
+    if family is not None:
+        judge = FamilyJudge(family, out, revision, lambda p, b: judge_for(p, b.stdio or stdio))
+    else:
+        judge = judge_for(package, stdio)
     transcript = Transcript(open(writable(record, "--record"), "wb")) if record is not None else None  # noqa: SIM115 - closed below
     lock = threading.Lock()
     counts = {stdio.stdin: 0, stdio.stdout: 0}
@@ -127,7 +185,10 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
         with lock:
             _say(text)
 
-    relay = Relay(command, (stdio.stdin, stdio.stdout), on_line, on_event, grace=grace)
+    # the judge thread holds the interpreter while it decodes; the relay's threads only wait on
+    # pipes: a short switch interval lets them forward as soon as bytes arrive
+    sys.setswitchinterval(0.0005)
+    relay = Relay(command, (stdio.stdin, stdio.stdout), on_line, on_event, grace=grace, slow=slow)
     try:
         relay.start()
     except FileNotFoundError:
@@ -142,9 +203,10 @@ def proxy(spec_dir: Path, record: Path | None, grace: float, out: Path, command:
     if transcript is not None:
         transcript.stream.close()
     by_party = ", ".join(f"{n} from the {party}" for party, n in counts.items())
+    spoken = judge.describe() if family is not None else package.version.PROTOCOL_VERSION
     _say(
         f"{sum(counts.values())} messages ({by_party}); {judge.violations} violations, {judge.warnings} warnings; "
-        f"the {stdio.stdout} exited with status {status}" + (f"; transcript: {record}" if record is not None else "")
+        f"the {stdio.stdout} exited with status {status}; revision {spoken}" + (f"; transcript: {record}" if record is not None else "")
     )
     sys.exit(status)
 

@@ -24,6 +24,7 @@ import click
 
 from ..errors import SpecError
 from .common import EXIT_INTERRUPTED, binding_option, binding_tools, load_package, out_option, runs_summary, spec_option, writable
+from .families import FamilyReplay, revision_option, spec_family
 
 # the file names a directory is searched for
 STREAM_SUFFIXES = (".jsonl", ".ndjson", ".sse")
@@ -43,6 +44,8 @@ class Job:
     client_version: str | None
     input: dict[str, Any] | None
     text: bool  # collect the findings as text lines, in order
+    family: str | None = None  # the family's home folder: each stream judged by its revisions
+    revision: str | None = None  # --revision: the one revision every stream is judged by
     max_findings: int | None = None  # None: the package's default; 0: every finding
 
 
@@ -64,6 +67,7 @@ class Job:
     "--max-findings", type=click.IntRange(min=0), default=None, metavar="N",
     help="List at most N findings per stream (default 10,000; 0: all); the rest are counted in the report's \"omitted\". The outcome counts every finding.",
 )
+@revision_option
 @binding_option
 @out_option
 @click.argument("streams", nargs=-1, required=True, type=click.Path(allow_dash=True, exists=True, path_type=Path))
@@ -79,6 +83,7 @@ def replay(
     after: int | None,
     jobs: int | None,
     max_findings: int | None,
+    revision: str | None,
     binding_target: str | None,
     out: Path,
     streams: tuple[Path, ...],
@@ -92,8 +97,20 @@ def replay(
 
     Memory stays flat on streams of any length (JSON Lines and SSE are read incrementally) unless
     --project, --delivered, --input or --client-version ask for the consumer core, which holds the
-    conversation (and, with --delivered, every event); a JSON array or test case is read whole."""
+    conversation (and, with --delivered, every event); a JSON array or test case is read whole.
 
+    A spec that declares a protocol family (binding.toml [family]) judges each stream (JSON
+    Lines: a transcript or events) by the revision its messages name, a revision at a time; the
+    report names the revisions (`revisions`); --revision forces one."""
+
+    family = spec_family(spec_dir, revision)
+    if family is not None:
+        if binding_target is not None:
+            raise click.UsageError(f"--target {binding_target} judges one revision: name that revision's folder with --spec (the family of {spec_dir} is judged by the Python packages)")
+        if fmt not in ("auto", "jsonl"):
+            raise click.UsageError(f"a protocol family is judged from JSON Lines (a transcript or events): --format {fmt} does not apply")
+        if project or delivered or client_version is not None or input_path is not None or after is not None:
+            raise click.UsageError("a protocol family is judged by its revisions' automata alone: --project, --delivered, --client-version, --input and --after do not apply")
     tools = binding_tools(binding_target)
     if tools is not None:
         if project or delivered or client_version is not None or input_path is not None or report:
@@ -102,10 +119,14 @@ def replay(
     if report:
         writable(report[1], "--report")  # before the work, not after it
     package = load_package(spec_dir, out)
-    try:
-        module = importlib.import_module(f"{package.__name__}.replay")
-    except ModuleNotFoundError:
-        raise click.UsageError(f"{spec_dir} declares no rules file: there is nothing to replay against") from None
+    module: Any
+    if family is not None:
+        module = FamilyReplay(family, out, revision)
+    else:
+        try:
+            module = importlib.import_module(f"{package.__name__}.replay")
+        except ModuleNotFoundError:
+            raise click.UsageError(f"{spec_dir} declares no rules file: there is nothing to replay against") from None
     project = project or delivered
     wants_consumer = project or client_version is not None or input_path is not None
     if after is not None:
@@ -116,7 +137,8 @@ def replay(
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     document = _read_input(input_path)
-    job = Job(str(out.resolve()), package.__name__, fmt, after, wants_consumer, project, delivered, client_version, document, not as_json, max_findings)
+    job = Job(str(out.resolve()), package.__name__, fmt, after, wants_consumer, project, delivered, client_version, document, not as_json,
+              str(spec_dir.resolve()) if family is not None else None, revision, max_findings)
     if wants_consumer:
         _consumer(job)  # refuses a bad --client-version or --input before any file is read
     files = collect(streams)
@@ -137,7 +159,7 @@ def replay(
         from ..reports import junit_files, sarif_files
 
         kind, target = report
-        rules = package.automaton.RULES
+        rules = module.rules if family is not None else package.automaton.RULES
         entries = [(shown, _sarif_findings(r)) for shown, r in results]
         text = sarif_files(rules, entries) if kind == "sarif" else junit_files(rules, entries)
         target.write_text(text, encoding="utf-8", errors="backslashreplace")
@@ -329,7 +351,18 @@ def _setup(job: Job) -> None:
     _JOB = job
     if job.out not in sys.path:
         sys.path.insert(0, job.out)
-    _MODULE = importlib.import_module(f"{job.package}.replay")
+    _MODULE = _module(job)
+
+
+def _module(job: Job) -> Any:
+    """What judges one stream: the package's replay module, or the family's replay."""
+    if job.family is None:
+        return importlib.import_module(f"{job.package}.replay")
+    from ..family import load_family
+
+    family = load_family(Path(job.family))
+    assert family is not None
+    return FamilyReplay(family, Path(job.out), job.revision)
 
 
 def _worker(job: Job) -> None:
@@ -410,9 +443,8 @@ def _results(job: Job, files: list[tuple[Path | None, str]], workers: int) -> It
 
 
 def _stdin(job: Job) -> tuple[dict[str, Any], list[str]]:
-    module = importlib.import_module(f"{job.package}.replay")
     lines: list[str] = []
-    return judge(job, module, None, "-", on_text=lines.append if job.text else None), lines
+    return judge(job, _module(job), None, "-", on_text=lines.append if job.text else None), lines
 
 
 def _summary(reports: list[dict[str, Any]]) -> dict[str, Any]:

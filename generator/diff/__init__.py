@@ -2,7 +2,8 @@
 
 Both sides are loaded by the same loader and IR builder as generation (`sides`), compared at the
 IR level (`schema`, with `types` for type expressions and `renames` for removed+added pairs that
-are one thing renamed), their wire ledgers compared slot by slot (`wire`), and the result is
+are one thing renamed), their wire ledgers compared slot by slot (`wire`), their rules files rule
+by rule (`rules`), and the result is
 rendered for people, machines or a changelog (`render`). Nothing here knows any protocol.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .model import AUDIENCES, Change, Report
+from .rules import compare_rules
 from .schema import compare_irs
 from .sides import load_side
 from .wire import compare_wire
@@ -24,4 +26,5 @@ def diff(old: Path, new: Path) -> Report:
     report = Report(old=a.shown, new=b.shown)
     renames = compare_irs(a, b, report)
     compare_wire(a, b, report, renames)
+    compare_rules(a, b, report)
     return report

@@ -12,7 +12,9 @@ from typing import Any
 #                discriminator renamed, a type changed incompatibly): no reader absorbs it
 #   proto-wire   the protobuf wire: a slot's number reassigned, dropped or reused, or a field
 #                keeping its number under another type
-AUDIENCES = ("old-readers", "new-readers", "json-wire", "proto-wire")
+#   conformance  the rules: a session one side's rules accept, the other's refuse (a MUST-level
+#                rule only one side has, or a rule whose level crosses MUST)
+AUDIENCES = ("old-readers", "new-readers", "json-wire", "proto-wire", "conformance")
 
 # Change kinds, grouped for the human report
 GROUPS = {
@@ -26,6 +28,7 @@ GROUPS = {
         "union-member-removed",
     ),
     "Types and constraints": ("type", "nullability", "constraint", "closedness", "discriminator"),
+    "Rules": ("rule-added", "rule-removed", "rule-level", "rule-reference"),
     "Protobuf wire": ("slot-reassigned", "slot-dropped", "slot-reused", "slot-reserved", "slot-added", "slot-unnumbered", "wire-note"),
 }
 KINDS = tuple(k for kinds in GROUPS.values() for k in kinds)
@@ -75,6 +78,7 @@ class Report:
     new: str
     changes: list[Change] = field(default_factory=list)
     wire: dict[str, Any] = field(default_factory=lambda: {"compared": False})
+    rules: dict[str, Any] = field(default_factory=lambda: {"compared": False})
 
     def add(self, change: Change) -> None:
         self.changes.append(change)

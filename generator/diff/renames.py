@@ -11,8 +11,9 @@ way on their own signals.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..ir import model as M
 from .types import compare_types, describe
@@ -116,7 +117,7 @@ def definition_renames(old: M.IR, new: M.IR) -> dict[str, tuple[str, float]]:
     for _ in range(3):  # referrers and member names read through the renames found so far
         def score(r: str, a: str) -> float:
             x, y = old.defs[r], new.defs[a]
-            if type(x) is not type(y):
+            if type(x) is not type(y) or _identities_differ(x, y):
                 return 0.0
             shape = shape_similarity(x, y, renames)
             desc = text_similarity(x.doc, y.doc)
@@ -131,6 +132,42 @@ def definition_renames(old: M.IR, new: M.IR) -> dict[str, tuple[str, float]]:
             break
         renames = found
     return {r: (a, s) for r, a, s in pairs}
+
+
+def _identities_differ(a: M.Definition, b: M.Definition) -> bool:
+    """Whether two object definitions say on the wire that they are different things: a renamed
+    definition keeps its wire identity, so a property both have whose const differs (a method,
+    an error code, a type tag), or discriminator tags with nothing in common, mean two messages,
+    one removed and one added, however alike their shapes."""
+    if not (isinstance(a, M.ObjectDef) and isinstance(b, M.ObjectDef)):
+        return False
+    if a.tags and b.tags and not set(a.tags) & set(b.tags):
+        return True
+    mine, theirs = _consts(a), _consts(b)
+    return any(theirs[path] != value for path, value in mine.items() if path in theirs)
+
+
+def _consts(d: M.ObjectDef) -> dict[str, str]:
+    """The consts a definition pins, by property path (`method`, `error.code`), as JSON text:
+    its properties' and, inside a property checked by its compiled schema, that schema's."""
+    out: dict[str, str] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if not isinstance(node, dict):
+            return
+        if isinstance(node.get("const"), list) and len(node["const"]) == 1:
+            out[path] = json.dumps(node["const"][0], sort_keys=True)
+        for name, sub in (node.get("properties") or {}).items():
+            walk(sub, f"{path}.{name}")
+        for sub in node.get("all_of") or ():
+            walk(sub, path)
+
+    for f in d.fields:
+        if isinstance(f.type, M.TConst):
+            out[f.wire] = json.dumps(f.type.value, sort_keys=True)
+        elif isinstance(f.type, M.TSchema):
+            walk(f.type.node, f.wire)
+    return out
 
 
 def _map_place(place: str, renames: dict[str, str]) -> str:

@@ -21,6 +21,11 @@ def _summary(report: Report) -> list[str]:
         out.append(f"wire ledgers: {w['oldSlots']} -> {w['newSlots']} slots, {w['kept']} kept, {w['reassigned']} reassigned")
     else:
         out.append(f"wire ledgers: not compared ({w.get('reason', '')})")
+    r = report.rules
+    if r.get("compared"):
+        out.append(f"rules: {r['oldRules']} -> {r['newRules']}, {r['kept']} kept ({r['level']} at another level), {r['added']} added, {r['removed']} removed")
+    else:
+        out.append(f"rules: not compared ({r.get('reason', '')})")
     return out
 
 
@@ -52,6 +57,7 @@ def as_json(report: Report) -> str:
             "breaking": bool(report.breaking),
             "summary": {"byKind": report.by_kind(), "byAudience": report.by_audience()},
             "wire": report.wire,
+            "rules": report.rules,
             "changes": [c.as_dict() for c in report.changes],
         },
         ensure_ascii=False,
@@ -84,8 +90,9 @@ def markdown(report: Report) -> str:
         out += ["### Renamed", ""]
         out += [f"- `{c.old}` -> `{c.new}` ({c.certainty} confidence, {c.confidence:.2f})" for c in renames]
         out.append("")
-    for title, kinds in (("Added", ("definition-added", "field-added", "enum-value-added", "union-member-added", "slot-added")),
-                         ("Removed", ("definition-removed", "field-removed", "enum-value-removed", "union-member-removed"))):
+    for title, kinds in (("Added", ("definition-added", "field-added", "enum-value-added", "union-member-added", "slot-added", "rule-added")),
+                         ("Removed", ("definition-removed", "field-removed", "enum-value-removed", "union-member-removed", "rule-removed")),
+                         ("Changed", ("rule-level", "rule-reference"))):
         items = [c for c in report.changes if c.kind in kinds and not c.breaks]
         if items:
             out += [f"### {title}", ""] + [f"- `{c.subject}`: {_md(c.message)}" for c in items] + [""]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ..ir import model as M
 from . import renames as R
 from .model import Change, Report
@@ -71,7 +73,8 @@ class _Compare:
 
     def definition(self, o: M.Definition, n: M.Definition) -> None:
         if type(o) is not type(n):
-            self.add("definition-kind", n.name, f"{KIND_NAMES[type(o)]} -> {KIND_NAMES[type(n)]}", breaks_of(OTHER), None, None, o.loc, n.loc)
+            if not self.union_and_member(o, n):
+                self.add("definition-kind", n.name, f"{KIND_NAMES[type(o)]} -> {KIND_NAMES[type(n)]}", breaks_of(OTHER), None, None, o.loc, n.loc)
             return
         if isinstance(o, M.ObjectDef) and isinstance(n, M.ObjectDef):
             self.object(o, n)
@@ -81,6 +84,29 @@ class _Compare:
             self.enum(o, n)
         elif isinstance(o, M.AliasDef) and isinstance(n, M.AliasDef):
             self.diffs(n.name, compare_types(o.type, n.type, self.renames), o.loc, n.loc)
+
+    def union_and_member(self, o: M.Definition, n: M.Definition) -> bool:
+        """A discriminated union that became one of its members (an object whose discriminator is
+        a const the union had), or the reverse: the other members removed (or added), and the
+        member compared with the object. False when the two are not so related."""
+        union, obj = (o, n) if isinstance(o, M.UnionDef) else (n, o)
+        if not (isinstance(union, M.UnionDef) and isinstance(obj, M.ObjectDef) and union.union.discriminator):
+            return False
+        field = obj.field(union.union.discriminator)
+        tags = dict(union.union.tags)
+        if field is None or not isinstance(field.type, M.TConst) or field.type.value not in tags:
+            return False
+        tag = field.type.value
+        others = ", ".join(f"{json.dumps(t)} ({m})" for t, m in union.union.tags if t != tag)
+        member = (self.old if union is o else self.new).defs[tags[tag]]
+        if union is o:
+            text, rel = f"union -> object: its member {json.dumps(tag)} ({tags[tag]}) alone; the others removed: {others}", NARROWER
+        else:
+            text, rel = f"object -> union: its members {others} added beside {json.dumps(tag)} ({tags[tag]})", WIDER
+        self.add("definition-kind", n.name, text, breaks_of(rel), None, None, o.loc, n.loc)
+        if isinstance(member, M.ObjectDef):
+            self.object(member, obj) if union is o else self.object(obj, member)
+        return True
 
     def enum(self, o: M.EnumDef, n: M.EnumDef) -> None:
         removed = [v for v in o.values if v not in n.values]

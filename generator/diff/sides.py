@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..binding import CONFIG, display_dir, load_binding
 from ..errors import SpecError
@@ -23,6 +24,9 @@ class Side:
     # slots the wire plan uses (None: no plan, only the ledger), and those it would append
     live: set[str] | None = None
     pending: list[tuple[str, int]] = field(default_factory=list)
+    # the rules file's rules by ID (None: the side has no rules file), and how it is named
+    rules: dict[str, Any] | None = None
+    rules_source: str = ""
 
     def loc(self, pointer: str) -> str:
         return f"{self.ir.source}#{pointer}"
@@ -41,6 +45,11 @@ def load_side(path: Path) -> Side:
         binding = load_binding(path)
         ir = load_ir(binding)
         side = Side(binding.display_dir, ir)
+        if binding.rules is not None:
+            from ..rules.parse import parse_rules
+
+            side.rules_source = binding.display(binding.rules)
+            side.rules = dict(parse_rules(binding.rules, side.rules_source).rules)
         proto = binding.targets.get("proto")
         if isinstance(proto, dict) and isinstance(proto.get("ledger"), str):
             ledger_path = path / proto["ledger"]

@@ -161,7 +161,7 @@ def _compare(o: M.TypeExpr, n: M.TypeExpr, renames: dict[str, str], at: str) -> 
     out: list[Diff] = []
     if isinstance(o, M.TRef) and isinstance(n, M.TRef):
         if renames.get(o.name, o.name) != n.name:
-            out.append(("type", f"{at}{o.name} -> {n.name}", OTHER))
+            out.append(("type", f"{at}{o.name} -> {n.name}", _subsumes(o, n, renames)))
     elif isinstance(o, M.TString) and isinstance(n, M.TString):
         if o.pattern != n.pattern:
             rel = NARROWER if o.pattern is None else WIDER if n.pattern is None else OTHER
@@ -188,7 +188,9 @@ def _compare(o: M.TypeExpr, n: M.TypeExpr, renames: dict[str, str], at: str) -> 
         if o.keys != n.keys:
             anything = M.TString(o.loc)
             out += _nested(o.keys or anything, n.keys or anything, renames, at + "property names: ")
-        if o.values is None and n.values is not None:
+        if _any_value(o.values) and _any_value(n.values):
+            pass  # `additionalProperties: {}` and no additionalProperties say the same
+        elif o.values is None and n.values is not None:
             out.append(("type", f"{at}map values: any JSON -> {describe(n.values)}", NARROWER))
         elif o.values is not None and n.values is None:
             out.append(("type", f"{at}map values: {describe(o.values)} -> any JSON", WIDER))
@@ -243,10 +245,76 @@ def _union(o: M.TUnion, n: M.TUnion, renames: dict[str, str], at: str) -> list[D
     return out
 
 
-def _contains(wide: M.TypeExpr, narrow: M.TypeExpr, renames: dict[str, str]) -> bool:
-    """Whether every instance of `narrow` is one of `wide` (a sufficient check)."""
+def _any_value(t: M.TypeExpr | None) -> bool:
+    return t is None or isinstance(t, M.TAny) and not t.nonnull
+
+
+def _lookup(t: M.TypeExpr, defs: dict[str, M.Definition] | None) -> M.TypeExpr | M.Definition:
+    """What a reference names on its side (itself when the side's definitions are not known)."""
+    seen: set[str] = set()
+    while isinstance(t, M.TRef) and defs is not None and t.name in defs and t.name not in seen:
+        seen.add(t.name)
+        d = defs[t.name]
+        if not isinstance(d, M.AliasDef):
+            return d
+        t = d.type
+    return t
+
+
+def _any_object(t: M.TypeExpr, defs: dict[str, M.Definition] | None) -> bool:
+    """Whether `t` admits every JSON object: a map of any value, or an open object definition
+    that declares nothing and checks nothing."""
+    r = _lookup(t, defs)
+    if isinstance(r, M.TMap):
+        return r.keys is None and _any_value(r.values)
+    return isinstance(r, M.ObjectDef) and not r.closed and not r.fields and r.checks is None
+
+
+def _objects_only(t: M.TypeExpr, defs: dict[str, M.Definition] | None) -> bool:
+    """Whether every instance of `t` is a JSON object."""
+    r = _lookup(t, defs)
+    if isinstance(r, (M.TMap, M.ObjectDef)):
+        return True
+    return isinstance(r, M.TSchema) and r.types == ("object",)
+
+
+def _object_within(narrow: M.ObjectDef, wide: M.ObjectDef, renames: dict[str, str], wide_is_new: bool) -> bool:
+    """Whether every instance of one object definition is an instance of another, from their
+    properties: what `wide` requires `narrow` requires, what both declare `narrow` types no
+    wider, and a closed `wide` admits nothing `narrow` adds. (Definitions checked by their
+    compiled schema are not compared: False.)"""
+    if narrow.checks is not None or wide.checks is not None:
+        return False
+    if wide.closed and (not narrow.closed or any(wide.field(f.wire) is None for f in narrow.fields)):
+        return False
+    for wf in wide.fields:
+        nf = narrow.field(wf.wire)
+        if nf is None:
+            if wf.required:
+                return False
+            continue
+        if wf.required and not nf.required:
+            return False
+        if wide_is_new:
+            rel = relation_of(compare_types(nf.type, wf.type, renames))
+        else:
+            rel = relation_of(compare_types(wf.type, nf.type, renames))
+        if rel not in (SAME, WIDER if wide_is_new else NARROWER):
+            return False
+    return True
+
+
+def _contains(wide: M.TypeExpr, narrow: M.TypeExpr, renames: dict[str, str], wide_defs: dict[str, M.Definition] | None = None,
+              narrow_defs: dict[str, M.Definition] | None = None, wide_is_new: bool | None = None) -> bool:
+    """Whether every instance of `narrow` is one of `wide` (a sufficient check). The sides'
+    definitions, where known, let a reference be read as what it names."""
     if isinstance(wide, M.TAny):
         return True
+    if _any_object(wide, wide_defs) and _objects_only(narrow, narrow_defs):
+        return True
+    wr, nr = _lookup(wide, wide_defs), _lookup(narrow, narrow_defs)
+    if isinstance(wr, M.ObjectDef) and isinstance(nr, M.ObjectDef) and wide_is_new is not None:
+        return _object_within(nr, wr, renames, wide_is_new)
     if isinstance(wide, M.TNumber) and isinstance(narrow, M.TInteger):
         return _within(wide, narrow)
     if isinstance(wide, M.TString) and isinstance(narrow, (M.TEnum, M.TConst)):
@@ -289,8 +357,9 @@ def _bounds(t: M.TInteger | M.TNumber) -> tuple[Any, Any, Any, Any]:
 
 
 def _subsumes(o: M.TypeExpr, n: M.TypeExpr, renames: dict[str, str]) -> str:
-    if _contains(n, o, renames):
+    old_defs, new_defs = (renames.old_defs, renames.new_defs) if isinstance(renames, Renames) else (None, None)
+    if _contains(n, o, renames, new_defs, old_defs, True if new_defs is not None else None):
         return WIDER
-    if _contains(o, n, renames):
+    if _contains(o, n, renames, old_defs, new_defs, False if old_defs is not None else None):
         return NARROWER
     return OTHER

@@ -97,6 +97,8 @@ class _Builder:
     def build(self) -> M.IR:
         for name in self.doc.defs:
             self.definition(name)
+        for name in self.recursive_aliases():
+            self.defs[name] = self.general_definition(name, self.doc.defs[name], self.doc.def_pointer(name))
         ordered = {name: self.defs[name] for name in [*self.doc.defs, *self.synthesized]}
         for name, d in ordered.items():
             self.alias_cycle(name, d, ordered)
@@ -147,6 +149,33 @@ class _Builder:
         for name in defs:
             if state.get(name) is None:
                 visit(name, [name])
+
+    def recursive_aliases(self) -> list[str]:
+        """Type aliases and unions that contain themselves inside a map value or an array item,
+        without passing through an object definition (a JSON value: a map or array of JSON
+        values, or a scalar). A typed model would have to evaluate such an alias before itself;
+        they are validated by their compiled schema instead, in every target alike. A cycle
+        through bare references and union members alone never ends: `endless` and
+        `alias_cycle` report it."""
+        edges: dict[str, set[tuple[str, bool]]] = {}
+        for name in self.doc.defs:
+            d = self.defs[name]
+            if isinstance(d, (M.AliasDef, M.UnionDef)):
+                t = d.union if isinstance(d, M.UnionDef) else d.type
+                edges[name] = {(r, inside) for r, inside in _type_refs(t, False) if isinstance(self.defs.get(r), (M.AliasDef, M.UnionDef))}
+        cyclic: set[str] = set()
+        for start in edges:
+            seen: set[tuple[str, bool]] = set()
+            todo = [(r, inside) for r, inside in edges[start]]
+            while todo:
+                node, inside = todo.pop()
+                if node == start and inside:
+                    cyclic.add(start)
+                    break
+                if (node, inside) not in seen:
+                    seen.add((node, inside))
+                    todo.extend((r, inside or deeper) for r, deeper in edges.get(node, ()))
+        return [name for name in self.doc.defs if name in cyclic]
 
     def alias_cycle(self, name: str, d: M.Definition, defs: dict[str, M.Definition]) -> None:
         """A definition that is only a $ref to another, round and round, names no type."""
@@ -747,6 +776,20 @@ def _text(value: Any) -> str | None:
 
 def _pascal(text: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in re.split(r"[^0-9A-Za-z]+", text) if w)
+
+
+def _type_refs(t: M.TypeExpr, inside: bool) -> set[tuple[str, bool]]:
+    """The definitions a type expression names, through arrays, map values and union members,
+    each with whether it is reached inside an array item or a map value."""
+    if isinstance(t, M.TRef):
+        return {(t.name, inside)}
+    if isinstance(t, M.TArray):
+        return _type_refs(t.items, True)
+    if isinstance(t, M.TMap) and t.values is not None:
+        return _type_refs(t.values, True)
+    if isinstance(t, M.TUnion):
+        return set().union(*(_type_refs(m, inside) for m in t.members))
+    return set()
 
 
 def _general_closedness(node: dict[str, Any], at: str) -> tuple[bool, str | None]:

@@ -46,6 +46,7 @@ class _Compiler:
             "fatal_levels": list(R.FATAL_LEVELS),
             "decode_error_rule": rf.decode_error_rule[0] if rf.decode_error_rule else None,
             "stripped_rule": rf.stripped_rule[0] if rf.stripped_rule else None,
+            "unknown_event_rule": rf.unknown_event_rule[0] if rf.unknown_event_rule else None,
             "retired_rule": rf.retired_rule[0] if rf.retired_rule else None,
             "machine": self.machine(rf.machine),
             "entities": {

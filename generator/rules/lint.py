@@ -63,7 +63,7 @@ class _Linter:
         for x in self.rf.listings:
             self.listing(x)
         self.retired()
-        for pair in (self.rf.decode_error_rule, self.rf.stripped_rule, self.rf.retired_rule):
+        for pair in (self.rf.decode_error_rule, self.rf.stripped_rule, self.rf.unknown_event_rule, self.rf.retired_rule):
             if pair:
                 self.rule(pair[0], pair[1])
         missing = [t for t in self.out.event_types if t not in self.out.handled and t not in self.out.passed]

@@ -187,5 +187,6 @@ class RulesFile:
     retired: list[Retired] = field(default_factory=list)
     decode_error_rule: tuple[str, Token] | None = None
     stripped_rule: tuple[str, Token] | None = None
+    unknown_event_rule: tuple[str, Token] | None = None
     retired_rule: tuple[str, Token] | None = None
     header: Token | None = None

@@ -181,6 +181,12 @@ class Parser:
         self.out.stripped_rule = (t.text, t)
         c.end()
 
+    def stmt_on_unknown_event(self, c: Cursor) -> None:
+        c.next("on-unknown-event")
+        t = c.word("a rule ID")
+        self.out.unknown_event_rule = (t.text, t)
+        c.end()
+
     def stmt_on_retired(self, c: Cursor) -> None:
         c.next("on-retired")
         t = c.word("a rule ID")

@@ -2,7 +2,8 @@
 client talks to through `specbind proxy` (tests/test_mcp_sdk.py). Everything on the wire is the
 SDK's own doing; the tools exist to make it send each kind of message: progress, logging,
 sampling, elicitation and roots requests, list_changed and resource-updated notifications, a
-tool error. Runs in a process of its own: the SDK and the generated package are both `mcp`.
+tool error; and, for a 2026-07-28 client, a tool whose questions ride an InputRequiredResult
+(multi round-trip requests) and one that notifies subscriptions/listen streams. Runs in a process of its own: the SDK and the generated package are both `mcp`.
 
 By default the server declares what it uses (the logging capability, listChanged, subscribe),
 registering the handlers the SDK's MCPServer does not add by itself on its low-level server.
@@ -14,16 +15,19 @@ from __future__ import annotations
 import logging
 import sys
 import warnings
+from typing import Annotated
 
 import anyio
 from pydantic import BaseModel
 
 from mcp.server.lowlevel.server import NotificationOptions
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, Elicit, ListRoots, MCPServer, Resolve, Sample
 from mcp.server.stdio import stdio_server
 from mcp.types import (
     Completion,
+    CreateMessageResult,
     EmptyResult,
+    ListRootsResult,
     PromptReference,
     ResourceTemplateReference,
     SamplingMessage,
@@ -113,6 +117,44 @@ async def touch(ctx: Context) -> str:
     await ctx.session.send_tool_list_changed()
     await ctx.session.send_prompt_list_changed()
     return "touched"
+
+
+class Who(BaseModel):
+    name: str
+
+
+def ask_name() -> Elicit[Who]:
+    return Elicit("Who are you?", Who)
+
+
+def ask_capital() -> Sample:
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text="capital of France?"))], max_tokens=20)
+
+
+def ask_roots() -> ListRoots:
+    return ListRoots()
+
+
+@server.tool()
+def greet(
+    who: Annotated[Who, Resolve(ask_name)],
+    answer: Annotated[CreateMessageResult, Resolve(ask_capital)],
+    where: Annotated[ListRootsResult, Resolve(ask_roots)],
+) -> str:
+    """Greet the user, with what the client's model and roots say: the SDK's resolvers ask the
+    client (elicitation, sampling, roots). In 2026-07-28 they ride one InputRequiredResult and the
+    client retries with its inputResponses (multi round-trip requests); in 2025-11-25 they are
+    the server's own requests, sent during the call."""
+    text = answer.content.text if isinstance(answer.content, TextContent) else "?"
+    return f"hello {who.name}: {text}, {len(where.roots)} root(s)"
+
+
+@server.tool()
+async def announce(ctx: Context) -> str:
+    """Tell 2026-07-28 subscribers (subscriptions/listen) that the tools and a resource changed."""
+    await ctx.notify_tools_changed()
+    await ctx.notify_resource_updated("specbind://readme")
+    return "announced"
 
 
 @server.resource("specbind://readme", mime_type="text/plain")

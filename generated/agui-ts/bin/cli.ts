@@ -7,7 +7,12 @@
  *
  *     node dist/bin/cli.js validate --as DEFINITION [--lenient] [--max-errors N] FILE...
  *     node dist/bin/cli.js replay [--format auto|jsonl|sse|json] [--after N] [--max-findings N] FILE...
- *     node dist/bin/cli.js batch JOBS.jsonl   # {"id", "op": "validate"|"replay", "path"|"text", ...}
+ *     node dist/bin/cli.js batch JOBS.jsonl   # {"id", "op": "validate"|"replay", "path"|"text"|"data", ...}
+ *     node dist/bin/cli.js batch -            # jobs on stdin, each answered as it arrives
+ *
+ * A job's input is a file (`path`), text (`text`) or bytes in base64 (`data`: bytes that are not
+ * UTF-8 too). `batch -` keeps one process alive for as many jobs as its feeder sends (the
+ * differential fuzzer's: fuzz/differential.py), answered in order.
  *
  * Exit 0 when every document is valid (every stream conformant), 1 otherwise, 2 on usage errors.
  */
@@ -71,6 +76,58 @@ function* chunksOf(path: string): Generator<Uint8Array> {
   }
 }
 
+/** Jobs read from stdin as they arrive (`batch -`), each answered in turn. Event-driven, not
+ * a blocking read: an answer written to a full pipe waits in Node's queue, which only the event
+ * loop empties, so a process blocked reading the next job would never send it. */
+function batchStdin(): void {
+  let pending: Uint8Array[] = [];
+  const take = (line: Uint8Array): void => {
+    const text = utf8Text(line);
+    if (text.trim()) runJob(text, "-");
+  };
+  const guarded = (work: () => void): void => {
+    try {
+      work();
+    } catch (e) {
+      if (!(e instanceof Usage)) throw e;
+      process.stderr.write(`error: ${e.message}\n`);
+      process.exitCode = 2;
+      process.stdin.pause();
+    }
+  };
+  process.stdin.on("data", (chunk: Uint8Array) =>
+    guarded(() => {
+      let from = 0;
+      for (let cut = chunk.indexOf(0x0a); cut >= 0; cut = chunk.indexOf(0x0a, from)) {
+        take(joined([...pending, chunk.subarray(from, cut)]));
+        pending = [];
+        from = cut + 1;
+      }
+      if (from < chunk.length) pending.push(chunk.slice(from));
+    }),
+  );
+  process.stdin.on("end", () => guarded(() => take(joined(pending))));
+}
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  if (!parts.length) return new Uint8Array(0);
+  const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    whole.set(p, at);
+    at += p.length;
+  }
+  return whole;
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 function integer(name: string, text: string | undefined): number | null {
   if (text === undefined) return null;
   if (!/^[0-9]+$/.test(text)) usage(`--${name} ${JSON.stringify(text)}: expected a whole number >= 0`);
@@ -102,6 +159,24 @@ function validateOne(data: Uint8Array | string, definition: DefinitionName, leni
     if (e.count > e.errors.length) out.omitted = { errors: e.count - e.errors.length, warnings: 0 };
     return out;
   }
+}
+
+/** One job of `batch`: its answer, one JSON line with its id. */
+function runJob(line: string, file: string): void {
+  let job: Record<string, any>;
+  try {
+    job = JSON.parse(line) as Record<string, any>;
+  } catch {
+    usage(`${file}: a job that is not JSON: ${line.slice(0, 80)}`);
+  }
+  const path: string | undefined = job["path"];
+  const input: Uint8Array | string = path !== undefined ? read(path) : job["data"] !== undefined ? fromBase64(String(job["data"])) : job["text"];
+  if (job["op"] === "validate") out({ id: job["id"], ...validateOne(input, definitionOf(job["definition"]), Boolean(job["lenient"]), job["max_errors"]) });
+  else if (job["op"] === "replay") {
+    const options = { format: job["format"] ?? "auto", after: job["after"] ?? null, maxFindings: job["max_findings"] };
+    out({ id: job["id"], ...(path !== undefined ? replayChunks(chunksOf(path), options) : replay(input, options)) });
+  }
+  else usage(`unknown job ${JSON.stringify(job["op"])}`);
 }
 
 function definitionOf(name: string | undefined): DefinitionName {
@@ -146,24 +221,11 @@ function main(argv: string[]): number {
     return ok ? 0 : 1;
   }
   if (command === "batch") {
-    for (const file of files) {
-      const jobs = utf8Text(read(file)).split("\n").filter((l: string) => l.trim());
-      for (const line of jobs) {
-        let job: Record<string, any>;
-        try {
-          job = JSON.parse(line) as Record<string, any>;
-        } catch {
-          usage(`${file}: a job that is not JSON: ${line.slice(0, 80)}`);
-        }
-        const path: string | undefined = job["path"];
-        if (job["op"] === "validate") out({ id: job["id"], ...validateOne(path !== undefined ? read(path) : job["text"], definitionOf(job["definition"]), Boolean(job["lenient"]), job["max_errors"]) });
-        else if (job["op"] === "replay") {
-          const options = { format: job["format"] ?? "auto", after: job["after"] ?? null, maxFindings: job["max_findings"] };
-          out({ id: job["id"], ...(path !== undefined ? replayChunks(chunksOf(path), options) : replay(job["text"], options)) });
-        }
-        else usage(`unknown job ${JSON.stringify(job["op"])}`);
-      }
+    if (files.length === 1 && files[0] === "-") {
+      batchStdin();
+      return 0;
     }
+    for (const file of files) for (const line of utf8Text(read(file)).split("\n")) if (line.trim()) runJob(line, file);
     return 0;
   }
   usage(`unknown command ${JSON.stringify(command)}: validate, replay or batch`);

@@ -16,10 +16,10 @@
  *     automaton.outcome; // "completed", or "failed" once a MUST-level rule was violated
  */
 
-import { checkLenient } from "./codec_json.js";
+import { check, checkLenient } from "./codec_json.js";
 import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_ERRORS, dumps, jsonEqual, parseJson, parseText, pyStr, utf8Text, wasExact } from "./json.js";
+import { JSONParseError, MAX_ERRORS, ORDER, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -179,7 +179,8 @@ export function evaluate(e: Expr, obj: unknown): any {
 /** A value as a Map key: strings as themselves, anything else tagged by its JSON. */
 function key(v: any): any {
   if (typeof v === "string" || v === null || v === undefined) return v;
-  if (typeof v === "number" || typeof v === "bigint") return Number(v);
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
   if (typeof v === "boolean") return Number(v);
   return "\u0000" + dumps(v);
 }
@@ -263,7 +264,7 @@ function sample(items: Iterable<string>): string[] {
     if (out.length === MAX_IDS) break;
     out.push(item);
   }
-  return out.sort();
+  return out.sort(codePointOrder);
 }
 
 function keyText(parts: any): string {
@@ -295,7 +296,7 @@ function canonical(value: any, node: Node | null): string {
       return Array.isArray(value) ? "[" + value.map((v) => canonical(v, node["items"])).join(",") + "]" : dumps(value);
     case "map":
       if (node["values"] == null || value === null || typeof value !== "object" || Array.isArray(value)) return dumps(value);
-      return "{" + Object.keys(value).map((k) => JSON.stringify(k) + ":" + canonical(value[k], node["values"])).join(",") + "}";
+      return "{" + keysOf(value).map((k) => JSON.stringify(k) + ":" + canonical(value[k], node["values"])).join(",") + "}";
     default:
       return dumps(value);
   }
@@ -322,7 +323,7 @@ export class Automaton {
   private opener: Obj | null = null;
   private readonly first: number | null;
   private readonly seen = new Map<any, Map<any, string>>();
-  private readonly latest = new Map<any, number>();
+  private readonly latest = new Map<any, number | bigint>();
   private readonly entities = new Map<string, Map<any, EntityRecord>>();
   private readonly past = new Map<string, Map<any, Obj>>();
   private readonly held = new Map<string, string>();
@@ -417,10 +418,9 @@ export class Automaton {
     return out;
   }
 
-  private noteDecodeError(detail: string): Finding[] {
+  private noteDecodeError(detail: string, rule: string | null = TABLES.decode_error_rule): Finding[] {
     this.index++;
     this.expandedEvents = [];
-    const rule: string | null = TABLES.decode_error_rule;
     if (rule) this.report(rule, "?", { detail });
     return this.take();
   }
@@ -453,13 +453,13 @@ export class Automaton {
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
       this.remember(key);
-      return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), false, e.count);
+      return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), TABLES.decode_error_rule, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
       return this.feed(raw as Obj);
     }
-    return this.feedValue(raw, key);
+    return this.feedValue(raw, data, key);
   }
 
   /** Like feedDocument, for a line of a text already decoded from UTF-8 (a JSON Lines file read
@@ -474,16 +474,16 @@ export class Automaton {
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
       this.remember(key);
-      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), false, e.count);
+      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), TABLES.decode_error_rule, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
       return this.feed(raw as Obj);
     }
-    return this.feedValue(raw, key);
+    return this.feedValue(raw, text, key);
   }
 
-  private feedValue(raw: unknown, key: string | null = null): Finding[] {
+  private feedValue(raw: unknown, data: Uint8Array | string, key: string | null = null): Finding[] {
     const counting = this.full();
     let result;
     try {
@@ -491,18 +491,19 @@ export class Automaton {
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       this.remember(key);
-      return this.undecodable(raw, [...e.errors], true, e.count);
+      return this.undecodable(data, [...e.errors], TABLES.decode_error_rule, e.count);
     }
     if (result.dropped && Object.keys(RETIRED).length) {
-      const translated = this.translate(raw);
+      const translated = this.translate(raw, data);
       if (translated !== null) return translated;
     }
+    if (result.dropped && TABLES.unknown_event_rule) return this.unknown(raw, data);
     let noted: Finding[] = [];
     const value = result.value as Obj | null;
     const type = value === null ? "?" : pyStr(value[DISC]);
     noted = noted.concat(this.stripped(result, type, counting));
     if (result.dropped) {
-      this.salvage(raw, true);
+      this.salvage(data);
       this.skip();
       return noted;
     }
@@ -524,32 +525,35 @@ export class Automaton {
     return noted;
   }
 
-  private undecodable(data: unknown, errors: Issue[], parsed = false, count = errors.length): Finding[] {
-    if (this.full()) {
-      this.salvage(data, parsed);
-      return this.noteDecodeError("");
-    }
+  private undecodable(data: Uint8Array | string, errors: Issue[], rule: string | null = TABLES.decode_error_rule, count = errors.length): Finding[] {
+    this.salvage(data);
+    if (this.full()) return this.noteDecodeError("", rule);
     const detail = errors.slice(0, 3).map(String).join("; ");
     const more = count - 3;
-    this.salvage(data, parsed);
-    return this.noteDecodeError(detail + (more > 0 ? `; and ${more} more` : ""));
+    return this.noteDecodeError(detail + (more > 0 ? `; and ${more} more` : ""), rule);
   }
 
-  /** An event that does not decode, or that lenient decoding dropped, still arrived: its sequence
-   * value and key, when they can be read, count as seen. */
-  private salvage(data: unknown, parsed: boolean): void {
-    if (SEQUENCE === null) return;
-    let raw: any = data;
-    if (!parsed) {
-      try {
-        raw = JSON.parse(typeof data === "string" ? data : utf8Text(data as Uint8Array));
-      } catch {
-        return;
-      }
+  /** An event lenient decoding would drop whole (of a type the schema does not name, or whose
+   * required member is unrecognised), where the rules make that a finding (`on-unknown-event`):
+   * the strict decoder says why. */
+  private unknown(raw: unknown, data: Uint8Array | string): Finding[] {
+    try {
+      check(raw, EVENTS as any, this.full() ? { maxErrors: 0 } : {});
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      return this.undecodable(data, [...e.errors], TABLES.unknown_event_rule, e.count);
     }
-    const value = wireGet(raw, SEQUENCE["field_wire"]);
-    const k = wireGet(raw, SEQUENCE["key_wire"]);
-    if (typeof value !== "number" || !Number.isInteger(value) || !(typeof k === "string" || (typeof k === "number" && Number.isInteger(k)))) return;
+    throw new Error("a document lenient decoding drops decodes strictly");
+  }
+
+  /** An event that does not decode, or that lenient decoding dropped, still arrived: when its
+   * sequence value and key can be read (`memberScalar`: the grammar alone, whatever else is wrong
+   * with it), they count as seen, so its one finding is its own, not also a gap. */
+  private salvage(data: Uint8Array | string): void {
+    if (SEQUENCE === null) return;
+    const value = memberScalar(data, SEQUENCE["field_wire"]);
+    const k = memberScalar(data, SEQUENCE["key_wire"]);
+    if ((typeof value !== "number" && typeof value !== "bigint") || k === undefined) return;
     const seen = this.seenFor(k);
     if (!seen.has(value)) {
       seen.set(value, "");
@@ -565,15 +569,20 @@ export class Automaton {
   }
 
   /** A retired shape as its replacement, with a finding that names it (null: not one). */
-  private translate(raw: unknown): Finding[] | null {
+  private translate(raw: unknown, data: Uint8Array | string): Finding[] | null {
     const discWire: string = TABLES.discriminator_wire;
     const old = attr(raw, discWire);
     const how = typeof old === "string" && Object.prototype.hasOwnProperty.call(RETIRED, old) ? RETIRED[old] : undefined;
     if (how === undefined) return null;
     const source = raw as Obj;
     const event: Obj = {};
-    for (const k of Object.keys(source)) if (!how["drop"].includes(k)) event[k] = source[k];
-    event[discWire] = how["as"];
+    const order: string[] = []; // the document's order, kept where JavaScript's would differ (ORDER)
+    const put = (name: string, value: unknown): void => {
+      if (!own(event, name)) order.push(name);
+      setMember(event, name, value);
+    };
+    for (const k of keysOf(source)) if (!how["drop"].includes(k)) put(k, source[k]);
+    put(discWire, how["as"]);
     const notes = [`${old} is retired: translated to ${how["as"]}`];
     const lost = (how["drop"] as string[]).filter((k) => own(source, k));
     if (lost.length) notes.push(`its ${lost.join(", ")} dropped (${how["as"]} has no place for it)`);
@@ -582,18 +591,19 @@ export class Automaton {
       const kind: string = spec["how"];
       const arg = spec["value"];
       if (kind === "value") {
-        event[name] = arg;
+        put(name, arg);
         continue;
       }
       let held = this.held.get(arg);
       if (kind === "new" || held === undefined) {
         held = `${arg}-${this.index + 1}`;
         this.held.set(arg, held);
-        if (kind !== "new") notes.push(`${name} '${held}' minted: no opener preceded it`);
+        if (kind !== "new") notes.push(`${name} ${pyRepr(held)} minted: no opener preceded it`);
       }
-      event[name] = held;
+      put(name, held);
       if (kind === "close") this.held.delete(arg);
     }
+    if (ORDER in source) (event as { [ORDER]?: string[] })[ORDER] = order;
     const rule: string | null = TABLES.retired_rule;
     let noted: Finding[] = [];
     if (rule && this.full()) this.counted(rule);
@@ -607,7 +617,7 @@ export class Automaton {
       result = checkLenient(event, EVENTS as any);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      return noted.concat(this.undecodable(raw, [...e.errors], true, e.count));
+      return noted.concat(this.undecodable(data, [...e.errors], TABLES.decode_error_rule, e.count));
     }
     noted = noted.concat(this.stripped(result, how["as"], false));
     if (result.dropped) {
@@ -718,7 +728,7 @@ export class Automaton {
       return false;
     }
     const last = this.latest.get(key(k));
-    const expected = last === undefined ? this.first : last + 1;
+    const expected = last === undefined ? this.first : typeof last === "bigint" ? last + 1n : last + 1;
     if (value !== expected) this.report(spec["gap"], type, { actual: value, expected }, [`${show(k)}#${pyStr(value)}`]);
     seen.set(value, digest);
     if (last === undefined || value > last) this.latest.set(key(k), value);
@@ -859,7 +869,7 @@ export class Automaton {
         if (expect.op === "unique") {
           const counted = new Map<string, number>();
           for (const v of collect(target, expect["path"]).map(pyStr)) counted.set(v, (counted.get(v) ?? 0) + 1);
-          const repeated = [...counted].filter(([, n]) => n > 1).map(([v]) => v).sort();
+          const repeated = [...counted].filter(([, n]) => n > 1).map(([v]) => v).sort(codePointOrder);
           ids = repeated.slice(0, MAX_IDS);
           total = repeated.length;
         }
@@ -966,14 +976,6 @@ export class Automaton {
   }
 }
 
-function wireGet(raw: any, dotted: string): any {
-  for (const part of dotted.split(".")) {
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
-    raw = own(raw, part) ? raw[part] : null;
-  }
-  return raw;
-}
-
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,6}))?)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?)?$/;
 
 /** An ISO 8601 instant in milliseconds (no offset: UTC), or null. */
@@ -1010,7 +1012,7 @@ export function checkAnswers(name: string, question: Obj | null, answer: Obj, no
   const kind: string = spec["input"]["definition"];
   if (!asking) {
     if (answered.size && rules["nothing-to-continue"]) {
-      const named = [...answered.values()].map(([id]) => pyStr(id)).sort();
+      const named = [...answered.values()].map(([id]) => pyStr(id)).sort(codePointOrder);
       out.push(finding(rules["nothing-to-continue"], 0, kind, {}, named.slice(0, MAX_IDS), named.length));
     }
     return out;

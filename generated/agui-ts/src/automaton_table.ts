@@ -323,6 +323,7 @@ export const TABLES: { readonly [key: string]: any } = {
  ],
  "decode_error_rule": "EVENT-DECODE",
  "stripped_rule": "EVENT-UNKNOWN-STRIPPED",
+ "unknown_event_rule": null,
  "retired_rule": "EVENT-RETIRED",
  "machine": {
   "name": "run",

@@ -21,7 +21,7 @@
  */
 
 import { DecodeError, EncodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_DEPTH, MAX_ERRORS, dumps, parseJson, wasExact } from "./json.js";
+import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, setMember, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
 import { DROP, Validation, accepts, plain } from "./validation.js";
@@ -147,7 +147,9 @@ export function extras(value: unknown, definition: DefinitionName): Record<strin
   if (node === undefined || node.kind !== "object" || node["closed"] != null || value === null || typeof value !== "object") return {};
   const fields = node["fields"] as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (!Object.prototype.hasOwnProperty.call(fields, k)) out[k] = v;
+  const names = keysOf(value).filter((k) => !Object.prototype.hasOwnProperty.call(fields, k));
+  for (const k of names) setMember(out, k, (value as Record<string, unknown>)[k]);
+  if (ORDER in value) (out as { [ORDER]?: string[] })[ORDER] = names;
   return out;
 }
 

@@ -2,7 +2,7 @@
 // Do not edit: change the spec or the templates and run `specbind generate`.
 /**
  * Harness Runtime API 2026-09-02 for TypeScript: types for every definition, the exact
- * JSON codec, the lifecycle automaton (23 rules) and replay. Zero runtime
+ * JSON codec, the lifecycle automaton (22 rules) and replay. Zero runtime
  * dependencies.
  */
 

@@ -18,9 +18,11 @@
 
 import { Automaton, Finding, MAX_FINDINGS, RULES } from "./automaton.js";
 import { TABLES } from "./automaton_table.js";
-import { accepts } from "./validation.js";
+import { acceptsDocument } from "./codec_json.js";
 import { SSEDecoder } from "./sse.js";
-import { utf8, utf8Exact, utf8Text } from "./json.js";
+import { JSONParseError, codePointOrder, scanItems, scanText, utf8, utf8Exact, utf8Text } from "./json.js";
+import type { Scanned } from "./json.js";
+import type { DefinitionName } from "./types.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
 export const FORMATS = ["auto", "jsonl", "sse", "json"] as const;
@@ -80,12 +82,19 @@ function startsWithText(b: Uint8Array, prefix: string): boolean {
 
 const hasBom = (b: Uint8Array): boolean => b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 
-function isEvent(text: Uint8Array | string): boolean {
-  try {
-    return accepts(TABLES.events_definition, JSON.parse(typeof text === "string" ? text : utf8Text(text)));
-  } catch {
-    return false;
-  }
+/** Whether a document is an event as the codec reads it (its limits included). */
+function isEvent(data: Uint8Array): boolean {
+  return acceptsDocument(data, TABLES.events_definition as DefinitionName);
+}
+
+/** The items of a top-level object's `stream` member when it is an array (the last member of
+ * that name, as parsing keeps), else null. */
+function streamOf(shape: Scanned): Scanned | null {
+  if (shape.kind !== "object") return null;
+  let last: [string, number, number] | undefined;
+  for (const m of shape.members) if (m[0] === "stream") last = m;
+  if (last === undefined || shape.text[last[1]] !== "[") return null;
+  return scanText(shape.text.slice(last[1], last[2]));
 }
 
 /** The format of a stream from its first bytes (`whole`: they are all of it), and why. */
@@ -101,18 +110,16 @@ export function sniff(head: Uint8Array, whole = false): [Format, string] {
   const end = text.indexOf(0x0a);
   if (end < 0 && !whole) return ["jsonl", "JSON on its first line"];
   const line = end < 0 ? text : text.subarray(0, end);
-  let first: unknown;
+  let first: Scanned;
   try {
-    first = JSON.parse(utf8Text(line));
-  } catch {
+    // the grammar alone: bytes that are not UTF-8 are characters of no meaning here
+    first = scanText(utf8Text(line));
+  } catch (e) {
+    if (!(e instanceof JSONParseError)) throw e;
     return ["json", "a JSON document over several lines"];
   }
-  if (isCase(first, line)) return ["json", "a test case (an object with a stream)"];
+  if (streamOf(first) !== null && !isEvent(line)) return ["json", "a test case (an object with a stream)"];
   return ["jsonl", ORDINARY];
-}
-
-function isCase(value: unknown, data: Uint8Array | string): boolean {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && Array.isArray((value as Record<string, unknown>)["stream"]) && !isEvent(data);
 }
 
 export function conformant(report: Report): boolean {
@@ -314,30 +321,29 @@ class Run {
     if (decoder.finish()) this.notes.push("the stream ends inside an SSE event (no blank line after it): that event is not read");
   }
 
+  /** A JSON text: its grammar read whole (`scanItems`: no nesting stops it), then each item of
+   * an array, or of a test case's stream, decoded on its own as one event. */
   private json(data: Uint8Array): void {
     const text = strip(data);
-    let documents: (Uint8Array | string)[];
+    let documents: (Uint8Array | string)[] = text.length ? [text] : [];
+    let shape: Scanned | null = null;
     try {
-      const source = utf8Text(text);
-      const decoded = text.length ? JSON.parse(source) : undefined;
-      if (text[0] === 0x5b && Array.isArray(decoded)) {
-        documents = items(source, 0);
-        this.notes.push(`a JSON array of ${documents.length.toLocaleString("en-US")} events`);
-      } else if (text[0] === 0x7b && decoded !== null && typeof decoded === "object") {
-        const stream = (decoded as Record<string, unknown>)["stream"];
-        const at = Array.isArray(stream) ? member(source, "stream") : -1;
-        if (at >= 0 && !isEvent(text)) {
-          documents = items(source, at);
-          const rest = Object.keys(decoded).filter((k) => k !== "stream").sort().join(", ");
-          this.notes.push(`a test case: its stream of ${documents.length.toLocaleString("en-US")} events${rest ? ` (its ${rest} not checked)` : ""}`);
-        } else {
-          documents = [text];
-          this.notes.push("one JSON object: a stream of one event");
-        }
-      } else documents = text.length ? [text] : [];
+      if (text.length) shape = scanItems(text);
     } catch (e) {
-      this.notes.push(`not one JSON document: ${e instanceof Error ? e.message : String(e)}`);
-      documents = [text];
+      if (!(e instanceof JSONParseError)) throw e;
+      this.notes.push(`not one JSON document: ${e.message}`);
+    }
+    if (shape !== null && shape.kind === "array") {
+      const source = shape.text;
+      documents = shape.spans.map(([a, b]) => source.slice(a, b));
+      this.notes.push(`a JSON array of ${documents.length.toLocaleString("en-US")} events`);
+    } else if (shape !== null && shape.kind === "object") {
+      const items = streamOf(shape);
+      if (items !== null && !isEvent(text)) {
+        documents = items.spans.map(([a, b]) => items.text.slice(a, b));
+        const rest = [...new Set(shape.members.map((m) => m[0]).filter((k) => k !== "stream"))].sort(codePointOrder).join(", ");
+        this.notes.push(`a test case: its stream of ${documents.length.toLocaleString("en-US")} events${rest ? ` (its ${rest} not checked)` : ""}`);
+      } else this.notes.push("one JSON object: a stream of one event");
     }
     for (const doc of documents) this.automaton.feedDocument(doc);
   }
@@ -376,78 +382,15 @@ class Run {
     if (automaton.omitted) {
       let fatal = 0;
       for (const [rule, n] of automaton.omittedRules) if (FATAL_LEVELS.has(RULES[rule]?.level ?? "")) fatal += n;
-      const rules = [...automaton.omittedRules].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      const rules = [...automaton.omittedRules].sort((a, b) => codePointOrder(a[0], b[0]));
       omitted = { violations: fatal, warnings: automaton.omitted - fatal, rules: Object.fromEntries(rules) };
       notes.push(`${automaton.omitted} more findings than the ${automaton.findings.length} listed (max_findings): counted in omitted`);
     }
-    const types = [...automaton.counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const types = [...automaton.counts.entries()].sort((a, b) => b[1] - a[1] || codePointOrder(a[0], b[0]));
     const report: Report = { outcome, violations, warnings, events, types: Object.fromEntries(types), runs: automaton.runs, format: this.format, notes };
     if (omitted !== undefined) report.omitted = omitted;
     return report;
   }
-}
-
-/** The end of the JSON value starting at `i` of a valid JSON text. */
-function skip(s: string, i: number): number {
-  const c = s.charCodeAt(i);
-  if (c === 0x22) {
-    for (i++; ; i++) {
-      const d = s.charCodeAt(i);
-      if (d === 0x5c) i++;
-      else if (d === 0x22) return i + 1;
-    }
-  }
-  if (c === 0x5b || c === 0x7b) {
-    let depth = 0;
-    for (; i < s.length; i++) {
-      const d = s.charCodeAt(i);
-      if (d === 0x22) i = skip(s, i) - 1;
-      else if (d === 0x5b || d === 0x7b) depth++;
-      else if (d === 0x5d || d === 0x7d) {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
-    }
-    return i;
-  }
-  while (i < s.length && !/[\s,\]}]/.test(s[i]!)) i++;
-  return i;
-}
-
-const space = (s: string, i: number): number => {
-  while (i < s.length && /\s/.test(s[i]!)) i++;
-  return i;
-};
-
-/** The raw text of each item of the JSON array starting at `at` (of a valid JSON text). */
-function items(s: string, at: number): string[] {
-  const out: string[] = [];
-  let i = space(s, at + 1);
-  if (s[i] === "]") return out;
-  for (;;) {
-    const end = skip(s, i);
-    out.push(s.slice(i, end));
-    i = space(s, end);
-    if (s[i] !== ",") return out;
-    i = space(s, i + 1);
-  }
-}
-
-/** Where the value of a top-level member starts in a valid JSON object text (the last one of
- * that name, as parsing keeps), or -1. */
-function member(s: string, name: string): number {
-  let found = -1;
-  let i = space(s, 1);
-  while (i < s.length && s[i] === '"') {
-    const end = skip(s, i);
-    const key = JSON.parse(s.slice(i, end)) as string;
-    i = space(s, space(s, end) + 1);
-    if (key === name) found = i;
-    i = space(s, skip(s, i));
-    if (s[i] !== ",") break;
-    i = space(s, i + 1);
-  }
-  return found;
 }
 
 export { RULES };

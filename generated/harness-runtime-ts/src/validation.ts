@@ -13,7 +13,7 @@
  */
 
 import { Issue } from "./errors.js";
-import { MAX_ERRORS, PyFloat, escapeToken, isInt, jsonType, numeric, pyDumps, pyRepr, showNumber } from "./json.js";
+import { MAX_ERRORS, PyFloat, codePointOrder, escapeToken, isInt, jsonType, keysOf, numeric, pyDumps, pyRepr, setMember, showNumber } from "./json.js";
 import { DEFINITIONS } from "./schema_table.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -56,7 +56,7 @@ const LISTED = new WeakMap<object, string>();
 /** A union's tags, sorted and listed: made once per union, not once per value checked. */
 function listed(tags: Record<string, string>): string {
   let found = LISTED.get(tags);
-  if (found === undefined) LISTED.set(tags, (found = Object.keys(tags).sort().join(", ")));
+  if (found === undefined) LISTED.set(tags, (found = Object.keys(tags).sort(codePointOrder).join(", ")));
   return found;
 }
 
@@ -310,8 +310,15 @@ export class Validation {
         return this.union(value, node, ptr, definition);
       case "enum":
         if (typeof value !== "string") this.typeError(value, "string", node, ptr, definition);
-        else if (!(node["values"] as string[]).includes(value))
-          this.error(ptr, definition, "enum", `${show(value)} is not one of ${(node["values"] as string[]).join(", ")}`, loc(node.loc, "enum"));
+        else if (!(node["values"] as string[]).includes(value)) {
+          const allowed = (node["values"] as string[]).join(", ");
+          if (this.lenient) {
+            // a closed set of strings is a union of names: an unknown one is stripped
+            this.warn(ptr, definition, "enum", `unknown value ${pyRepr(value)} stripped (known: ${allowed})`, loc(node.loc, "enum"));
+            return DROP;
+          }
+          this.error(ptr, definition, "enum", `${show(value)} is not one of ${allowed}`, loc(node.loc, "enum"));
+        }
         return value;
       case "const": {
         const want = node["value"];
@@ -367,7 +374,7 @@ export class Validation {
       if (spec.required !== null && !has(value, name)) this.error(ptr, definition, "required", `missing required property ${pyRepr(name)}`, "#" + spec.required);
     }
     let out: Record<string, unknown> = value;
-    for (const name of Object.keys(value)) {
+    for (const name of keysOf(value)) {
       const member = value[name];
       const spec = has(fields, name) ? fields[name] : undefined;
       const sub = `${ptr}/${escapeToken(name)}`;
@@ -388,14 +395,14 @@ export class Validation {
       const checked = this.check(member, spec.type, sub, definition);
       if (checked === DROP) {
         if (spec.required !== null) {
-          this.error(sub, definition, "oneOf", `required property ${pyRepr(name)} holds an unknown member`, "");
-          continue;
+          // the value holding it goes instead (processing.mdx); its warning says why
+          return DROP;
         }
         if (out === value) out = { ...value };
         delete out[name];
       } else if (checked !== member) {
         if (out === value) out = { ...value };
-        out[name] = checked;
+        setMember(out, name, checked);
       }
     }
     return out;
@@ -432,7 +439,7 @@ export class Validation {
     const got = jsonType(value);
     const members = node["members"] as [string[], Node][];
     for (const [kinds, member] of members) if (kinds.includes(got) || (got === "integer" && kinds.includes("number"))) return this.check(value, member, ptr, definition);
-    const expected = [...new Set(members.flatMap(([kinds]) => kinds))].sort().join(" or ");
+    const expected = [...new Set(members.flatMap(([kinds]) => kinds))].sort(codePointOrder).join(" or ");
     const keyword: string = node["keyword"];
     this.error(ptr, definition, keyword, `expected ${expected}, got ${got}`, loc(node.loc, keyword));
     return value;
@@ -472,17 +479,17 @@ export class Validation {
       return value;
     }
     const keys = node["keys"] as Node | null | undefined;
-    if (keys != null) for (const key of Object.keys(value)) this.name(key, keys, ptr, definition);
+    if (keys != null) for (const key of keysOf(value)) this.name(key, keys, ptr, definition);
     const values = node["values"] as Node | null;
     if (values == null) return value;
     let out: Record<string, unknown> = value;
-    for (const key of Object.keys(value)) {
+    for (const key of keysOf(value)) {
       const member = value[key];
       const checked = this.check(member, values, `${ptr}/${escapeToken(key)}`, definition);
       if (checked !== member) {
         if (out === value) out = { ...value };
         if (checked === DROP) delete out[key];
-        else out[key] = checked;
+        else setMember(out, key, checked);
       }
     }
     return out;
@@ -537,7 +544,7 @@ export function plain(value: any): any {
     let out: Record<string, unknown> | null = null;
     for (const k of Object.keys(value)) {
       const v = plain(value[k]);
-      if (v !== value[k]) (out ??= { ...value })[k] = v;
+      if (v !== value[k]) setMember((out ??= { ...value }), k, v);
     }
     return out ?? value;
   }

@@ -14,3 +14,6 @@ export { DecodeError, EncodeError, Issue, ValidationError } from "./errors.js";
 export { MAX_DEPTH } from "./json.js";
 export * from "./version.js";
 export { SSEDecoder } from "./sse.js";
+export { Router, FamilyFinding } from "./family.js";
+export type { Delivery, Segment } from "./family.js";
+export { FAMILY } from "./family_table.js";

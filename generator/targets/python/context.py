@@ -9,7 +9,9 @@ import json
 from typing import Any
 
 from ... import __version__
-from ...binding import Binding
+from ...binding import Binding, load_binding
+from ...corpus import fixture_kinds
+from ...family import Family, load_family
 from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
@@ -43,6 +45,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     tables = None if rules is None else rules.tables_for(sym.field_name)
     vocabulary = needs_vocabulary(ir, products.validation)
     pointers = ctx.reference_pointers()
+    family = load_family(binding.spec_dir)
     reference_map = ir.draft != "2020-12" or any(p != "#/$defs/" + n.replace("~", "~0").replace("/", "~1") for n, p in pointers.items())
     context = {
         "vocabulary": vocabulary,
@@ -70,6 +73,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
         "fixture_count": len(fixtures["fixtures"]),
+        "family": None if family is None else _family(binding, family),
+        "fixture_kinds": fixture_kinds(fixtures),
         "conformance_count": 0 if rules is None else len(products.conformance["streams"]),
         "conformance_gaps": list(binding.conformance_gaps),
         "case_count": len(cases),
@@ -99,7 +104,19 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
     runtime: tuple[str, ...] = ("core",) if rules is None else ("core", "rules")
     runtime += ("vocabulary",) if vocabulary else ()
+    runtime += ("family",) if family is not None else ()
     return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=runtime)
+
+
+def _family(binding: Binding, family: Family) -> dict[str, Any]:
+    """The family table as the home package holds it: with each revision's package name."""
+    packages = {r.version: python_package(load_binding(r.spec_dir)) for r in family.revisions}
+    return {
+        "source": binding.stable(binding.spec_dir / "binding.toml"),
+        "table": repr(family.table | {"packages": packages}),
+        "versions": family.versions,
+        "packages": [f"`{p}`" for p in packages.values()],
+    }
 
 
 def _optional_requires(binding: Binding, opts: dict[str, Any]) -> list[tuple[str, list[str]]]:

@@ -12,7 +12,8 @@ import textwrap
 from typing import Any
 
 from ... import __version__
-from ...binding import Binding
+from ...binding import Binding, load_binding
+from ...family import load_family
 from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
@@ -235,8 +236,18 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     if rules is not None:
         data.append(Data("tests/conformance.json", _json(products.conformance)))
         data.append(Data("tests/rule_examples.json", _json(products.rule_examples)))
+    family = load_family(binding.spec_dir)
+    if family is not None:
+        packages = {r.version: typescript_package(load_binding(r.spec_dir)) for r in family.revisions}
+        context["family"] = {
+            "source": binding.stable(binding.spec_dir / "binding.toml"),
+            "table": json.dumps(family.table | {"packages": packages}, indent=1, ensure_ascii=False),
+        }
+    else:
+        context["family"] = None
     runtime: tuple[str, ...] = ("core",) if rules is None else ("core", "rules")
     runtime += ("vocabulary",) if vocabulary else ()
+    runtime += ("family",) if family is not None else ()
     return Plan(package_dir=package, context=context, data=tuple(data), templates="typescript", runtime=runtime)
 
 

@@ -37,6 +37,8 @@ import re
 import sys
 from typing import Any
 
+from .shown import show_number  # noqa: F401 - where it was, for code that imports it from here
+
 __all__ = ["MAX_DEPTH", "MAX_ERRORS", "Capped", "show_number", "too_deep", "value_depth", "lone_surrogate_escape", "unicode_escape", "lone_surrogate", "safe_text", "int_digits_limit"]
 
 MAX_DEPTH = 128
@@ -165,10 +167,3 @@ def safe_text(text: str) -> str:
 def int_digits_limit() -> int:
     """The most digits an integer may have (0: no limit): CPython's, which msgspec follows too."""
     return sys.get_int_max_str_digits()
-
-
-def show_number(value: Any) -> str:
-    """A number for a message: as written, or (an integer too long to print) its size."""
-    if type(value) is int and value.bit_length() > 3000:  # ~900 digits: below any digits limit
-        return f"an integer of about {int(value.bit_length() / 3.3219)} digits"
-    return str(value)

@@ -13,9 +13,11 @@ from typing import Any
 
 import msgspec
 
-from .errors import Issue
 from . import limits
-from .limits import MAX_DEPTH, Capped, int_digits_limit, show_number, lone_surrogate, lone_surrogate_escape, safe_text, too_deep
+from .errors import Issue, JSONParseError
+from .jsonscan import text_of
+from .limits import MAX_DEPTH, Capped, int_digits_limit, lone_surrogate, lone_surrogate_escape, safe_text, too_deep
+from .shown import int_digits, quote, show_number
 from .schema_table import DEFINITIONS
 
 __all__ = ["DROP", "Validation", "parse_json", "unreadable", "JSONParseError", "json_equal", "json_type"]
@@ -24,18 +26,6 @@ DROP: Any = object()
 """Returned in place of a value the lenient validator stripped as a whole."""
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-class JSONParseError(ValueError):
-    """Bytes or text that are not one JSON document this package reads (see ``limits``):
-    ``issues`` locates each problem (a JSON Pointer where the document parsed, else the line and
-    column or byte in the message), with its keyword: ``json``, or ``depth`` for nesting; the
-    first ``max_errors`` of them, ``count`` the number in all."""
-
-    def __init__(self, message: str, issues: list[tuple[str, str, str]] | None = None) -> None:
-        super().__init__(message)
-        self.issues: list[tuple[str, str, str]] = issues if issues is not None else [("", "json", message)]
-        self.count: int = len(self.issues) + getattr(self.issues, "more", 0)
 
 
 class _Refused:
@@ -85,9 +75,6 @@ class _Hooks:
         return int(text)
 
 
-_BOM = b"\xef\xbb\xbf"
-
-
 _DEFAULT: Any = object()
 
 
@@ -103,21 +90,16 @@ def parse_json(data: bytes | str, max_errors: int | None = _DEFAULT) -> Any:
         raw = data.encode()
     else:
         raw = bytes(data)
-    if raw[:3] == _BOM:
-        raise JSONParseError("a byte order mark opens the document: JSON text is UTF-8 without one (RFC 8259 section 8.1)")
     if 92 not in raw and (len(raw) <= 2 * MAX_DEPTH or not too_deep(raw)):
         # no escape (so no lone surrogate), not too deep: what msgspec reads, it reads exactly as
         # the path below would (numbers, strings, member order, the last of a repeated name);
-        # what it refuses (not UTF-8, not JSON, a number out of range...) the path below
-        # explains. A refused document's cost is then mostly its checking, not its parsing.
+        # what it refuses (a byte order mark, not UTF-8, not JSON, a number out of range...) the
+        # path below explains. A refused document's cost is then mostly its checking.
         try:
             return msgspec.json.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError):
             pass
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise JSONParseError(f"not UTF-8 at byte {exc.start}: {exc.reason} (JSON text is UTF-8, RFC 8259 section 8.1)") from None
+    text = text_of(raw)
     if too_deep(raw):
         message = f"nested deeper than {MAX_DEPTH} arrays and objects"
         raise JSONParseError(message, [("", "depth", message)])
@@ -152,8 +134,8 @@ def unreadable(document: Any, most: int | None = None) -> Capped:
                 found.append((ptr, "json", f"a lone surrogate \\u{ord(node[at]):04x} at character {at}: not Unicode text (RFC 7493)"))
         elif t is _Refused:
             found.append((ptr, "json", node.message))
-        elif t is int and limit and node.bit_length() > limit * 3.3219:  # log2(10): digits > limit
-            found.append((ptr, "json", f"an integer of about {int(node.bit_length() / 3.3219)} digits: beyond the limit of {limit}"))
+        elif t is int and limit and node.bit_length() > limit * 3.3219 and int_digits(node) > limit:  # log2(10)
+            found.append((ptr, "json", f"an integer of {int_digits(node)} digits: beyond the limit of {limit}"))
         elif t is dict:
             for key, value in node.items():
                 sub = f"{ptr}/{_escape(safe_text(key))}"
@@ -302,7 +284,7 @@ class Validation:
         fields = node["fields"]
         for name, spec in fields.items():
             if spec["required"] and name not in value:
-                self.error(ptr, definition, "required", f"missing required property {name!r}", "#" + spec["required"])
+                self.error(ptr, definition, "required", f"missing required property {quote(name)}", "#" + spec["required"])
         out = value
         for name, member in value.items():
             spec = fields.get(name)
@@ -312,17 +294,16 @@ class Validation:
                     self.ignored.append(sub)
                     continue
                 if self.lenient:
-                    self.warn(sub, definition, "unevaluatedProperties", f"unknown property {name!r} stripped", "#" + node["closed"])
+                    self.warn(sub, definition, "unevaluatedProperties", f"unknown property {quote(name)} stripped", "#" + node["closed"])
                     out = dict(out) if out is value else out
                     out.pop(name, None)
                 else:
-                    self.error(ptr, definition, "unevaluatedProperties", f"unknown property {name!r}", "#" + node["closed"])
+                    self.error(ptr, definition, "unevaluatedProperties", f"unknown property {quote(name)}", "#" + node["closed"])
                 continue
             checked = self.check(member, spec["type"], sub, definition)
             if checked is DROP:
-                if spec["required"]:
-                    self.error(sub, definition, "oneOf", f"required property {name!r} holds an unknown member", "")
-                    continue
+                if spec["required"]:  # the value holding it goes instead (processing.mdx); its warning says why
+                    return DROP
                 out = dict(out) if out is value else out
                 out.pop(name, None)
             elif checked is not member:
@@ -337,16 +318,16 @@ class Validation:
         choices = _listed(tags)
         where = _loc(node["loc"], keyword)
         if type(value) is not dict:
-            self.error(ptr, definition, keyword, f"expected an object with a {field!r} of {choices}; got {json_type(value)}", where)
+            self.error(ptr, definition, keyword, f"expected an object with a {quote(field)} of {choices}; got {json_type(value)}", where)
             return value
         if field not in value:
-            self.error(ptr, definition, keyword, f"missing discriminator {field!r} (one of {choices})", where)
+            self.error(ptr, definition, keyword, f"missing discriminator {quote(field)} (one of {choices})", where)
             return value
         tag = value[field]
         member = tags.get(tag) if type(tag) is str else None
         if member is None:
             if self.lenient and type(tag) is str:
-                self.warn(ptr, definition, keyword, f"unknown {field} {tag!r} stripped (known: {choices})", where)
+                self.warn(ptr, definition, keyword, f"unknown {field} {quote(tag)} stripped (known: {choices})", where)
                 return DROP
             self.error(ptr, definition, keyword, f"{field} {_show(tag)} is not one of {choices}", where)
             return value
@@ -367,6 +348,9 @@ class Validation:
             self._type_error(value, "string", node, ptr, definition)
         elif value not in node["values"]:
             allowed = ", ".join(node["values"])
+            if self.lenient:  # a closed set of strings is a union of names: an unknown one is stripped
+                self.warn(ptr, definition, "enum", f"unknown value {quote(value)} stripped (known: {allowed})", _loc(node["loc"], "enum"))
+                return DROP
             self.error(ptr, definition, "enum", f"{_show(value)} is not one of {allowed}", _loc(node["loc"], "enum"))
         return value
 

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import Issue
-from .limits import show_number
+from .shown import quote, show_number
 from .schema_table import DEFINITIONS, FORMATS, INTEGERS
 from .validation import DROP, JSONParseError, Validation as _Base, json_equal, json_type, parse_json, unreadable
 
@@ -323,7 +323,7 @@ class Validation(_Base):
                     ok, _, errs = self.trial(member, sub, f"{ptr}/{_escape(key)}", definition)
                     if not ok:
                         if sub.get("bool") is False:
-                            self.error(ptr, definition, "unevaluatedProperties", f"unknown property {key!r}", f"#{loc}/unevaluatedProperties")
+                            self.error(ptr, definition, "unevaluatedProperties", f"unknown property {quote(key)}", f"#{loc}/unevaluatedProperties")
                         else:
                             self.errors.extend(errs)
                 props.update(value)
@@ -457,7 +457,7 @@ class Validation(_Base):
         props: set[str] = set()
         for name in node.get("required", ()):
             if name not in value:
-                self.error(ptr, definition, "required", f"missing required property {name!r}", f"#{loc}/required")
+                self.error(ptr, definition, "required", f"missing required property {quote(name)}", f"#{loc}/required")
         deps = node.get("dependent_required")
         if deps:
             keyword = node.get("dependencies_keyword", "dependentRequired")
@@ -465,7 +465,7 @@ class Validation(_Base):
                 if prop in value:
                     for name in needed:
                         if name not in value:
-                            self.error(ptr, definition, keyword, f"{prop!r} is present, so {name!r} is required", f"#{loc}/{keyword}")
+                            self.error(ptr, definition, keyword, f"{quote(prop)} is present, so {quote(name)} is required", f"#{loc}/{keyword}")
         least, most = node.get("min_properties"), node.get("max_properties")
         if least is not None and len(value) < least:
             self.error(ptr, definition, "minProperties", f"has {len(value)} properties, fewer than {least}", f"#{loc}/minProperties")
@@ -498,7 +498,7 @@ class Validation(_Base):
                 props.add(key)
             elif extra is not None:
                 if extra.get("bool") is False:
-                    self.error(ptr, definition, "additionalProperties", f"unknown property {key!r}", f"#{loc}/additionalProperties")
+                    self.error(ptr, definition, "additionalProperties", f"unknown property {quote(key)}", f"#{loc}/additionalProperties")
                 else:
                     self.evaluate(member, extra, sub, definition)
                 props.add(key)

@@ -17,6 +17,24 @@ export const MAX_ERRORS = 100;
 /** The most digits an integer may have (CPython's default `sys.get_int_max_str_digits`). */
 export const INT_DIGITS_LIMIT = 4300;
 
+/** Where an object read from a document keeps its members' order when JavaScript would not: an
+ * object lists the names that are array indices (`"0"`, `"12"`) first, whatever their place,
+ * and every binding of this spec keeps the document's order (in errors, warnings, messages and
+ * the sequence stage's "the same event"). Set by the exact reader on such objects only (the text
+ * of any document with such a name takes it: `needsExact`); copied by object spread; read by
+ * `keysOf`. */
+export const ORDER: unique symbol = Symbol("document order");
+
+// a member name JavaScript may put first (an array index, and a little more: never missed)
+const INDEX_RX = /^(?:0|[1-9][0-9]{0,9})$/;
+
+/** The member names of a JSON object in document order. */
+export function keysOf(obj: object): string[] {
+  const order = (obj as { [ORDER]?: string[] })[ORDER];
+  if (order === undefined) return Object.keys(obj);
+  return order.filter((k) => Object.prototype.hasOwnProperty.call(obj, k));
+}
+
 /** A number written with a fraction part or an exponent whose value is an integer (`1.0`,
  * `1e3`): a JSON number, but not a JSON Schema integer for this codec. */
 export class PyFloat {
@@ -138,6 +156,21 @@ const SURROGATE_RX = /[\uD800-\uDFFF]/;
 const LONE_RX = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_RX_G = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** Strings compared by code point, as the reference binding (and Unicode) orders them: `<`
+ * compares UTF-16 code units, which puts U+10000 and above before U+E000-U+FFFF. */
+export function codePointOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) {
+      // in the second half of a pair the code point began one unit before
+      const prev = i > 0 ? a.charCodeAt(i - 1) : 0;
+      const at = prev >= 0xd800 && prev <= 0xdbff ? i - 1 : i;
+      return a.codePointAt(at)! - b.codePointAt(at)!;
+    }
+  }
+  return a.length - b.length;
+}
+
 /** The code point index of a UTF-16 index. */
 export function codePoints(text: string, end: number = text.length): number {
   let n = 0;
@@ -188,6 +221,8 @@ function needsExact(s: string): boolean {
         if ((j - k) % 2 === 1) break; // an even number of backslashes before it: it closes
         j = s.indexOf('"', j + 1);
       }
+      // a member name of digits alone: JavaScript would move it first (ORDER)
+      if (isDigit(s.charCodeAt(i + 1)) && j - i <= 11 && indexName(s, i + 1, j)) return true;
       i = j;
       run = 0;
     } else if (c >= 0x30 && c <= 0x39) {
@@ -198,6 +233,14 @@ function needsExact(s: string): boolean {
     }
   }
   return s.indexOf("\\u") >= 0 && SURROGATE_ESCAPE.test(s);
+}
+
+/** Whether the string s[from, to) is digits alone followed (after blanks) by a colon. */
+function indexName(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  let i = to + 1;
+  while (i < s.length && (s.charCodeAt(i) === 0x20 || s.charCodeAt(i) === 0x09 || s.charCodeAt(i) === 0x0a || s.charCodeAt(i) === 0x0d)) i++;
+  return s.charCodeAt(i) === 0x3a;
 }
 
 /** How many `[` and `{` a text holds, strings included (what tooDeep counts first). */
@@ -283,7 +326,7 @@ export function unreadable(document: unknown): Issue3[] {
 export function firstUnreadable(document: unknown, most: number | null): [Issue3[], number] {
   let kept: [Issue3, number][] = [];
   let count = 0;
-  const order = (a: [Issue3, number], b: [Issue3, number]): number => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]);
+  const order = (a: [Issue3, number], b: [Issue3, number]): number => codePointOrder(a[0][0], b[0][0]) || a[1] - b[1];
   const found = {
     push(issue: Issue3): void {
       kept.push([issue, count++]);
@@ -301,7 +344,7 @@ export function firstUnreadable(document: unknown, most: number | null): [Issue3
     } else if (Array.isArray(node)) {
       node.forEach((v, i) => stack.push([v, `${ptr}/${i}`]));
     } else if (node !== null && typeof node === "object" && !(node instanceof PyFloat)) {
-      for (const key of Object.keys(node)) {
+      for (const key of keysOf(node)) {
         const sub = `${ptr}/${escapeToken(safeText(key))}`;
         const at = loneSurrogate(key);
         if (at >= 0) found.push([sub, "json", `a lone surrogate \\u${surrogateAt(key, at)} in a member name: not Unicode text (RFC 7493)`]);
@@ -351,47 +394,9 @@ export function exactParse(text: string): { value: unknown; unreadable: boolean 
     throw new ScanError("Expecting value", i);
   };
   const str = (begin: number): [string, number] => {
-    // begin: the index after the opening quote
-    let out = "";
-    let end = begin;
-    for (;;) {
-      let next = end;
-      let c = 0;
-      for (; next < n; next++) {
-        c = s.charCodeAt(next);
-        if (c === 0x22 || c === 0x5c) break;
-        if (c <= 0x1f) throw new ScanError("Invalid control character at", next);
-      }
-      if (next >= n) throw new ScanError("Unterminated string starting at", begin - 1);
-      if (next !== end) out += s.slice(end, next);
-      next++;
-      if (c === 0x22) return [out, next];
-      if (next === n) throw new ScanError("Unterminated string starting at", begin - 1);
-      const e = s.charCodeAt(next);
-      if (e !== 0x75) {
-        end = next + 1;
-        const m = ESCAPES[e];
-        if (m === undefined) throw new ScanError("Invalid \\escape", end - 2);
-        out += m;
-        continue;
-      }
-      next++;
-      end = next + 4;
-      if (end >= n) throw new ScanError("Invalid \\uXXXX escape", next - 1);
-      let u = hex4(s, next);
-      if (u < 0) throw new ScanError("Invalid \\uXXXX escape", end - 5);
-      if (u >= 0xd800 && u <= 0xdbff && end + 6 < n && s.charCodeAt(end) === 0x5c && s.charCodeAt(end + 1) === 0x75) {
-        const u2 = hex4(s, end + 2);
-        if (u2 < 0) throw new ScanError("Invalid \\uXXXX escape", end + 1);
-        if (u2 >= 0xdc00 && u2 <= 0xdfff) {
-          out += String.fromCharCode(u, u2);
-          end += 6;
-          continue;
-        }
-      }
-      if (u >= 0xd800 && u <= 0xdfff) flagged = true;
-      out += String.fromCharCode(u);
-    }
+    const [out, end, lone] = readString(s, begin);
+    if (lone) flagged = true;
+    return [out, end];
   };
   const num = (start: number): [unknown, number] => {
     let i = start;
@@ -447,6 +452,7 @@ export function exactParse(text: string): { value: unknown; unreadable: boolean 
       const obj: Record<string, unknown> = {};
       i = ws(i + 1);
       if (i < n && s.charCodeAt(i) === 0x7d) return [obj, i + 1];
+      let order: string[] | null = null; // the names in document order, once one is an index
       for (;;) {
         if (i >= n || s.charCodeAt(i) !== 0x22) throw new ScanError("Expecting property name enclosed in double quotes", i);
         const [key, after] = str(i + 1);
@@ -454,9 +460,14 @@ export function exactParse(text: string): { value: unknown; unreadable: boolean 
         if (i >= n || s.charCodeAt(i) !== 0x3a) throw new ScanError("Expecting ':' delimiter", i);
         i = ws(i + 1);
         const [v, next] = value(i, depth + 1);
-        define(obj, key, v);
+        if (order === null && INDEX_RX.test(key)) order = Object.keys(obj);
+        if (order !== null && !Object.prototype.hasOwnProperty.call(obj, key)) order.push(key);
+        setMember(obj, key, v);
         i = ws(next);
-        if (i < n && s.charCodeAt(i) === 0x7d) return [obj, i + 1];
+        if (i < n && s.charCodeAt(i) === 0x7d) {
+          if (order !== null) (obj as { [ORDER]?: string[] })[ORDER] = order;
+          return [obj, i + 1];
+        }
         if (i >= n || s.charCodeAt(i) !== 0x2c) throw new ScanError("Expecting ',' delimiter", i);
         i = ws(i + 1);
       }
@@ -490,16 +501,219 @@ export function exactParse(text: string): { value: unknown; unreadable: boolean 
     if (rest !== n) throw new ScanError("Extra data", rest);
     return { value: v, unreadable: flagged };
   } catch (e) {
-    if (!(e instanceof ScanError)) throw e;
-    if (e.plain) throw new JSONParseError(e.message, e.message.includes("deeply") ? [["", "depth", e.message]] : undefined);
-    const line = countLines(s, e.pos);
-    const col = codePoints(s, e.pos) - (line.lastNewline < 0 ? 0 : codePoints(s, line.lastNewline + 1)) + 1;
-    throw new JSONParseError(`invalid JSON at line ${line.count} column ${col}: ${e.message}`);
+    throw scanFailure(e, s);
   }
 }
 
-// JSON.parse fixes the same bug ("__proto__" as a member name) by defining, not assigning.
-function define(obj: Record<string, unknown>, key: string, v: unknown): void {
+/** The string whose opening quote is just before `begin`, read as CPython's scanner reads it:
+ * [its value, the index after its closing quote, whether it holds a lone surrogate escape]. */
+function readString(s: string, begin: number): [string, number, boolean] {
+  const n = s.length;
+  let out = "";
+  let end = begin;
+  let lone = false;
+  for (;;) {
+    let next = end;
+    let c = 0;
+    for (; next < n; next++) {
+      c = s.charCodeAt(next);
+      if (c === 0x22 || c === 0x5c) break;
+      if (c <= 0x1f) throw new ScanError("Invalid control character at", next);
+    }
+    if (next >= n) throw new ScanError("Unterminated string starting at", begin - 1);
+    if (next !== end) out += s.slice(end, next);
+    next++;
+    if (c === 0x22) return [out, next, lone];
+    if (next === n) throw new ScanError("Unterminated string starting at", begin - 1);
+    const e = s.charCodeAt(next);
+    if (e !== 0x75) {
+      end = next + 1;
+      const m = ESCAPES[e];
+      if (m === undefined) throw new ScanError("Invalid \\escape", end - 2);
+      out += m;
+      continue;
+    }
+    next++;
+    end = next + 4;
+    if (end >= n) throw new ScanError("Invalid \\uXXXX escape", next - 1);
+    const u = hex4(s, next);
+    if (u < 0) throw new ScanError("Invalid \\uXXXX escape", end - 5);
+    if (u >= 0xd800 && u <= 0xdbff && end + 6 < n && s.charCodeAt(end) === 0x5c && s.charCodeAt(end + 1) === 0x75) {
+      const u2 = hex4(s, end + 2);
+      if (u2 < 0) throw new ScanError("Invalid \\uXXXX escape", end + 1);
+      if (u2 >= 0xdc00 && u2 <= 0xdfff) {
+        out += String.fromCharCode(u, u2);
+        end += 6;
+        continue;
+      }
+    }
+    if (u >= 0xd800 && u <= 0xdfff) lone = true;
+    out += String.fromCharCode(u);
+  }
+}
+
+/** A JSON text's top level (the Python binding's `jsonscan`, step for step): `kind` is
+ * "array", "object" or "value"; `spans` the [start, end) of each item of an array, `members`
+ * the [name, start, end) of each member of an object, in document order. No recursion, so no
+ * nesting stops it; it refuses what CPython's `json` refuses, with the same message, line and
+ * column. */
+export interface Scanned {
+  text: string;
+  kind: "array" | "object" | "value";
+  spans: [number, number][];
+  members: [string, number, number][];
+}
+
+/** `scanText` of bytes: not UTF-8, or a byte order mark, refused as the codec refuses them. */
+export function scanItems(data: Uint8Array): Scanned {
+  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) throw bomError();
+  const text = utf8Exact(data);
+  if (text === null) {
+    const [start, reason] = utf8Error(data) ?? [0, "invalid data"];
+    throw new JSONParseError(`not UTF-8 at byte ${start}: ${reason} (JSON text is UTF-8, RFC 8259 section 8.1)`);
+  }
+  return scanText(text);
+}
+
+const NUMBER_RX = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+
+export function scanText(s: string): Scanned {
+  const n = s.length;
+  const ws = (i: number): number => {
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+      else break;
+    }
+    return i;
+  };
+  const memberName = (i: number): [string, number] => {
+    if (i >= n || s.charCodeAt(i) !== 0x22) throw new ScanError("Expecting property name enclosed in double quotes", i);
+    const [name, after] = readString(s, i + 1);
+    i = ws(after);
+    if (i >= n || s.charCodeAt(i) !== 0x3a) throw new ScanError("Expecting ':' delimiter", i);
+    return [name, ws(i + 1)];
+  };
+  let pos = ws(0);
+  const first = pos < n ? s[pos] : "";
+  const kind = first === "[" ? "array" : first === "{" ? "object" : "value";
+  const spans: [number, number][] = [];
+  const members: [string, number, number][] = [];
+  const open: boolean[] = []; // the containers open around pos: true an object, false an array
+  let key = "";
+  let start = pos;
+  try {
+    for (;;) {
+      // a value begins at pos
+      if (open.length === 1) start = pos;
+      if (pos >= n) throw new ScanError("Expecting value", pos);
+      const c = s[pos]!;
+      if (c === '"') pos = readString(s, pos + 1)[1];
+      else if (c === "{" || c === "[") {
+        pos = ws(pos + 1);
+        if (pos < n && s[pos] === (c === "{" ? "}" : "]")) pos++;
+        else {
+          open.push(c === "{");
+          if (c === "[") continue;
+          const [name, at] = memberName(pos);
+          pos = at;
+          if (open.length === 1) key = name;
+          continue;
+        }
+      } else if (c === "n" && s.startsWith("null", pos)) pos += 4;
+      else if (c === "t" && s.startsWith("true", pos)) pos += 4;
+      else if (c === "f" && s.startsWith("false", pos)) pos += 5;
+      else {
+        for (const constant of ["NaN", "Infinity", "-Infinity"]) if (s.startsWith(constant, pos)) throw new ScanError(`${constant} is not JSON`, pos, true);
+        NUMBER_RX.lastIndex = pos;
+        if (!NUMBER_RX.test(s)) throw new ScanError("Expecting value", pos);
+        pos = NUMBER_RX.lastIndex;
+      }
+      // a value ended at pos: close what it closes, then a delimiter and the next value
+      for (;;) {
+        if (open.length === 1) {
+          if (open[0]) members.push([key, start, pos]);
+          else spans.push([start, pos]);
+        }
+        if (!open.length) {
+          const end = ws(pos);
+          if (end !== n) throw new ScanError("Extra data", end);
+          return { text: s, kind, spans, members };
+        }
+        pos = ws(pos);
+        const isObject = open[open.length - 1]!;
+        if (pos < n && s[pos] === (isObject ? "}" : "]")) {
+          pos++;
+          open.pop();
+          continue;
+        }
+        if (pos >= n || s.charCodeAt(pos) !== 0x2c) throw new ScanError("Expecting ',' delimiter", pos);
+        pos = ws(pos + 1);
+        if (isObject) {
+          const [name, at] = memberName(pos);
+          pos = at;
+          if (open.length === 1) key = name;
+        }
+        break;
+      }
+    }
+  } catch (e) {
+    throw scanFailure(e, s);
+  }
+}
+
+const INTEGER_RX = /^-?(?:0|[1-9][0-9]*)$/;
+
+/** The string or integer at a dotted path of members (`a.b`: member b of member a) of a JSON
+ * text, read by the grammar alone, or undefined (not UTF-8, not JSON, no such member, another
+ * kind of value; an integer of more than INT_DIGITS_LIMIT digits). Of a name given twice, the
+ * last, as parsing keeps. The reference binding's `jsonscan.member_scalar`: what an event that
+ * does not decode still says about itself. An integer is a number when it is safe, else a
+ * bigint. */
+export function memberScalar(data: Uint8Array | string, dotted: string): string | number | bigint | undefined {
+  let text: string;
+  try {
+    let shape = typeof data === "string" ? scanText(data) : scanItems(data);
+    const path = dotted.split(".");
+    const last = path.pop()!;
+    for (const part of path) {
+      const found = memberText(shape, part);
+      if (found === undefined) return undefined;
+      shape = scanText(found);
+    }
+    const found = memberText(shape, last);
+    if (found === undefined) return undefined;
+    text = found;
+  } catch (e) {
+    if (e instanceof JSONParseError) return undefined;
+    throw e;
+  }
+  if (text[0] === '"') return readString(text, 1)[0];
+  if (!INTEGER_RX.test(text) || text.length - (text[0] === "-" ? 1 : 0) > INT_DIGITS_LIMIT) return undefined;
+  const big = BigInt(text);
+  return big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big;
+}
+
+function memberText(shape: Scanned, name: string): string | undefined {
+  if (shape.kind !== "object") return undefined;
+  let found: [string, number, number] | undefined;
+  for (const m of shape.members) if (m[0] === name) found = m;
+  return found === undefined ? undefined : shape.text.slice(found[1], found[2]);
+}
+
+/** A ScanError as the JSONParseError CPython's message makes of it (line and column in code
+ * points); anything else as it is. */
+function scanFailure(e: unknown, s: string): unknown {
+  if (!(e instanceof ScanError)) return e;
+  if (e.plain) return new JSONParseError(e.message, e.message.includes("deeply") ? [["", "depth", e.message]] : undefined);
+  const line = countLines(s, e.pos);
+  const col = codePoints(s, e.pos) - (line.lastNewline < 0 ? 0 : codePoints(s, line.lastNewline + 1)) + 1;
+  return new JSONParseError(`invalid JSON at line ${line.count} column ${col}: ${e.message}`);
+}
+
+/** Set a member of an object built from a document: `__proto__` defined as an own member, not
+ * assigned (which would set the prototype), as JSON.parse does. */
+export function setMember(obj: Record<string, unknown>, key: string, v: unknown): void {
   if (key === "__proto__") Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
   else obj[key] = v;
 }
@@ -613,9 +827,9 @@ export function floatRepr(x: number): string {
 /** A number as the reference binding shows it in messages. */
 export function showNumber(value: unknown): string {
   if (typeof value === "bigint") {
-    const digits = value.toString().replace("-", "").length;
-    if (digits > 900) return `an integer of about ${Math.floor((digits * 3.3219) / 3.3219)} digits`;
-    return value.toString();
+    const text = value.toString();
+    const digits = text.length - (value < 0n ? 1 : 0);
+    return digits > DIGITS_SHOWN ? `an integer of ${digits} digits` : text;
   }
   if (value instanceof PyFloat) return floatRepr(value.value);
   if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 1e16 ? String(value) : Number.isInteger(value) ? BigInt(value).toString() : floatRepr(value);
@@ -641,7 +855,7 @@ export function pyDumps(value: unknown): string {
   if (value instanceof Refused) return "null";
   if (Array.isArray(value)) return "[" + value.map(pyDumps).join(", ") + "]";
   const obj = value as Record<string, unknown>;
-  return "{" + Object.keys(obj).map((k) => `${dumpString(k)}: ${pyDumps(obj[k])}`).join(", ") + "}";
+  return "{" + keysOf(obj).map((k) => `${dumpString(k)}: ${pyDumps(obj[k])}`).join(", ") + "}";
 }
 
 /** A value as Python's `str()` shows it (None, True, 1.0, ['a'], {'a': 1}). */
@@ -650,8 +864,29 @@ export function pyStr(value: unknown): string {
   return pyRepr(value);
 }
 
-// What Python's str.isprintable() refuses (repr escapes it): other, separator and space characters.
-const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+/** The code points written as escapes in messages, as inclusive ranges: the reference binding's
+ * `shown.ESCAPED`, the same table (a rule of its own, not the Unicode tables of the runtime, which
+ * differ between versions): controls, separators but the space, the format characters of Unicode
+ * 14, surrogates, private use, noncharacters. */
+export const ESCAPED: readonly (readonly [number, number])[] = [
+  [0x0000, 0x001f], [0x007f, 0x00a0], [0x00ad, 0x00ad],
+  [0x0600, 0x0605], [0x061c, 0x061c], [0x06dd, 0x06dd], [0x070f, 0x070f],
+  [0x0890, 0x0891], [0x08e2, 0x08e2], [0x1680, 0x1680], [0x180e, 0x180e],
+  [0x2000, 0x200f], [0x2028, 0x202f], [0x205f, 0x2064], [0x2066, 0x206f], [0x3000, 0x3000],
+  [0xd800, 0xdfff], [0xe000, 0xf8ff], [0xfdd0, 0xfdef], [0xfeff, 0xfeff], [0xfff9, 0xfffb],
+  [0xfffe, 0xffff], [0x110bd, 0x110bd], [0x110cd, 0x110cd], [0x13430, 0x13438],
+  [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a], [0xe0001, 0xe0001], [0xe0020, 0xe007f],
+  [0xf0000, 0x10ffff],
+  ...Array.from({ length: 14 }, (_, i) => [(i + 1) * 0x10000 + 0xfffe, (i + 1) * 0x10000 + 0xffff] as const),
+];
+
+/** The most digits an integer is written with in a message (beyond: `an integer of N digits`). */
+export const DIGITS_SHOWN = 900;
+
+function escaped(c: number): boolean {
+  for (const [a, b] of ESCAPED) if (c >= a && c <= b) return true;
+  return false;
+}
 
 export function pyRepr(value: unknown): string {
   if (value === null || value === undefined) return "None";
@@ -666,7 +901,7 @@ export function pyRepr(value: unknown): string {
       else if (ch === "\n") out += "\\n";
       else if (ch === "\r") out += "\\r";
       else if (ch === "\t") out += "\\t";
-      else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c <= 0xa0) || (ch !== " " && UNPRINTABLE.test(ch))) {
+      else if (c >= 0x7f ? escaped(c) : c < 0x20) {
         out += c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0") : c < 0x10000 ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
       } else out += ch;
     }
@@ -675,7 +910,7 @@ export function pyRepr(value: unknown): string {
   if (typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat) return showNumber(value);
   if (Array.isArray(value)) return "[" + value.map(pyRepr).join(", ") + "]";
   const obj = value as Record<string, unknown>;
-  return "{" + Object.keys(obj).map((k) => `${pyRepr(k)}: ${pyRepr(obj[k])}`).join(", ") + "}";
+  return "{" + keysOf(obj).map((k) => `${pyRepr(k)}: ${pyRepr(obj[k])}`).join(", ") + "}";
 }
 
 /** Compact JSON of a decoded value (PyFloat written with its fraction, big integers exact). */
@@ -690,6 +925,7 @@ export function dumps(value: unknown): string {
 function plainNumbers(_key: string, v: unknown): unknown {
   if (typeof v === "bigint") throw new TypeError("bigint");
   if (v instanceof PyFloat) throw new TypeError("float");
+  if (v !== null && typeof v === "object" && ORDER in v) throw new TypeError("order");
   return v;
 }
 
@@ -700,7 +936,7 @@ function exactDumps(value: unknown): string {
   if (value !== null && typeof value === "object") {
     const obj = value as Record<string, unknown>;
     const parts: string[] = [];
-    for (const k of Object.keys(obj)) if (obj[k] !== undefined) parts.push(JSON.stringify(k) + ":" + exactDumps(obj[k]));
+    for (const k of keysOf(obj)) if (obj[k] !== undefined) parts.push(JSON.stringify(k) + ":" + exactDumps(obj[k]));
     return "{" + parts.join(",") + "}";
   }
   return JSON.stringify(value);

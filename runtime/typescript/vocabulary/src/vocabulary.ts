@@ -23,7 +23,7 @@
  */
 
 import { Issue } from "./errors.js";
-import { PyFloat, escapeToken, jsonEqual, jsonType, pyRepr, showNumber } from "./json.js";
+import { PyFloat, escapeToken, jsonEqual, jsonType, keysOf, pyRepr, showNumber } from "./json.js";
 import { DEFINITIONS, FORMATS, INTEGERS } from "./schema_table.js";
 import { DROP, Validation as Base, accepts as acceptsTyped, greaterThan, has, isObject, length, lessThan, pattern, plain, show } from "./validation.js";
 import type { Node } from "./validation.js";
@@ -387,14 +387,14 @@ export class Validation extends Base {
       if (deps != null) for (const prop of Object.keys(deps)) if (has(value, prop)) merge(this.evaluate(value, deps[prop]!, ptr, definition));
       if (has(node, "unevaluated_properties")) {
         const sub = node["unevaluated_properties"] as Node;
-        for (const key of Object.keys(value)) {
+        for (const key of keysOf(value)) {
           if (props.has(key)) continue;
           const [ok, , errs] = this.trial(value[key], sub, `${ptr}/${escapeToken(key)}`, definition);
           if (ok) continue;
           if (isFalse(sub)) this.error(ptr, definition, "unevaluatedProperties", `unknown property ${pyRepr(key)}`, `#${at}/unevaluatedProperties`);
           else this.adopt(errs);
         }
-        for (const key of Object.keys(value)) props.add(key);
+        for (const key of keysOf(value)) props.add(key);
       }
     }
     if (Array.isArray(value) && has(node, "unevaluated_items")) {
@@ -428,12 +428,12 @@ export class Validation extends Base {
         return this.trial(value, node, ptr, definition)[1];
       case "object":
         if (isObject(value)) {
-          if (node["closed"] != null) return [new Set(Object.keys(value)), new Set()];
-          return [new Set(Object.keys(value).filter((k) => has(node["fields"], k))), new Set()];
+          if (node["closed"] != null) return [new Set(keysOf(value)), new Set()];
+          return [new Set(keysOf(value).filter((k) => has(node["fields"], k))), new Set()];
         }
         break;
       case "map":
-        if (isObject(value)) return [node["values"] != null ? new Set(Object.keys(value)) : new Set(), new Set()];
+        if (isObject(value)) return [node["values"] != null ? new Set(keysOf(value)) : new Set(), new Set()];
         break;
       case "tagged":
         if (isObject(value)) {
@@ -553,13 +553,13 @@ export class Validation extends Base {
         }
       }
     }
-    const count = Object.keys(value).length;
+    const count = keysOf(value).length;
     const least = node["min_properties"], most = node["max_properties"];
     if (least != null && count < least) this.error(ptr, definition, "minProperties", `has ${count} properties, fewer than ${least}`, `#${at}/minProperties`);
     if (most != null && count > most) this.error(ptr, definition, "maxProperties", `has ${count} properties, more than ${most}`, `#${at}/maxProperties`);
     const names = node["property_names"] as Node | undefined;
     if (names != null) {
-      for (const key of Object.keys(value)) {
+      for (const key of keysOf(value)) {
         const [ok, , errs] = this.trial(key, names, ptr, definition);
         if (ok) continue;
         const first = errs[0];
@@ -570,7 +570,7 @@ export class Validation extends Base {
     const patterns = node["pattern_properties"] as { pattern: string; schema: Node }[] | undefined;
     const extra = node["additional_properties"] as Node | undefined;
     if (properties == null && patterns == null && extra == null) return [props, new Set()];
-    for (const key of Object.keys(value)) {
+    for (const key of keysOf(value)) {
       const member = value[key];
       const sub = `${ptr}/${escapeToken(key)}`;
       let known = false;

@@ -1,0 +1,375 @@
+"""Differential fuzzing: the same inputs through both bindings of a spec, whole answers compared.
+
+    python fuzz/differential.py [--spec agui|harness-runtime|all] [--runs N] [--seed S] [--out DIR]
+
+Every input (a stream from the specs' own material, framed as JSON Lines, SSE, a JSON array, a
+test case or one document, then mutated: in its values, then in its bytes) goes through
+
+- ``replay`` (the whole report: outcome, every finding, runs, events, types, format, notes), with
+  the format sniffed and, for some inputs, forced; for Harness streams, sometimes after a cursor;
+- ``validate`` strict and lenient as the root definition (valid, every error and warning),
+
+in the Python package, in process, and in the TypeScript package, in one long-lived Node process
+(``node dist/bin/cli.js batch -``) fed job after job while Python works on its side. Any
+difference is a disagreement; a Python exception, or Node dying, is a crash. Each disagreement's
+input is written to ``--out`` (``<spec>-<n>.bin`` and the two answers in ``<spec>-<n>.json``).
+
+Exit 0 when every answer agreed, 1 otherwise. ``make test`` runs a short budget
+(tests/test_differential.py); fuzz/README.md has the long run's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import importlib
+import json
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+for entry in (REPO / "generated", REPO, HERE):
+    if str(entry) not in sys.path:
+        sys.path.insert(0, str(entry))
+
+from corpus import mutate as mutate_bytes  # noqa: E402
+from corpus import spec_streams  # noqa: E402
+
+from generator.targets.typescript import node as ts_node  # noqa: E402
+
+# spec folder -> (Python package, TypeScript package folder under generated/)
+SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+
+
+# -- the TypeScript side -----------------------------------------------------------------------
+
+
+class Peer:
+    """One Node process running `batch -`: jobs written by a thread, answers read in order."""
+
+    def __init__(self, package: Path) -> None:
+        built = ts_node.build(package)
+        self.process = subprocess.Popen(
+            [ts_node.node(), str(built / "dist" / "bin" / "cli.js"), "batch", "-"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        self.jobs: queue.Queue[bytes | None] = queue.Queue()
+        self.writer = threading.Thread(target=self._write, daemon=True)
+        self.writer.start()
+
+    def _write(self) -> None:
+        assert self.process.stdin is not None
+        while True:
+            line = self.jobs.get()
+            if line is None:
+                break
+            try:
+                self.process.stdin.write(line)
+                self.process.stdin.flush()
+            except (BrokenPipeError, OSError):
+                break
+
+    def send(self, jobs: list[dict[str, Any]]) -> None:
+        self.jobs.put(b"".join(json.dumps(j).encode() + b"\n" for j in jobs))
+
+    def answer(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait(timeout=10)
+            err = self.process.stderr.read().decode("utf-8", "replace") if self.process.stderr else ""
+            raise RuntimeError(f"node exited {self.process.returncode}: {err[-2000:]}")
+        # JSON Lines split at LF only (a message may hold U+2028)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        self.jobs.put(None)
+        self.writer.join(timeout=10)
+        if self.process.stdin is not None:
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# -- the Python side ----------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """A report as the command line prints it and reads back (JSON values only)."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
+class Reference:
+    """The Python package's answers, in process."""
+
+    def __init__(self, package: str) -> None:
+        self.package = importlib.import_module(package)
+        self.codec = self.package.codec_json
+        self.replay_module = importlib.import_module(f"{package}.replay")
+
+    def answer(self, job: dict[str, Any], data: bytes) -> dict[str, Any]:
+        if job["op"] == "replay":
+            report = self.replay_module.replay(data, fmt=job["format"], after=job["after"])
+            return _plain(report)
+        errors: list[Any] = []
+        warnings: list[Any] = []
+        try:
+            if job["lenient"]:
+                warnings = list(self.codec.decode_lenient(data).warnings)
+            else:
+                self.codec.decode(data)
+        except self.package.DecodeError as exc:
+            errors = list(exc.errors)
+        return _plain({"valid": not errors, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]})
+
+
+# -- inputs -------------------------------------------------------------------------------------
+
+# code points whose printability differs between Unicode versions or that printers treat
+# specially: recently assigned ones (CJK extensions G-I, symbols of Unicode 14-16), unassigned
+# ones, format and separator characters, private use, the non-characters
+CODE_POINTS = [
+    0x85, 0xA0, 0xAD, 0x34F, 0x61C, 0x890, 0x1680, 0x180E, 0x200B, 0x200D, 0x2028, 0x2029, 0x2060,
+    0x2066, 0x3000, 0xD7FF, 0xE000, 0xFDD0, 0xFEFF, 0xFFF9, 0xFFFD, 0xFFFE, 0x10FFFF, 0x1F600,
+    0x1FAE8, 0x1FAF8, 0x1FB00, 0x1BC9D, 0x1D173, 0x2B739, 0x2B81D, 0x2EBF0, 0x31350, 0x323AF,
+    0x2EE5D, 0xE0001, 0xE0100, 0xF0000, 0x100000, 0x16FE4, 0x11F00, 0x13430, 0x13455, 0x0378,
+    0x05C8, 0x1E030, 0x1E4D0, 0x0B55, 0x1D2C0, 0x10EFD, 0x11241,
+]
+UNKNOWN_MEMBERS = ["0", "1", "10", "4294967294", "4294967295", "01", "-1", "__proto__", "constructor", "é", "\U0001f600", "a b"]
+ODD_STRINGS = ["tool", "narrator", "", "USER", "__proto__", "toString", "x" * 3, "\u00e9", "\U0002b739", "\u0085", "\u2028"]
+NUMBERS: list[Any] = [1.0, 2.0e3, -0.0, 0, -1, 2**53, 2**53 + 1, 2**63, 1.5, 1e16, 1e-7, 10**903, -(10**904), 10**904 + 7, 10**905]
+
+
+def _objects(value: Any, found: list[Any]) -> None:
+    if isinstance(value, dict):
+        found.append(value)
+        for v in value.values():
+            _objects(v, found)
+    elif isinstance(value, list):
+        for v in value:
+            _objects(v, found)
+
+
+def _slots(value: Any, found: list[tuple[Any, Any]]) -> None:
+    """(container, key) of every value below `value`."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        found.append((value, k))
+        _slots(v, found)
+
+
+def mutate_values(events: list[Any], rng: random.Random) -> list[Any]:
+    """One change to the events as values: a member with an array-index or prototype name, a
+    string of odd code points, an unknown enum member or type, a retired type, a number that
+    binds differently, an event delivered again (changed or reordered)."""
+    events = json.loads(json.dumps(events))
+    if not events:
+        return events
+    kind = rng.randrange(8)
+    objects: list[Any] = []
+    _objects(events, objects)
+    slots: list[tuple[Any, Any]] = []
+    _slots(events, slots)
+    if kind == 0 and objects:
+        target = rng.choice(objects)
+        members = list(target.items())
+        members.insert(rng.randrange(len(members) + 1), (rng.choice(UNKNOWN_MEMBERS), rng.choice([1, "x", {"b": 1}, [2], None])))
+        target.clear()
+        target.update(members)
+    elif kind == 1 and slots:
+        strings = [(c, k) for c, k in slots if isinstance(c[k], str)] or slots
+        c, k = rng.choice(strings)
+        c[k] = "".join(chr(rng.choice(CODE_POINTS)) if rng.random() < 0.5 else rng.choice("ab'\"\\\n") for _ in range(rng.randrange(1, 6)))
+    elif kind == 2 and slots:
+        strings = [(c, k) for c, k in slots if isinstance(c[k], str)] or slots
+        c, k = rng.choice(strings)
+        c[k] = rng.choice(ODD_STRINGS)
+    elif kind == 3:
+        event = rng.choice(events)
+        if isinstance(event, dict):
+            event["type"] = rng.choice(["THINKING_START", "THINKING_TEXT_MESSAGE_CONTENT", "THINKING_END", "X_UNKNOWN", "run.unknown", "provider.event"])
+            if rng.random() < 0.5:
+                event["__proto__"] = {"polluted": 1}
+    elif kind == 4 and slots:
+        numbers = [(c, k) for c, k in slots if isinstance(c[k], (int, float)) and not isinstance(c[k], bool)] or slots
+        c, k = rng.choice(numbers)
+        c[k] = rng.choice(NUMBERS)
+    elif kind == 5:
+        i = rng.randrange(len(events))
+        again = json.loads(json.dumps(events[i]))
+        if isinstance(again, dict) and again:
+            members = list(again.items())
+            rng.shuffle(members)
+            again = dict(members)
+            if rng.random() < 0.5 and "data" in again:
+                again["data"] = {"changed": True}
+        events.insert(rng.randrange(i, len(events)) + 1, again)
+    elif kind == 6 and objects:
+        target = rng.choice(objects)
+        members = list(target.items())
+        rng.shuffle(members)
+        target.clear()
+        target.update(members)
+    elif slots:
+        c, k = rng.choice(slots)
+        c[k] = rng.choice([None, True, "x", [], {}, [[[[1]]]], {"0": {"1": 2}}])
+    return events
+
+
+def frame(events: list[Any], rng: random.Random) -> bytes:
+    """Events as one of the formats `replay` reads."""
+    kind = rng.randrange(7)
+    dumps = (lambda v: json.dumps(v, ensure_ascii=rng.random() < 0.3)) if rng.random() < 0.5 else (lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":")))
+    if kind <= 2:
+        return "\n".join(dumps(e) for e in events).encode("utf-8", "surrogatepass") + b"\n"
+    if kind == 3:
+        return "".join(f"data: {dumps(e)}\n\n" for e in events).encode("utf-8", "surrogatepass")
+    if kind == 4:
+        return json.dumps(events, indent=rng.choice([None, 1]), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    if kind == 5:
+        return json.dumps({"name": "case", "stream": events, "expect": {"outcome": "completed"}}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return dumps(rng.choice(events) if events else {}).encode("utf-8", "surrogatepass")
+
+
+def inputs(spec: str, seed: int) -> Iterator[bytes]:
+    """Inputs for one spec, forever, from a seed (the same sequence for the same seed)."""
+    rng = random.Random(seed)
+    streams = [s for s in spec_streams()[spec] if s]
+    while True:
+        events = list(rng.choice(streams))
+        if rng.random() < 0.3:  # a piece of a stream
+            i = rng.randrange(len(events))
+            events = events[i : i + rng.randrange(1, 6)]
+        for _ in range(rng.choice([0, 1, 1, 2, 3])):
+            events = mutate_values(events, rng)
+        data = frame(events, rng)
+        if rng.random() < 0.5:
+            data = mutate_bytes(data, rng)
+        yield data
+
+
+def jobs_for(spec: str, n: int, rng: random.Random) -> list[dict[str, Any]]:
+    """The jobs of the n-th input: replay (the format sniffed, or one forced; for a spec with a
+    replay cursor, sometimes after one) and validate, strict and lenient."""
+    fmt = "auto" if rng.random() < 0.7 else rng.choice(["jsonl", "sse", "json"])
+    after = rng.choice([None, None, None, 0, 1, 3]) if spec == "harness-runtime" else None
+    return [
+        {"id": f"{n}:replay", "op": "replay", "format": fmt, "after": after},
+        {"id": f"{n}:strict", "op": "validate", "lenient": False},
+        {"id": f"{n}:lenient", "op": "validate", "lenient": True},
+    ]
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    inputs: int = 0
+    answers: int = 0
+    disagreements: int = 0
+    crashes: int = 0
+    seconds: float = 0.0
+    first: list[dict[str, Any]] = field(default_factory=list)  # the first few, for the report
+
+
+def run(spec: str, runs: int, seed: int, out: Path | None = None, batch: int = 200, keep: int = 5,
+        budget: float | None = None, on_batch: Callable[[Stats], None] | None = None) -> Stats:
+    """`runs` inputs of one spec through both bindings (or until `budget` seconds passed)."""
+    python, typescript = SPECS[spec]
+    reference = Reference(python)
+    peer = Peer(REPO / "generated" / typescript)
+    stats = Stats()
+    started = time.monotonic()
+    rng = random.Random(seed * 7919 + 1)
+    source = inputs(spec, seed)
+    try:
+        while stats.inputs < runs and (budget is None or time.monotonic() - started < budget):
+            block = []
+            for n in range(stats.inputs, min(runs, stats.inputs + batch)):
+                data = next(source)
+                block.append((n, data, jobs_for(spec, n, rng)))
+            peer.send([{**j, "data": base64.b64encode(data).decode()} for _, data, js in block for j in js])
+            for n, data, js in block:
+                mine: dict[str, Any] = {}
+                for job in js:
+                    try:
+                        mine[job["id"]] = reference.answer(job, data)
+                    except Exception as exc:  # noqa: BLE001 - a crash is what we look for
+                        mine[job["id"]] = {"crash": f"{type(exc).__name__}: {exc}"}
+                        stats.crashes += 1
+                for job in js:
+                    theirs = peer.answer()
+                    key = theirs.pop("id", None)
+                    stats.answers += 1
+                    if key != job["id"] or theirs != mine[job["id"]]:
+                        stats.disagreements += 1
+                        _record(stats, out, spec, n, data, job, mine[job["id"]], theirs, keep)
+                stats.inputs += 1
+            if on_batch is not None:
+                on_batch(stats)
+    except RuntimeError as exc:  # node died: a crash of the TypeScript side
+        stats.crashes += 1
+        stats.first.append({"spec": spec, "input": stats.inputs, "node": str(exc)})
+    finally:
+        peer.close()
+        stats.seconds = time.monotonic() - started
+    return stats
+
+
+def _record(stats: Stats, out: Path | None, spec: str, n: int, data: bytes, job: dict[str, Any],
+            mine: dict[str, Any], theirs: dict[str, Any], keep: int) -> None:
+    entry = {"spec": spec, "input": n, "job": job, "python": mine, "typescript": theirs}
+    if len(stats.first) < keep:
+        stats.first.append({**entry, "data": data[:2000].decode("utf-8", "backslashreplace")})
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / f"{spec}-{n}.bin").write_bytes(data)
+        with (out / f"{spec}-{n}.json").open("a", encoding="utf-8") as f:
+            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--spec", choices=[*SPECS, "all"], default="all")
+    parser.add_argument("--runs", type=int, default=10_000, help="inputs per spec")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=None, help="where to write each disagreeing input")
+    parser.add_argument("--progress", type=float, default=30.0, help="seconds between progress lines")
+    args = parser.parse_args()
+    failed = False
+    for spec in SPECS if args.spec == "all" else [args.spec]:
+        ticks = [time.monotonic() + args.progress]
+
+        def progress(stats: Stats, spec: str = spec, ticks: list[float] = ticks) -> None:
+            if time.monotonic() >= ticks[0]:
+                ticks[0] = time.monotonic() + args.progress
+                print(f"  {spec}: {stats.inputs:,} inputs, {stats.disagreements:,} disagreements, {stats.crashes:,} crashes", file=sys.stderr, flush=True)
+
+        stats = run(spec, args.runs, args.seed, args.out, on_batch=progress)
+        print(f"{spec}: {stats.inputs:,} inputs ({stats.answers:,} answers compared), {stats.disagreements:,} disagreements, "
+              f"{stats.crashes:,} crashes, {stats.seconds:.1f} s ({stats.inputs / max(stats.seconds, 1e-9):,.0f} inputs/s), seed {args.seed}")
+        for entry in stats.first:
+            print(json.dumps(entry, ensure_ascii=False)[:3000])
+        failed |= bool(stats.disagreements or stats.crashes)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

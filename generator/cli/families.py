@@ -1,0 +1,298 @@
+"""A spec's revisions on the command line: `--revision`, and the judge that routes each message of a
+session to the revision its messages name (the family home's generated `family` module) before
+that revision's own judge sees it. Used by `proxy` (and `replay` of transcripts)."""
+
+from __future__ import annotations
+
+import importlib
+from array import array
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+import click
+import msgspec
+
+from ..binding import Binding, load_binding
+from ..errors import SpecError
+from ..family import Family, load_family
+from .common import fail, load_package
+
+_JSON = msgspec.json.Decoder()
+
+
+def revision_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--revision", default=None, metavar="V",
+        help="Judge every session with revision V of the spec's protocol family (binding.toml [family]) "
+        "instead of the revision its messages name.",
+    )(f)
+
+
+def spec_family(spec_dir: Path, revision: str | None) -> Family | None:
+    """The family the spec folder declares (None: a family of one), with `--revision` checked:
+    a usage error when the family has no such revision (or, without a family, when it is not
+    the spec's own version)."""
+    try:
+        family = load_family(spec_dir)
+        version = load_binding(spec_dir).version
+    except SpecError as exc:
+        fail(exc)  # one line, exit 2, as every command says a spec it refuses
+    versions = family.versions if family is not None else [version]
+    if revision is not None and revision not in versions:
+        raise click.BadParameter(f"{revision!r} is no revision of {spec_dir}: {', '.join(versions)}", param_hint="--revision")
+    return family
+
+
+class Judge(Protocol):
+    violations: int
+    warnings: int
+
+    def feed(self, line: Any) -> list[str]: ...
+
+    def finish(self) -> list[str]: ...
+
+
+class FamilyJudge:
+    """Each message routed to the revision its session speaks, then judged by that revision's
+    judge (made by `make(package, binding)` for each revision's generated package and binding). The family's own
+    findings (a fallback the answers refute, a second change of era) are reported with its
+    rules; every finding names the revision that found it."""
+
+    def __init__(self, family: Family, out: Path, forced: str | None, make: Callable[[ModuleType, Binding], Judge]) -> None:
+        home = load_package(family.home, out)
+        try:
+            module = importlib.import_module(f"{home.__name__}.family")
+        except ModuleNotFoundError:
+            raise click.UsageError(f"{out}/{home.__name__} has no family module: run `specbind generate`") from None
+        self.router = module.Router(forced=forced)
+        self.judges: dict[str, Judge] = {r.version: make(load_package(r.spec_dir, out), load_binding(r.spec_dir)) for r in family.revisions}
+        self.family_violations = 0
+        self.family_warnings = 0
+
+    @property
+    def violations(self) -> int:
+        return self.family_violations + sum(j.violations for j in self.judges.values())
+
+    @property
+    def warnings(self) -> int:
+        return self.family_warnings + sum(j.warnings for j in self.judges.values())
+
+    def feed(self, line: Any) -> list[str]:
+        try:
+            document = _JSON.decode(line.data)
+        except msgspec.DecodeError:
+            document = None
+        deliveries, found = self.router.feed(line.party, document, line)
+        return self._judge(deliveries, found)
+
+    def finish(self) -> list[str]:
+        deliveries, found = self.router.finish()
+        out = self._judge(deliveries, found)
+        for version in self.used():
+            out += [f"{text} ({version})" for text in self.judges[version].finish()]
+        return out
+
+    def used(self) -> list[str]:
+        """The revisions that judged some message, in the order they began."""
+        seen: list[str] = []
+        for s in self.router.segments:
+            if s.revision not in seen:
+                seen.append(s.revision)
+        return seen
+
+    def describe(self) -> str:
+        return str(self.router.describe())
+
+    def _judge(self, deliveries: list[Any], found: list[Any]) -> list[str]:
+        out: list[str] = []
+        for f in found:
+            if f.fatal:
+                self.family_violations += 1
+            else:
+                self.family_warnings += 1
+            out.append(f"{f.rule} [{f.level}] message {f.index}: {f.message} ({f.ref[0]}, {f.ref[1]})")
+        for d in deliveries:
+            out += [f"{text} ({d.revision})" for text in self.judges[d.revision].feed(d.payload)]
+        return out
+
+
+class _Line:
+    """A finding as `replay` prints it in text mode, with the revision that found it."""
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.entry = entry
+
+    def __str__(self) -> str:
+        e = self.entry
+        kind = f" ({e['type']})" if e.get("type") else ""
+        return f"{e['rule']} [{e['level']}] event {e['index']}{kind}: {e['message']} [{e['revision']}]"
+
+
+class FamilyReplay:
+    """`replay` for a protocol family, as a generated package's `replay` module is called (one
+    stream in, its report out, with the same shape): every line of a JSON Lines stream (a
+    transcript line `{"from", "message"}`, or an event) is routed to the revision its session
+    speaks and judged by that revision's automaton; the findings keep their place in the whole
+    stream and name their revision, the family's own findings join them, and the report says
+    which revisions judged which messages (`revisions`)."""
+
+    def __init__(self, family: Family, out: Path, forced: str | None) -> None:
+        home = load_package(family.home, out)
+        try:
+            self.router_type = importlib.import_module(f"{home.__name__}.family").Router
+        except ModuleNotFoundError:
+            raise click.UsageError(f"{out}/{home.__name__} has no family module: run `specbind generate`") from None
+        self.automata: dict[str, ModuleType] = {}
+        for r in family.revisions:
+            package = load_package(r.spec_dir, out)
+            try:
+                self.automata[r.version] = importlib.import_module(f"{package.__name__}.automaton")
+            except ModuleNotFoundError:
+                raise click.UsageError(f"revision {r.version} ({r.spec_dir}) declares no rules file: there is nothing to replay against") from None
+        self.forced = forced
+        self.family_rules: dict[str, dict[str, Any]] = self.router_type(forced=forced).rules
+
+    @property
+    def rules(self) -> dict[str, dict[str, str]]:
+        """Every rule a finding may name: each revision's and the family's own."""
+        out: dict[str, dict[str, str]] = {}
+        for module in self.automata.values():
+            out.update(module.RULES)
+        for rid, spec in self.family_rules.items():
+            out[rid] = {"level": spec["level"], "page": spec["ref"][0], "section": spec["ref"][1], "message": spec["message"]}
+        return out
+
+    def replay(self, source: Any, *, fmt: str = "auto", after: int | None = None, consumer: Any = None,
+               on_findings: Callable[[list[Any]], None] | None = None, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        run = _FamilyRun(self, on_findings)
+        if isinstance(source, (str, Path)):
+            with open(source, "rb") as handle:
+                run.read(handle, progress)
+        else:
+            run.read(source, progress)
+        return run.finish()
+
+
+class _FamilyRun:
+    """One stream of a family being judged."""
+
+    def __init__(self, owner: FamilyReplay, on_findings: Callable[[list[Any]], None] | None) -> None:
+        self.owner = owner
+        self.router = owner.router_type(forced=owner.forced)
+        self.on_findings = on_findings
+        self.automata: dict[str, Any] = {}
+        # revision -> the stream index of each message it judged; stream index -> its line (arrays
+        # of machine integers: 8 bytes a message, however long the stream)
+        self.wire: dict[str, array[int]] = {}
+        self.lines: array[int] = array("q")
+        self.found: list[dict[str, Any]] = []
+        self.count = 0
+        self.done = 0  # bytes read
+
+    def read(self, handle: Any, progress: Callable[[int, int], None] | None) -> None:
+        """Line by line (memory holds what is open, not the stream), progress every 4096 lines."""
+        for number, raw in enumerate(handle, start=1):
+            self.done += len(raw)
+            self.line(number, raw)
+            if progress is not None and number % 4096 == 0:
+                progress(self.count, self.done)
+        if progress is not None:
+            progress(self.count, self.done)
+
+    def line(self, number: int, raw: bytes) -> None:
+        raw = raw.strip()
+        if not raw:
+            return
+        self.lines.append(number)
+        self.count += 1
+        try:
+            doc = _JSON.decode(raw)
+        except msgspec.DecodeError:
+            doc = None
+        if isinstance(doc, dict) and "from" in doc and "message" in doc:
+            party, document = doc["from"], doc["message"]
+        else:
+            party, document = None, doc
+        deliveries, found = self.router.feed(party if isinstance(party, str) else None, document, raw)
+        self._take(deliveries, found)
+
+    def _take(self, deliveries: list[Any], found: list[Any]) -> None:
+        new: list[dict[str, Any]] = []
+        for f in found:
+            new.append({"rule": f.rule, "level": f.level, "index": f.index, "type": None, "message": f.message, "ids": [],
+                        "revision": "family", "fatal": f.fatal, "line": self._line_of(f.index)})
+        for d in deliveries:
+            automaton = self._automaton(d.revision)
+            self.wire[d.revision].append(d.index)
+            before = len(automaton.findings)
+            automaton.feed_document(d.payload)
+            new += [self._entry(d.revision, f) for f in automaton.findings[before:]]
+        self._tell(new)
+
+    def _automaton(self, revision: str) -> Any:
+        automaton = self.automata.get(revision)
+        if automaton is None:
+            automaton = self.automata[revision] = self.owner.automata[revision].Automaton()
+            automaton.counts = {}
+            self.wire[revision] = array("q")
+        return automaton
+
+    def _entry(self, revision: str, finding: Any) -> dict[str, Any]:
+        entry: dict[str, Any] = finding.as_dict()
+        wire = self.wire[revision]
+        local = entry.get("index")
+        if isinstance(local, int) and 0 <= local < len(wire):
+            entry["index"] = wire[local]
+        elif wire:
+            entry["index"] = wire[-1]  # the end of the stream: the revision's last message
+        entry["revision"] = revision
+        entry["fatal"] = finding.fatal
+        entry["line"] = self._line_of(entry.get("index"))
+        return entry
+
+    def _line_of(self, index: Any) -> int | None:
+        return self.lines[index] if isinstance(index, int) and 0 <= index < len(self.lines) else None
+
+    def _tell(self, new: list[dict[str, Any]]) -> None:
+        self.found += new
+        if new and self.on_findings is not None:
+            self.on_findings([_Line(e) for e in new])
+
+    def finish(self) -> dict[str, Any]:
+        self._take(*self.router.finish())
+        for revision, automaton in self.automata.items():
+            before = len(automaton.findings)
+            automaton.finish()
+            self._tell([self._entry(revision, f) for f in automaton.findings[before:]])
+        violations = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if e["fatal"]]
+        warnings = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if not e["fatal"]]
+        for e in violations + warnings:
+            if e.get("line") is None:
+                e.pop("line", None)
+        types: dict[str, int] = {}
+        runs: list[Any] = []
+        for automaton in self.automata.values():
+            for cls, n in (automaton.counts or {}).items():
+                name = cls if isinstance(cls, str) else getattr(cls, "__name__", "?")
+                types[name] = types.get(name, 0) + n
+            runs += list(automaton.runs)
+        notes = [f"revision {self.router.describe()}"]
+        if self.count == 0:
+            outcome = "empty"
+            notes.append("the stream holds no event: an empty stream is not a conformant one")
+        else:
+            outcome = "failed" if violations else "completed"
+        segments = [{"revision": s.revision, "first": s.first, "messages": s.messages, "reason": s.reason} for s in self.router.segments]
+        return {
+            "outcome": outcome,
+            "violations": violations,
+            "warnings": warnings,
+            "events": self.count,
+            "types": dict(sorted(types.items(), key=lambda t: (-t[1], t[0]))),
+            "runs": runs,
+            "format": "jsonl",
+            "notes": notes,
+            "revisions": segments,
+        }
