@@ -165,8 +165,11 @@ class FamilyReplay:
         return out
 
     def replay(self, source: Any, *, fmt: str = "auto", after: int | None = None, consumer: Any = None,
-               on_findings: Callable[[list[Any]], None] | None = None, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-        run = _FamilyRun(self, on_findings)
+               on_findings: Callable[[list[Any]], None] | None = None, progress: Callable[[int, int], None] | None = None,
+               max_findings: int | None = 10_000) -> dict[str, Any]:
+        """The report of one stream; ``max_findings``: how many findings it lists (None: all),
+        the others counted in ``omitted`` (the outcome counts them all), as a package's replay."""
+        run = _FamilyRun(self, on_findings, max_findings)
         if isinstance(source, (str, Path)):
             with open(source, "rb") as handle:
                 run.read(handle, progress)
@@ -178,8 +181,12 @@ class FamilyReplay:
 class _FamilyRun:
     """One stream of a family being judged."""
 
-    def __init__(self, owner: FamilyReplay, on_findings: Callable[[list[Any]], None] | None) -> None:
+    def __init__(self, owner: FamilyReplay, on_findings: Callable[[list[Any]], None] | None, max_findings: int | None = 10_000) -> None:
         self.owner = owner
+        self.max_findings = max_findings
+        self.failed = False  # a MUST-level finding, listed or not
+        self.omitted: dict[str, int] = {}  # rule -> findings past max_findings
+        self.omitted_fatal = 0
         self.router = owner.router_type(forced=owner.forced)
         self.on_findings = on_findings
         self.automata: dict[str, Any] = {}
@@ -234,7 +241,8 @@ class _FamilyRun:
     def _automaton(self, revision: str) -> Any:
         automaton = self.automata.get(revision)
         if automaton is None:
-            automaton = self.automata[revision] = self.owner.automata[revision].Automaton()
+            # every finding kept by the revision's automaton: this run lists and counts them
+            automaton = self.automata[revision] = self.owner.automata[revision].Automaton(max_findings=None)
             automaton.counts = {}
             self.wire[revision] = array("q")
         return automaton
@@ -256,6 +264,12 @@ class _FamilyRun:
         return self.lines[index] if isinstance(index, int) and 0 <= index < len(self.lines) else None
 
     def _tell(self, new: list[dict[str, Any]]) -> None:
+        room = len(new) if self.max_findings is None else max(0, self.max_findings - len(self.found))
+        for e in new[room:]:
+            self.omitted[e["rule"]] = self.omitted.get(e["rule"], 0) + 1
+            self.omitted_fatal += bool(e["fatal"])
+        self.failed = self.failed or any(e["fatal"] for e in new)
+        new = new[:room]
         self.found += new
         if new and self.on_findings is not None:
             self.on_findings([_Line(e) for e in new])
@@ -283,7 +297,12 @@ class _FamilyRun:
             outcome = "empty"
             notes.append("the stream holds no event: an empty stream is not a conformant one")
         else:
-            outcome = "failed" if violations else "completed"
+            outcome = "failed" if self.failed else "completed"
+        omitted: dict[str, Any] = {}
+        if self.omitted:
+            total = sum(self.omitted.values())
+            omitted = {"omitted": {"violations": self.omitted_fatal, "warnings": total - self.omitted_fatal, "rules": dict(sorted(self.omitted.items()))}}
+            notes.append(f"{total} more findings than the {len(self.found)} listed (max_findings): counted in omitted")
         segments = [{"revision": s.revision, "first": s.first, "messages": s.messages, "reason": s.reason} for s in self.router.segments]
         return {
             "outcome": outcome,
@@ -295,4 +314,5 @@ class _FamilyRun:
             "format": "jsonl",
             "notes": notes,
             "revisions": segments,
+            **omitted,
         }
