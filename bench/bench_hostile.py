@@ -4,11 +4,13 @@ point that reads it, in both bindings, each in a fresh process; time and peak me
 process baseline against the goal (<= 1 s and <= 64 MB at under 1 MB of input).
 
     .venv/bin/python bench/bench_hostile.py [--repeat 3] [--json FILE] [--compare BEFORE.json]
-    .venv/bin/python bench/bench_hostile.py --root OTHER_CHECKOUT --json before.json --timeout 120
+    .venv/bin/python bench/bench_hostile.py --before OTHER_CHECKOUT [--timeout 120]
 
-``--root`` measures another checkout's generated packages (its ``generated/``, its TypeScript
-package built into the cache) with this checkout's shapes and probes: the before figures.
-``--compare`` prints a previous run's figures beside this one's.
+``--before`` measures another checkout's generated packages too (its ``generated/``, its
+TypeScript package built into the cache), with this checkout's shapes and probes, each row's
+runs interleaved with this checkout's (the same load on both): the before figures beside the
+after ones. ``--root`` measures another checkout alone; ``--compare`` prints a previous run's
+``--json`` figures beside this one's.
 
 Rows:
 - in-process (``bench/hostile_probe.py``, ``bench/hostile_probe.mjs``): the entry point alone,
@@ -189,6 +191,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a row is given up (default 60)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose generated packages are measured")
+    parser.add_argument("--before", type=Path, default=None, help="another checkout, measured beside (interleaved)")
     parser.add_argument("--only", action="append", default=[], help="shapes to run (default: all)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures as JSON")
     parser.add_argument("--compare", type=Path, default=None, help="a previous run's --json, printed beside")
@@ -196,6 +199,10 @@ def main() -> int:
     root = args.root.resolve()
     before = json.loads(args.compare.read_text()) if args.compare else None
     built = _typescript_package(root)
+    old_root = args.before.resolve() if args.before else None
+    old_built = _typescript_package(old_root) if old_root else None
+    if old_root is not None:
+        before = {"rows": {}}
     print(f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; root {root}; repeat {args.repeat}")
     results: dict[str, Any] = {"load": os.getloadavg(), "root": str(root), "rows": {}}
     crashed = False
@@ -212,21 +219,28 @@ def main() -> int:
             data = build(n)
             path.write_bytes(data)
             for row in rows:
-                runs = []
+                runs: list[dict[str, Any]] = []
+                old_runs: list[dict[str, Any]] = []
                 for _ in range(args.repeat):
-                    if row[0] == "cli":
-                        runs.append(_cli(row[1:], path, tiny, root, args.timeout))
-                    else:
-                        runs.append(_probe(row[0], row[1], path, root, built, args.timeout))
-                    if "timeout" in runs[-1] or "crash" in runs[-1]:
-                        break
+                    for where, tree, package, found in ((root, root, built, runs), (old_root, old_root, old_built, old_runs)):
+                        if where is None or (found and ("timeout" in found[-1] or "crash" in found[-1])):
+                            continue
+                        if row[0] == "cli":
+                            found.append(_cli(row[1:], path, tiny, tree, args.timeout))
+                        else:
+                            found.append(_probe(row[0], row[1], path, tree, package, args.timeout))
                 result = _median(runs)
+                if old_root is not None:
+                    assert before is not None
+                    before["rows"][f"{shape} | {_name(row)}"] = {"bytes": len(data), **_median(old_runs)}
                 crashed |= "crash" in result
                 key = f"{shape} | {_name(row)}"
                 results["rows"][key] = {"bytes": len(data), **result}
                 old = before["rows"].get(key) if before else None
                 print(f"{shape:<22}{len(data):>11,}  {_name(row):<42}{_shown(result):<26}{_shown(old) if before else '':<26}{_verdict(result)}", flush=True)
     if args.json:
+        if old_root is not None:
+            results["before"] = before
         args.json.write_text(json.dumps(results, indent=1))
     return 3 if crashed else 0
 
