@@ -81,6 +81,9 @@ SHAPES: dict[str, tuple[Any, int, list[tuple[str, ...]]]] = {
         ("python", "automaton"), ("python", "replay"), ("typescript", "replay"),
         ("cli", "python", "replay", "--json"), ("cli", "typescript", "replay", "--json"),
     ]),
+    "unique_garbage": (hostile.unique_garbage, 160_000, [
+        ("python", "automaton"), ("python", "replay"), ("typescript", "replay"), ("python", "consumer"),
+    ]),
     "nested_list": (hostile.nested_list, 900_000, [("python", "proto"), ("python", "proto_lenient")]),
     "unknown_fields": (hostile.unknown_fields, 300_000, [("python", "proto_lenient")]),
     "unknown_field_frames": (hostile.unknown_field_frames, 50_000, [("python", "framing")]),

@@ -165,6 +165,12 @@ def unknown_field_frames(n: int) -> bytes:
     return frame * n
 
 
+def unique_garbage(n: int) -> bytes:
+    """``n`` lines, each a different number: none is an event, and no two are alike (so that no
+    refused line is remembered from before)."""
+    return b"".join(b"%d\n" % i for i in range(n))
+
+
 def sse_lines(n: int) -> bytes:
     """One SSE event of ``n`` data lines (the decoder joins them)."""
     return b"data: x\n" * n + b"\n"
@@ -233,6 +239,7 @@ SIZES: dict[str, tuple[Builder, int]] = {
     "unknown_field_frames": (unknown_field_frames, 50_000),
     "many_findings": (many_findings, 16_000),
     "many_decode_failures": (many_decode_failures, 330_000),
+    "unique_garbage": (unique_garbage, 160_000),
     "sse_lines": (sse_lines, 120_000),
     "sse_events": (sse_events, 19_000),
     "big_patch": (big_patch, 16_000),

@@ -292,6 +292,8 @@ DOUBLING: list[tuple[str, Callable[[int], bytes], int, str, str]] = [
     ("a finding per line, replay", hostile.many_findings, 3_000, "typescript", "replay"),
     ("undecodable lines, replay", hostile.many_decode_failures, 20_000, "python", "replay"),
     ("undecodable lines, replay", hostile.many_decode_failures, 20_000, "typescript", "replay"),
+    ("lines no two alike, none an event, replay", hostile.unique_garbage, 15_000, "python", "replay"),
+    ("lines no two alike, none an event, replay", hostile.unique_garbage, 15_000, "typescript", "replay"),
     ("unknown members, lenient decode", hostile.bad_members, 4_000, "python", "json_lenient"),
     ("unknown members, lenient decode", hostile.bad_members, 4_000, "typescript", "json_lenient"),
     ("numbers out of range, strict decode", hostile.refused_numbers, 20_000, "python", "json"),
