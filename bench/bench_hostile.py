@@ -81,7 +81,7 @@ SHAPES: dict[str, tuple[Any, int, list[tuple[str, ...]]]] = {
         ("python", "automaton"), ("python", "replay"), ("typescript", "replay"),
         ("cli", "python", "replay", "--json"), ("cli", "typescript", "replay", "--json"),
     ]),
-    "unique_garbage": (hostile.unique_garbage, 160_000, [
+    "unique_garbage": (hostile.unique_garbage, 158_000, [
         ("python", "automaton"), ("python", "replay"), ("typescript", "replay"), ("python", "consumer"),
     ]),
     "nested_list": (hostile.nested_list, 900_000, [("python", "proto"), ("python", "proto_lenient")]),

@@ -239,7 +239,7 @@ SIZES: dict[str, tuple[Builder, int]] = {
     "unknown_field_frames": (unknown_field_frames, 50_000),
     "many_findings": (many_findings, 16_000),
     "many_decode_failures": (many_decode_failures, 330_000),
-    "unique_garbage": (unique_garbage, 160_000),
+    "unique_garbage": (unique_garbage, 158_000),
     "sse_lines": (sse_lines, 120_000),
     "sse_events": (sse_events, 19_000),
     "big_patch": (big_patch, 16_000),
