@@ -139,8 +139,15 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
         # is refused now, with its pointer
         from .products import compute
 
-        products = compute(load_binding(folder))
+        binding = load_binding(folder)
+        products = compute(binding)
         _ = products.validation, products.cases
+        # and every target's own decisions (what generate runs before its templates), so that
+        # init keeps no folder generate would refuse
+        from .pipeline import targets_for
+
+        for chosen, options in targets_for(binding):
+            chosen.build(products, options)
     except SpecError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         if exc.file.endswith(target.name) and "binding.toml" not in exc.file:

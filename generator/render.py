@@ -59,6 +59,7 @@ def environment(sets: dict[str, Path], layers: list[Path]) -> jinja2.Environment
     )
     env.filters["wrap"] = wrap
     env.filters["pystr"] = pystr
+    env.filters["pyrepr"] = repr  # a JSON value (or number) as a Python literal
     env.filters["docstring"] = docstring
     return env
 

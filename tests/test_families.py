@@ -319,6 +319,11 @@ def test_proxy_judges_each_message_with_the_revision_of_its_session() -> None:
     assert [line.split(":")[1].strip() for line in refused] == ["[MUST] message 1 from server", "[MUST] message 4 from server"], lines
 
 
+def test_proxy_of_a_session_with_no_message_says_so() -> None:
+    code, lines, _ = _proxy("legacy", [])
+    assert code == 0 and lines[-1].endswith("revision none (no message)"), lines
+
+
 def test_revision_must_be_one_of_the_family() -> None:
     result = run_cli("proxy", "--spec", REPO / "spec" / "mcp", "--out", GENERATED, "--revision", "2024-11-05", "--", PYTHON, "-c", "pass")
     assert result.exit_code == 2 and "'2024-11-05' is no revision of" in result.output and "2025-11-25, 2026-07-28" in result.output
@@ -484,6 +489,7 @@ def test_the_typescript_router_routes_every_session_as_the_python_one(tmp_path: 
         {"messages": [[None, e] for e in run], "table": agui.table},
         {"messages": [["client", DISCOVER], ["client", INITIALIZE]], "forced": "2026-07-28"},
         {"messages": [], "forced": "1999"},
+        {"messages": []},
         {"messages": [["server", quiet]] * 5, "hold": 3},
         {"messages": [["client", "not an object"], ["client", [1, 2]], ["client", None], ["client", {"id": {"a": [1]}, "method": "x"}]]},
     ]

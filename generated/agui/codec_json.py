@@ -28,9 +28,8 @@ from typing import Any, NamedTuple, TypeVar, overload
 
 import msgspec
 
-from . import models
+from . import limits, models
 from .errors import DecodeError, EncodeError, Issue
-from . import limits
 from .limits import MAX_DEPTH, lone_surrogate_escape, safe_text, too_deep
 
 __all__ = [
@@ -170,6 +169,12 @@ _FAST: dict[str, tuple[Any, Any]] = {
 }
 
 
+_SLOW: frozenset[str] = frozenset({})
+"""Definitions the typed decoder alone would not check exactly (a value only the general
+validator checks is reachable from them): their documents are decoded by that validator, then
+converted to the typed model."""
+
+
 class Decoded(NamedTuple):
     """A lenient decode: the value, what was stripped from it (the first ``max_errors``), whether
     the whole document was stripped (an unknown union member at the top: ``value`` is then
@@ -209,12 +214,13 @@ class Decoder:
     this package's documents is this one. ``extras``: keep the undeclared members of open
     objects on the value (else they are only checked).
 
-    Both are closures over what they need (a call on the hot path costs fewer steps than a
-    method reading its instance), and every check that cannot fail on the usual document
-    costs next to nothing: what msgspec accepts but this package refuses needs a backslash (a
-    lone surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one
-    memchr (`92 in data`, an operator: no method call) and a length; the type of what was read
-    needs a second look only when it may carry an open object's extras or is not the
+    The three are closures over what they need (a call on the hot path costs fewer steps than a
+    method reading its instance), and every check that cannot fail on the usual document costs
+    next to nothing: what msgspec accepts but this package refuses needs a backslash (a lone
+    surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one memchr
+    (`92 in data`, an operator: no method call) and a length, and the depth itself is scanned
+    only when a member whose type bounds nothing holds an array or object; the type of what was
+    read needs a second look only when it may carry an open object's extras or is not the
     definition's own class."""
 
     __slots__ = (
@@ -244,18 +250,40 @@ class Decoder:
         # the types of a value the typed read gave that need a second look: those that may
         # hold an open object's extras, and every type but the definition's own class
         self._look = _SPECIAL if expect is None else _SPECIAL | (_CLASSES - {expect})
-        self.decode: Callable[[bytes | str], Any] = self._reader()
-        self.decode_lenient: Callable[[bytes | str], Decoded] = self._lenient_reader()
         self.fast: Callable[..., Any] = self._fast_reader()
+        self.decode: Callable[[bytes | str], Any] = self._reader(False)
+        self.decode_lenient: Callable[[bytes | str], Decoded] = self._reader(True)
 
-    def _reader(self) -> Callable[[bytes | str], Any]:
-        fast, look, explain, refuses, definition = (
-            self._fast.decode,
-            self._look,
-            self._explain,
-            self._refuses,
-            self.definition,
-        )
+    def _fast_reader(self) -> Callable[..., Any]:
+        fast, look, refuses = self._fast.decode, self._look, self._refuses
+
+        def read(data: Any, extras: bool = True) -> Any:
+            try:
+                value = fast(data)
+                if (
+                    92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _DEEP_ENOUGH
+                    and _deep(value, data)
+                ):  # 92: \\
+                    return FULL
+            except (
+                msgspec.ValidationError,
+                msgspec.DecodeError,
+                RecursionError,
+                TypeError,
+                UnicodeEncodeError,
+            ):
+                return FULL
+            if type(value) in look and refuses(value, data, extras):
+                return FULL
+            return value
+
+        return read
+
+    def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
+        explain, definition = self._explain, self.definition
+        fast, look, refuses = self._fast.decode, self._look, self._refuses
 
         def decode(data: Any) -> Any:
             try:
@@ -265,7 +293,7 @@ class Decoder:
                     and lone_surrogate_escape(data)
                     or len(data) > _DEEP_ENOUGH
                     and _deep(value, data)
-                ):  # 92: \\
+                ):
                     value = FULL
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 return explain(data, False).value
@@ -279,17 +307,6 @@ class Decoder:
             if value is FULL or type(value) in look and refuses(value, data):
                 return explain(data, False).value
             return value
-
-        return decode
-
-    def _lenient_reader(self) -> Callable[[bytes | str], Decoded]:
-        fast, look, explain, refuses, definition = (
-            self._fast.decode,
-            self._look,
-            self._explain,
-            self._refuses,
-            self.definition,
-        )
 
         def decode_lenient(data: Any) -> Decoded:
             try:
@@ -311,34 +328,7 @@ class Decoder:
                 return explain(data, True)
             return _decoded(value)
 
-        return decode_lenient
-
-    def _fast_reader(self) -> Callable[..., Any]:
-        fast, look, refuses = self._fast.decode, self._look, self._refuses
-
-        def read(data: Any, extras: bool = True) -> Any:
-            try:
-                value = fast(data)
-                if (
-                    92 in data
-                    and lone_surrogate_escape(data)
-                    or len(data) > _DEEP_ENOUGH
-                    and _deep(value, data)
-                ):
-                    return FULL
-            except (
-                msgspec.ValidationError,
-                msgspec.DecodeError,
-                RecursionError,
-                TypeError,
-                UnicodeEncodeError,
-            ):
-                return FULL
-            if type(value) in look and refuses(value, data, extras):
-                return FULL
-            return value
-
-        return read
+        return decode_lenient if lenient else decode
 
     def _refuses(self, value: Any, data: Any, keep: bool = True) -> bool:
         """What the typed read took but the definition does not: another class of its union, or
@@ -405,6 +395,14 @@ class Decoder:
         return Decoded(value, tuple(check.warnings), False, omitted)
 
 
+def _suspect(data: bytes) -> bool:
+    """Whether a document read as plain values may hold what this package refuses (msgspec reads
+    lone surrogate escapes and any depth): then the full path decides."""
+    return (92 in data and lone_surrogate_escape(data)) or (
+        len(data) > _DEEP_ENOUGH and too_deep(data)
+    )
+
+
 _CHECKER: Any = None
 
 
@@ -430,7 +428,6 @@ _CLASSES: frozenset[Any] = frozenset(
     v for v in models.DEFINITIONS.values() if isinstance(v, type)
 ) | {list, dict}
 
-
 _SHALLOW: dict[Any, tuple[str, ...]] = {
     cls: plan[1]
     for cls, plan in models.NESTING.items()
@@ -438,10 +435,6 @@ _SHALLOW: dict[Any, tuple[str, ...]] = {
 }
 """Classes whose documents nest within the limit unless one of these attributes holds an array
 or an object (see ``models.NESTING``)."""
-
-_FLAT: frozenset[Any] = frozenset(
-    {str, int, float, bool, type(None), type(msgspec.UNSET)}
-)
 
 
 def _deep(value: Any, data: Any) -> bool:
@@ -451,11 +444,11 @@ def _deep(value: Any, data: Any) -> bool:
     free = _SHALLOW.get(type(value))
     if free is not None:
         for attr in free:
-            if type(getattr(value, attr)) not in _FLAT:
+            if type(getattr(value, attr)) not in _SCALARS:
                 break
         else:
             return False
-    return too_deep(data)
+    return bool(too_deep(data))
 
 
 def _as_bytes(data: Any, definition: str) -> bytes:
@@ -500,26 +493,7 @@ def _declared(cls: type[Any]) -> frozenset[str]:
 
 
 _DECLARED: dict[type[Any], frozenset[str]] = {}
-_CARRYING: dict[type[Any], tuple[tuple[str, str], ...]] = {}
-
-
-def _carrying(cls: type[Any]) -> tuple[tuple[str, str], ...]:
-    """(attribute, wire name) of the fields of a carrier class whose type can hold an open
-    object (the others, scalars and any-JSON values, need no walk); cached."""
-    found = _CARRYING.get(cls)
-    if found is None:
-        found = _CARRYING[cls] = tuple(
-            (f.name, f.encode_name)
-            for f in msgspec.structs.fields(cls)
-            if _holds_carrier(f.type)
-        )
-    return found
-
-
-def _holds_carrier(annotation: Any) -> bool:
-    if isinstance(annotation, type) and annotation in models.CARRIERS:
-        return True
-    return any(_holds_carrier(arg) for arg in getattr(annotation, "__args__", ()) or ())
+_SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
 def _attach(value: Any, raw: Any) -> None:
@@ -533,14 +507,19 @@ def _attach(value: Any, raw: Any) -> None:
             declared = _DECLARED.get(cls)
             if declared is None:
                 declared = _DECLARED[cls] = _declared(cls)
-            extra = {k: v for k, v in raw.items() if k not in declared}
-            if extra:
-                value.__dict__["extras"] = (
-                    extra  # beside the fields (dict=True): frozen models keep them too
-                )
-        if cls in models.CARRIERS:
-            for attr, wire in _carrying(cls):
-                _attach(getattr(value, attr), raw.get(wire))
+            if (
+                not raw.keys() <= declared
+            ):  # a subset test in C: most objects carry nothing more
+                # beside the fields (dict=True): frozen models keep them too
+                value.__dict__["extras"] = {
+                    k: v for k, v in raw.items() if k not in declared
+                }
+        for attr, wire in models.CARRIED.get(
+            cls, ()
+        ):  # the fields that may hold an open object
+            sub = getattr(value, attr)
+            if type(sub) not in _SCALARS:
+                _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

@@ -2896,6 +2896,12 @@ objects, its own object counting 1; the attributes whose types bound nothing: an
 loose value, a type reaching itself), or None for an open object (undeclared members may nest
 as they like)."""
 
+CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
+    ActivityDeltaEvent: (("patch", "patch"),),
+    StateDeltaEvent: (("delta", "delta"),),
+}
+"""Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
 DEFINITIONS: dict[str, Any] = {
     "Event": Event,
     "EventType": EventType,

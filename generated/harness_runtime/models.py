@@ -786,6 +786,18 @@ objects, its own object counting 1; the attributes whose types bound nothing: an
 loose value, a type reaching itself), or None for an open object (undeclared members may nest
 as they like)."""
 
+CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
+    ActionRequiredEvent: (("data", "data"),),
+    ActionRespondedEvent: (("data", "data"),),
+    ArtifactCreatedEvent: (("data", "data"),),
+    ArtifactList: (("artifacts", "artifacts"),),
+    EventList: (("events", "events"),),
+    Execution: (("error", "error"),),
+    RunCancelledEvent: (("data", "data"),),
+    RuntimeDescription: (("providers", "providers"),),
+}
+"""Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
 DEFINITIONS: dict[str, Any] = {
     "ActionKind": ActionKind,
     "ActionRequest": ActionRequest,

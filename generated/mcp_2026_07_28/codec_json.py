@@ -28,9 +28,8 @@ from typing import Any, NamedTuple, TypeVar, overload
 
 import msgspec
 
-from . import models
+from . import limits, models
 from .errors import DecodeError, EncodeError, Issue
-from . import limits
 from .limits import MAX_DEPTH, lone_surrogate_escape, safe_text, too_deep
 
 __all__ = [
@@ -288,6 +287,7 @@ _FAST: dict[str, tuple[Any, Any]] = {
     "ToolOutputSchema": (models.ToolOutputSchema, None),
 }
 
+
 _SLOW: frozenset[str] = frozenset(
     {
         "CallToolRequest",
@@ -404,12 +404,13 @@ class Decoder:
     this package's documents is this one. ``extras``: keep the undeclared members of open
     objects on the value (else they are only checked).
 
-    Both are closures over what they need (a call on the hot path costs fewer steps than a
-    method reading its instance), and every check that cannot fail on the usual document
-    costs next to nothing: what msgspec accepts but this package refuses needs a backslash (a
-    lone surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one
-    memchr (`92 in data`, an operator: no method call) and a length; the type of what was read
-    needs a second look only when it may carry an open object's extras or is not the
+    The three are closures over what they need (a call on the hot path costs fewer steps than a
+    method reading its instance), and every check that cannot fail on the usual document costs
+    next to nothing: what msgspec accepts but this package refuses needs a backslash (a lone
+    surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one memchr
+    (`92 in data`, an operator: no method call) and a length, and the depth itself is scanned
+    only when a member whose type bounds nothing holds an array or object; the type of what was
+    read needs a second look only when it may carry an open object's extras or is not the
     definition's own class."""
 
     __slots__ = (
@@ -423,6 +424,7 @@ class Decoder:
         "decode_lenient",
         "fast",
         "_slow",
+        "_accept",
     )
 
     def __init__(
@@ -441,22 +443,67 @@ class Decoder:
         # hold an open object's extras, and every type but the definition's own class
         self._look = _SPECIAL if expect is None else _SPECIAL | (_CLASSES - {expect})
         self._slow = definition in _SLOW
-        self.decode: Callable[[bytes | str], Any] = self._reader()
-        self.decode_lenient: Callable[[bytes | str], Decoded] = self._lenient_reader()
-        self.fast: Callable[..., Any] = self._fast_reader()
-
-    def _reader(self) -> Callable[[bytes | str], Any]:
-        fast, look, explain, refuses, definition = (
-            self._fast.decode,
-            self._look,
-            self._explain,
-            self._refuses,
-            self.definition,
-        )
+        self._accept: Any = None
         if self._slow:
-            return lambda data: explain(
-                data if type(data) is bytes else _as_bytes(data, definition), False
-            ).value
+            from .accept import (
+                ACCEPT,
+            )  # the compiled validator, loaded with the first such decoder
+
+            self._accept = ACCEPT[definition]
+        self.fast: Callable[..., Any] = self._fast_reader()
+        self.decode: Callable[[bytes | str], Any] = self._reader(False)
+        self.decode_lenient: Callable[[bytes | str], Decoded] = self._reader(True)
+
+    def _fast_reader(self) -> Callable[..., Any]:
+        fast, look, refuses = self._fast.decode, self._look, self._refuses
+        if (
+            self._slow
+        ):  # the compiled validator decides, the full path explains what it refuses
+            compiled = self._compiled
+            return lambda data, extras=True: (
+                FULL if (value := compiled(data)) is _REFUSED else value
+            )
+
+        def read(data: Any, extras: bool = True) -> Any:
+            try:
+                value = fast(data)
+                if (
+                    92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _DEEP_ENOUGH
+                    and _deep(value, data)
+                ):  # 92: \\
+                    return FULL
+            except (
+                msgspec.ValidationError,
+                msgspec.DecodeError,
+                RecursionError,
+                TypeError,
+                UnicodeEncodeError,
+            ):
+                return FULL
+            if type(value) in look and refuses(value, data, extras):
+                return FULL
+            return value
+
+        return read
+
+    def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
+        explain, definition = self._explain, self.definition
+        if self._slow:
+            compiled = self._compiled
+
+            def checked(data: Any) -> Any:
+                if type(data) is not bytes:
+                    data = _as_bytes(data, definition)
+                value = compiled(data)
+                if value is _REFUSED:
+                    found = explain(data, lenient)
+                    return found if lenient else found.value
+                return _decoded(value) if lenient else value
+
+            return checked
+        fast, look, refuses = self._fast.decode, self._look, self._refuses
 
         def decode(data: Any) -> Any:
             try:
@@ -466,7 +513,7 @@ class Decoder:
                     and lone_surrogate_escape(data)
                     or len(data) > _DEEP_ENOUGH
                     and _deep(value, data)
-                ):  # 92: \\
+                ):
                     value = FULL
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 return explain(data, False).value
@@ -480,21 +527,6 @@ class Decoder:
             if value is FULL or type(value) in look and refuses(value, data):
                 return explain(data, False).value
             return value
-
-        return decode
-
-    def _lenient_reader(self) -> Callable[[bytes | str], Decoded]:
-        fast, look, explain, refuses, definition = (
-            self._fast.decode,
-            self._look,
-            self._explain,
-            self._refuses,
-            self.definition,
-        )
-        if self._slow:
-            return lambda data: explain(
-                data if type(data) is bytes else _as_bytes(data, definition), True
-            )
 
         def decode_lenient(data: Any) -> Decoded:
             try:
@@ -516,36 +548,7 @@ class Decoder:
                 return explain(data, True)
             return _decoded(value)
 
-        return decode_lenient
-
-    def _fast_reader(self) -> Callable[..., Any]:
-        fast, look, refuses = self._fast.decode, self._look, self._refuses
-        if self._slow:
-            return lambda data, extras=True: FULL
-
-        def read(data: Any, extras: bool = True) -> Any:
-            try:
-                value = fast(data)
-                if (
-                    92 in data
-                    and lone_surrogate_escape(data)
-                    or len(data) > _DEEP_ENOUGH
-                    and _deep(value, data)
-                ):
-                    return FULL
-            except (
-                msgspec.ValidationError,
-                msgspec.DecodeError,
-                RecursionError,
-                TypeError,
-                UnicodeEncodeError,
-            ):
-                return FULL
-            if type(value) in look and refuses(value, data, extras):
-                return FULL
-            return value
-
-        return read
+        return decode_lenient if lenient else decode
 
     def _refuses(self, value: Any, data: Any, keep: bool = True) -> bool:
         """What the typed read took but the definition does not: another class of its union, or
@@ -568,6 +571,45 @@ class Decoder:
         except DecodeError:
             return False
         return True
+
+    def _compiled(self, data: bytes) -> Any:
+        """The typed value of a document the compiled validator accepts, else _REFUSED (the
+        explaining path then decides, and says why)."""
+        try:
+            document = _PLAIN.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return _REFUSED
+        try:
+            if _suspect(data) or not self._accept(document):
+                return _REFUSED
+        except (
+            RecursionError
+        ):  # not reached within MAX_DEPTH; the explaining path decides
+            return _REFUSED
+        build = _BUILD.get(self.definition)
+        if (
+            build == "plain"
+        ):  # a type of plain JSON values only: the document is the value
+            return document
+        try:
+            if (
+                build == "convert"
+            ):  # a Struct: msgspec caches its type information on the class
+                value = msgspec.convert(document, self._type, strict=True)
+            else:  # msgspec's typed decoder (its type compiled once) reads the bytes again
+                value = self._fast.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            # stricter than the schema (1.0 for an integer under JSON Schema's rule): convert
+            # from the document the compiled validator accepted
+            try:
+                value = msgspec.convert(document, self._type, strict=True)
+            except msgspec.ValidationError:
+                return _REFUSED
+        if self._expect is not None and type(value) is not self._expect:
+            return _REFUSED
+        if self.definition in _CARRYING and _carries(value):
+            _attach(value, document)
+        return value
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
         checker = _CHECKER or _checker()
@@ -616,6 +658,262 @@ class Decoder:
         return Decoded(value, tuple(check.warnings), False, omitted)
 
 
+_REFUSED: Any = object()
+_BUILD: dict[str, str] = {
+    "ElicitRequestParams": "plain",
+    "EnumSchema": "plain",
+    "InputResponse": "plain",
+    "InputResponses": "plain",
+    "JSONArray": "plain",
+    "JSONObject": "plain",
+    "JSONRPCMessage": "plain",
+    "JSONRPCResponse": "plain",
+    "JSONValue": "plain",
+    "MultiSelectEnumSchema": "plain",
+    "PrimitiveSchemaDefinition": "plain",
+    "ServerResult": "plain",
+    "SingleSelectEnumSchema": "plain",
+    "CallToolRequest": "convert",
+    "CallToolRequestParams": "convert",
+    "CallToolResult": "convert",
+    "CallToolResultResponse": "convert",
+    "ClientCapabilities": "convert",
+    "ClientRequest": "convert",
+    "CompleteRequest": "convert",
+    "CompleteRequestParams": "convert",
+    "CompleteResult": "convert",
+    "CompleteResultResponse": "convert",
+    "ContentBlock": "convert",
+    "CreateMessageRequest": "convert",
+    "CreateMessageRequestParams": "convert",
+    "CreateMessageResult": "convert",
+    "DiscoverRequest": "convert",
+    "DiscoverResult": "convert",
+    "DiscoverResultResponse": "convert",
+    "ElicitRequest": "convert",
+    "ElicitRequestFormParams": "convert",
+    "EmbeddedResource": "convert",
+    "GetPromptRequest": "convert",
+    "GetPromptRequestParams": "convert",
+    "GetPromptResult": "convert",
+    "GetPromptResultResponse": "convert",
+    "HeaderMismatchError": "convert",
+    "InputRequest": "convert",
+    "InputRequiredResult": "convert",
+    "InputResponseRequestParams": "convert",
+    "ListPromptsRequest": "convert",
+    "ListResourceTemplatesRequest": "convert",
+    "ListResourcesRequest": "convert",
+    "ListToolsRequest": "convert",
+    "MissingRequiredClientCapabilityError": "convert",
+    "PaginatedRequest": "convert",
+    "PaginatedRequestParams": "convert",
+    "PromptMessage": "convert",
+    "ReadResourceRequest": "convert",
+    "ReadResourceRequestParams": "convert",
+    "ReadResourceResult": "convert",
+    "ReadResourceResultResponse": "convert",
+    "RequestMetaObject": "convert",
+    "RequestParams": "convert",
+    "ResourceRequestParams": "convert",
+    "SamplingMessage": "convert",
+    "SamplingMessageContentBlock": "convert",
+    "ServerCapabilities": "convert",
+    "SubscriptionsListenRequest": "convert",
+    "SubscriptionsListenRequestParams": "convert",
+    "ToolResultContent": "convert",
+    "UnsupportedProtocolVersionError": "convert",
+    "ClientCapabilitiesElicitation": "convert",
+    "ClientCapabilitiesSampling": "convert",
+    "CompleteResultCompletion": "convert",
+    "ElicitRequestFormParamsRequestedSchema": "convert",
+}
+"""How the typed value of a definition in _SLOW is made from its accepted document (the
+Python target's context decides: `plain`, `convert`, else the typed decoder)."""
+_CARRYING: frozenset[str] = frozenset(
+    {
+        "Annotations",
+        "AudioContent",
+        "BaseMetadata",
+        "BlobResourceContents",
+        "BooleanSchema",
+        "CacheableResult",
+        "CallToolRequest",
+        "CallToolRequestParams",
+        "CallToolResult",
+        "CallToolResultResponse",
+        "CancelledNotification",
+        "CancelledNotificationParams",
+        "ClientCapabilities",
+        "ClientNotification",
+        "ClientRequest",
+        "ClientResult",
+        "CompleteRequest",
+        "CompleteRequestParams",
+        "CompleteResult",
+        "CompleteResultResponse",
+        "ContentBlock",
+        "CreateMessageRequest",
+        "CreateMessageRequestParams",
+        "CreateMessageResult",
+        "DiscoverRequest",
+        "DiscoverResult",
+        "DiscoverResultResponse",
+        "ElicitRequest",
+        "ElicitRequestFormParams",
+        "ElicitRequestURLParams",
+        "ElicitResult",
+        "EmbeddedResource",
+        "EmptyResult",
+        "Error",
+        "GetPromptRequest",
+        "GetPromptRequestParams",
+        "GetPromptResult",
+        "GetPromptResultResponse",
+        "HeaderMismatchError",
+        "Icon",
+        "Icons",
+        "ImageContent",
+        "Implementation",
+        "InputRequest",
+        "InputRequests",
+        "InputRequiredResult",
+        "InputResponseRequestParams",
+        "InternalError",
+        "InvalidParamsError",
+        "InvalidRequestError",
+        "JSONRPCErrorResponse",
+        "JSONRPCNotification",
+        "JSONRPCRequest",
+        "JSONRPCResultResponse",
+        "LegacyTitledEnumSchema",
+        "ListPromptsRequest",
+        "ListPromptsResult",
+        "ListPromptsResultResponse",
+        "ListResourceTemplatesRequest",
+        "ListResourceTemplatesResult",
+        "ListResourceTemplatesResultResponse",
+        "ListResourcesRequest",
+        "ListResourcesResult",
+        "ListResourcesResultResponse",
+        "ListRootsRequest",
+        "ListRootsResult",
+        "ListToolsRequest",
+        "ListToolsResult",
+        "ListToolsResultResponse",
+        "LoggingMessageNotification",
+        "LoggingMessageNotificationParams",
+        "MethodNotFoundError",
+        "MissingRequiredClientCapabilityError",
+        "ModelHint",
+        "ModelPreferences",
+        "Notification",
+        "NotificationMetaObject",
+        "NotificationParams",
+        "NumberSchema",
+        "PaginatedRequest",
+        "PaginatedRequestParams",
+        "PaginatedResult",
+        "ParseError",
+        "ProgressNotification",
+        "ProgressNotificationParams",
+        "Prompt",
+        "PromptArgument",
+        "PromptListChangedNotification",
+        "PromptMessage",
+        "PromptReference",
+        "ReadResourceRequest",
+        "ReadResourceRequestParams",
+        "ReadResourceResult",
+        "ReadResourceResultResponse",
+        "Request",
+        "RequestMetaObject",
+        "RequestParams",
+        "Resource",
+        "ResourceContents",
+        "ResourceLink",
+        "ResourceListChangedNotification",
+        "ResourceRequestParams",
+        "ResourceTemplate",
+        "ResourceTemplateReference",
+        "ResourceUpdatedNotification",
+        "ResourceUpdatedNotificationParams",
+        "Result",
+        "ResultMetaObject",
+        "Root",
+        "SamplingMessage",
+        "SamplingMessageContentBlock",
+        "ServerCapabilities",
+        "ServerNotification",
+        "StringSchema",
+        "SubscriptionFilter",
+        "SubscriptionsAcknowledgedNotification",
+        "SubscriptionsAcknowledgedNotificationParams",
+        "SubscriptionsListenRequest",
+        "SubscriptionsListenRequestParams",
+        "SubscriptionsListenResult",
+        "SubscriptionsListenResultMetaObject",
+        "SubscriptionsListenResultResponse",
+        "TextContent",
+        "TextResourceContents",
+        "TitledMultiSelectEnumSchema",
+        "TitledSingleSelectEnumSchema",
+        "Tool",
+        "ToolAnnotations",
+        "ToolChoice",
+        "ToolListChangedNotification",
+        "ToolResultContent",
+        "ToolUseContent",
+        "UnsupportedProtocolVersionError",
+        "UntitledMultiSelectEnumSchema",
+        "UntitledSingleSelectEnumSchema",
+        "ClientCapabilitiesElicitation",
+        "ClientCapabilitiesRoots",
+        "ClientCapabilitiesSampling",
+        "CompleteRequestParamsArgument",
+        "CompleteRequestParamsContext",
+        "CompleteResultCompletion",
+        "ElicitRequestFormParamsRequestedSchema",
+        "TitledSingleSelectEnumSchemaOneOf",
+        "UntitledMultiSelectEnumSchemaItems",
+        "TitledMultiSelectEnumSchemaItemsAnyOf",
+        "TitledMultiSelectEnumSchemaItems",
+        "ListRootsRequestParams",
+        "ServerCapabilitiesPrompts",
+        "ServerCapabilitiesResources",
+        "ServerCapabilitiesTools",
+        "ToolInputSchema",
+        "ToolOutputSchema",
+    }
+)
+"""Definitions whose typed value may hold an open object (a plain JSON value never does)."""
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent under JSON Schema's integer rule: an integral
+    one is the integer (1.0 is 1, as the typed model holds it); beyond a double's range it is
+    refused (the explaining path locates it)."""
+    value = float(text)
+    if value.is_integer():
+        return int(value)
+    if value in (_INF, -_INF):
+        raise ValueError(f"number {text[:40]} is out of the range of a double")
+    return value
+
+
+_INF = float("inf")
+_PLAIN: msgspec.json.Decoder[Any] = msgspec.json.Decoder(float_hook=_number)
+"""Documents of the definitions in _SLOW, read as plain JSON values for the compiled validator."""
+
+
+def _suspect(data: bytes) -> bool:
+    """Whether a document read as plain values may hold what this package refuses (msgspec reads
+    lone surrogate escapes and any depth): then the full path decides."""
+    return (92 in data and lone_surrogate_escape(data)) or (
+        len(data) > _DEEP_ENOUGH and too_deep(data)
+    )
+
+
 _CHECKER: Any = None
 
 
@@ -641,7 +939,6 @@ _CLASSES: frozenset[Any] = frozenset(
     v for v in models.DEFINITIONS.values() if isinstance(v, type)
 ) | {list, dict}
 
-
 _SHALLOW: dict[Any, tuple[str, ...]] = {
     cls: plan[1]
     for cls, plan in models.NESTING.items()
@@ -649,10 +946,6 @@ _SHALLOW: dict[Any, tuple[str, ...]] = {
 }
 """Classes whose documents nest within the limit unless one of these attributes holds an array
 or an object (see ``models.NESTING``)."""
-
-_FLAT: frozenset[Any] = frozenset(
-    {str, int, float, bool, type(None), type(msgspec.UNSET)}
-)
 
 
 def _deep(value: Any, data: Any) -> bool:
@@ -662,11 +955,11 @@ def _deep(value: Any, data: Any) -> bool:
     free = _SHALLOW.get(type(value))
     if free is not None:
         for attr in free:
-            if type(getattr(value, attr)) not in _FLAT:
+            if type(getattr(value, attr)) not in _SCALARS:
                 break
         else:
             return False
-    return too_deep(data)
+    return bool(too_deep(data))
 
 
 def _as_bytes(data: Any, definition: str) -> bytes:
@@ -711,26 +1004,7 @@ def _declared(cls: type[Any]) -> frozenset[str]:
 
 
 _DECLARED: dict[type[Any], frozenset[str]] = {}
-_CARRYING: dict[type[Any], tuple[tuple[str, str], ...]] = {}
-
-
-def _carrying(cls: type[Any]) -> tuple[tuple[str, str], ...]:
-    """(attribute, wire name) of the fields of a carrier class whose type can hold an open
-    object (the others, scalars and any-JSON values, need no walk); cached."""
-    found = _CARRYING.get(cls)
-    if found is None:
-        found = _CARRYING[cls] = tuple(
-            (f.name, f.encode_name)
-            for f in msgspec.structs.fields(cls)
-            if _holds_carrier(f.type)
-        )
-    return found
-
-
-def _holds_carrier(annotation: Any) -> bool:
-    if isinstance(annotation, type) and annotation in models.CARRIERS:
-        return True
-    return any(_holds_carrier(arg) for arg in getattr(annotation, "__args__", ()) or ())
+_SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
 def _attach(value: Any, raw: Any) -> None:
@@ -744,14 +1018,19 @@ def _attach(value: Any, raw: Any) -> None:
             declared = _DECLARED.get(cls)
             if declared is None:
                 declared = _DECLARED[cls] = _declared(cls)
-            extra = {k: v for k, v in raw.items() if k not in declared}
-            if extra:
-                value.__dict__["extras"] = (
-                    extra  # beside the fields (dict=True): frozen models keep them too
-                )
-        if cls in models.CARRIERS:
-            for attr, wire in _carrying(cls):
-                _attach(getattr(value, attr), raw.get(wire))
+            if (
+                not raw.keys() <= declared
+            ):  # a subset test in C: most objects carry nothing more
+                # beside the fields (dict=True): frozen models keep them too
+                value.__dict__["extras"] = {
+                    k: v for k, v in raw.items() if k not in declared
+                }
+        for attr, wire in models.CARRIED.get(
+            cls, ()
+        ):  # the fields that may hold an open object
+            sub = getattr(value, attr)
+            if type(sub) not in _SCALARS:
+                _attach(sub, raw.get(wire))
     elif isinstance(value, list) and isinstance(raw, list):
         for v, r in zip(value, raw):
             _attach(v, r)

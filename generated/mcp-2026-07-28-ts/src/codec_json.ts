@@ -24,7 +24,8 @@ import { DecodeError, EncodeError, Issue } from "./errors.js";
 import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, setMember, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
-import { DROP, Validation, accepts, plain } from "./vocabulary.js";
+import { ACCEPT } from "./accept.js";
+import { DROP, Validation, accepts as byTable, plain } from "./vocabulary.js";
 
 export { MAX_DEPTH, MAX_ERRORS };
 
@@ -32,6 +33,13 @@ export { MAX_DEPTH, MAX_ERRORS };
  * null: every one); the rest are counted. */
 export interface DecodeOptions {
   maxErrors?: number | null | undefined;
+}
+
+/** Whether a value is valid: the compiled validator (accept.ts) for the definitions the general
+ * validator checks, the compiled table for the others. */
+function accepts(definition: string, value: unknown): boolean {
+  const compiled = ACCEPT[definition];
+  return compiled !== undefined ? compiled(value) : byTable(definition, value);
 }
 
 /** The definition a document is decoded as when none is named. */

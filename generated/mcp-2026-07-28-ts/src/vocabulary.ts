@@ -57,7 +57,7 @@ function pyType(value: unknown): string {
 
 /** JSON equality under the integer rule: by value (1 == 1.0) for json-schema, else 1 and 1.0
  * differ; a boolean is never a number. */
-function same(a: unknown, b: unknown): boolean {
+export function same(a: unknown, b: unknown): boolean {
   if (INTEGERS === "json-schema") return jsonEqual(a, b);
   const t = pyType(a);
   if (t !== pyType(b)) return false;
@@ -71,6 +71,19 @@ function same(a: unknown, b: unknown): boolean {
     return x.length === y.length && x.every((v, i) => same(v, y[i]));
   }
   return jsonEqual(a, b);
+}
+
+/** The first pair of equal items (under the integer rule), for uniqueItems. */
+export function firstDuplicate(items: readonly unknown[]): [number, number] | null {
+  for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) if (same(items[i], items[j])) return [i, j];
+  return null;
+}
+
+/** Whether no two items are equal (uniqueItems): by a Set when every item is a string, else
+ * pair by pair. */
+export function distinct(items: readonly unknown[]): boolean {
+  if (items.every((x) => typeof x === "string")) return new Set(items).size === items.length;
+  return firstDuplicate(items) === null;
 }
 
 function isNumeric(value: unknown): boolean {
@@ -91,7 +104,7 @@ function decimal(value: unknown): [bigint, number] {
 
 /** Whether value is an integer multiple of divisor, exactly, on the decimal values the document
  * and the schema wrote (0.3 is a multiple of 0.1). */
-function multiple(value: unknown, divisor: number): boolean {
+export function multiple(value: unknown, divisor: number): boolean {
   const [am, ae] = decimal(value);
   const [bm, be] = decimal(divisor);
   const d = ae - be;
@@ -183,7 +196,7 @@ function compiles(text: string): boolean {
   }
 }
 
-const FORMAT_CHECKS: { readonly [format: string]: (text: string) => boolean } = {
+export const FORMAT_CHECKS: { readonly [format: string]: (text: string) => boolean } = {
   date: isDate,
   time: isTime,
   "date-time": isDateTime,
@@ -527,14 +540,8 @@ export class Validation extends Base {
     if (least != null && value.length < least) this.error(ptr, definition, "minItems", `has ${value.length} items, fewer than the minimum ${least}`, `#${at}/minItems`);
     if (most != null && value.length > most) this.error(ptr, definition, "maxItems", `has ${value.length} items, more than the maximum ${most}`, `#${at}/maxItems`);
     if (node["unique_items"]) {
-      search: for (let i = 0; i < value.length; i++) {
-        for (let j = i + 1; j < value.length; j++) {
-          if (same(value[i], value[j])) {
-            this.error(ptr, definition, "uniqueItems", `items ${i} and ${j} are equal`, `#${at}/uniqueItems`);
-            break search;
-          }
-        }
-      }
+      const pair = firstDuplicate(value);
+      if (pair !== null) this.error(ptr, definition, "uniqueItems", `items ${pair[0]} and ${pair[1]} are equal`, `#${at}/uniqueItems`);
     }
     return [new Set(), items];
   }

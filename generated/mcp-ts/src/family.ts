@@ -222,7 +222,7 @@ export class Router {
   }
 
   describe(): string {
-    if (this.segments.length === 0) return "no revision (no message)";
+    if (this.segments.length === 0) return "none (no message)";
     if (this.segments.length === 1) return this.segments[0]!.revision;
     const parts: string[] = [];
     this.segments.forEach((s, i) => {

@@ -19,7 +19,8 @@ const VALID = CASES.filter((c) => c["valid"]);
 const INVALID = CASES.filter((c) => !c["valid"]);
 
 test("every definition has cases", () => {
-  assert.deepEqual(new Set(VALID.map((c) => c["definition"])), new Set(DEFINITION_NAMES));
+  // a definition no document fits has only invalid cases
+  assert.deepEqual(new Set(CASES.map((c) => c["definition"])), new Set(DEFINITION_NAMES));
 });
 
 for (const c of VALID) {

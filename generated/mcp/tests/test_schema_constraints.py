@@ -50,6 +50,28 @@ def test_valid_document(case: dict[str, Any]) -> None:
         decoder._fast.decode(data)
 
 
+COMPILED = [c for c in CASES if c["definition"] in codec_json._SLOW]
+
+
+@pytest.mark.parametrize("case", COMPILED, ids=_ids(COMPILED))
+def test_the_compiled_validator_agrees_with_the_interpreter(
+    case: dict[str, Any],
+) -> None:
+    """Valid documents of the definitions in _SLOW are accepted by the compiled validator
+    (accept.py) alone; a document it refuses is explained by the interpreter: the two must give
+    the same verdict, on the parsed document and on what the compiled path reads."""
+    from ..accept import ACCEPT
+    from ..vocabulary import Validation, parse_json
+
+    data = encode_document(case["document"])
+    document = parse_json(data)
+    check = Validation(False)
+    check.run(document, case["definition"])
+    accepts = ACCEPT[case["definition"]]
+    assert accepts(document) == (not check.errors), check.errors
+    assert accepts(codec_json._PLAIN.decode(data)) == (not check.errors)
+
+
 @pytest.mark.parametrize("case", INVALID, ids=_ids(INVALID))
 def test_invalid_document(case: dict[str, Any]) -> None:
     data = encode_document(case["document"])

@@ -17,6 +17,7 @@ from ...ir import model as M
 from ...products import Products
 from ...regex import ecma_to_python
 from ...rules.diagram import as_context, diagrams
+from ...accept_plan import accept_plan
 from ...validation_table import map_patterns, needs_vocabulary
 from .. import Data, Plan
 from .symbols import Symbols
@@ -43,7 +44,14 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     cases = products.cases
     rules = products.rules
     tables = None if rules is None else rules.tables_for(sym.field_name)
-    vocabulary = needs_vocabulary(ir, products.validation)
+    slow = ctx.slow()
+    # a definition the typed decoder cannot check alone is checked by the compiled validator
+    # (accept.py), which shares the general validator's helpers
+    vocabulary = needs_vocabulary(ir, products.validation) or bool(slow)
+    accept = None
+    if slow:
+        accept = accept_plan(products.validation, ir.integers, ir.formats, slow)
+        accept["patterns"] = [ecma_to_python(p) for p in accept["patterns"]]
     pointers = ctx.reference_pointers()
     family = load_family(binding.spec_dir)
     reference_map = ir.draft != "2020-12" or any(p != "#/$defs/" + n.replace("~", "~0").replace("/", "~1") for n, p in pointers.items())
@@ -51,7 +59,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "vocabulary": vocabulary,
         "integers": ir.integers,
         "formats": ir.formats,
-        "slow": ctx.slow() if vocabulary else [],
+        "slow": slow,
+        "accept": accept,
         "reference_map": reference_map,
         "package": package,
         "protocol": binding.name,
@@ -68,8 +77,12 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "plain_aliases": ctx.aliases(late=False),
         "classes": ctx.classes(),
         "late_aliases": ctx.aliases(late=True),
+        "recursive_aliases": ctx.recursive_aliases(),
         "carriers": ctx.carriers(),
         "nesting": ctx.nesting(),
+        "carried": ctx.carried(),
+        "carrying": ctx.carrying(),
+        "builds": ctx.builds(slow),
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
         "fixture_count": len(fixtures["fixtures"]),
@@ -156,18 +169,61 @@ class _Context:
         out = []
         for d in self.ir.defs.values():
             if isinstance(d, M.EnumDef):
-                members = [(constant(v), v) for v in d.values]
-                if len({m for m, _ in members}) != len(members):
-                    raise self.fail(d.loc, "enum values collide as Python constant names")
+                members = []
+                taken: set[str] = set()
+                for v in d.values:
+                    # values spelled alike as constants (Etc/GMT+1, Etc/GMT-1) are numbered in
+                    # schema order: ETC_GMT_1, ETC_GMT_1_2
+                    name, i = constant(v), 2
+                    while name in taken:
+                        name, i = f"{constant(v)}_{i}", i + 1
+                    taken.add(name)
+                    members.append((name, v))
                 out.append({"name": self.py[d.name], "doc": d.doc, "members": members})
+        return out
+
+    def recursive(self) -> set[str]:
+        """Type aliases that name themselves through arrays, maps and unions (a JSON-value-like
+        `Node = str | list[Node]`), directly or through other aliases. msgspec cannot decode
+        into a recursive alias, so at run time each is the plain JSON value typed by the JSON
+        types it admits, checked by the validator (a definition reaching one takes that path)."""
+        edges: dict[str, set[str]] = {}
+        for d in self.ir.defs.values():
+            if isinstance(d, (M.AliasDef, M.UnionDef)):
+                edges[d.name] = self.refs(d.union if isinstance(d, M.UnionDef) else d.type)
+        found: set[str] = set()
+        for start in edges:
+            stack, seen = list(edges[start]), set()
+            while stack:
+                name = stack.pop()
+                if name == start:
+                    found.add(start)
+                    break
+                if name in seen or name not in edges:
+                    continue
+                seen.add(name)
+                stack.extend(edges[name])
+        return found
+
+    def recursive_aliases(self) -> list[dict[str, Any]]:
+        """The recursive aliases: the exact recursive annotation for type checkers, the loose
+        one for msgspec (see `recursive`)."""
+        out = []
+        for name in sorted(self.recursive(), key=list(self.ir.defs).index):
+            d = self.ir.defs[name]
+            assert isinstance(d, (M.AliasDef, M.UnionDef))
+            t = d.union if isinstance(d, M.UnionDef) else d.type
+            loose = self.sym.loose_annotation(M.json_types(t, self.ir.defs.__getitem__))
+            out.append({"name": self.py[name], "doc": d.doc, "annotation": self.ann(t), "runtime": loose})
         return out
 
     def aliases(self, late: bool) -> list[dict[str, Any]]:
         items = []
+        recursive = self.recursive()
         for d in self.ir.defs.values():
-            if isinstance(d, (M.AliasDef, M.UnionDef)):
+            if isinstance(d, (M.AliasDef, M.UnionDef)) and d.name not in recursive:
                 t = d.union if isinstance(d, M.UnionDef) else d.type
-                deps = self.refs(t)
+                deps = self.refs(t) - recursive  # a recursive alias is declared before them all
                 if bool(deps) == late:
                     items.append((d, t, deps))
         if not late:
@@ -253,6 +309,15 @@ class _Context:
         for name, d in self.ir.defs.items():
             if isinstance(d, M.ObjectDef):
                 reach[name] = reaches(d, frozenset({name}))
+        self._carrying = [
+            name for name, d in self.ir.defs.items()
+            if isinstance(d, (M.ObjectDef, M.UnionDef, M.AliasDef)) and name not in self.recursive() and reaches(d, frozenset({name}))
+        ]
+        self._carried = {
+            self.py[name]: [(self.field_name(f.wire), f.wire) for f in d.fields if reaches(f.type, frozenset({name}))]
+            for name, d in self.ir.defs.items()
+            if isinstance(d, M.ObjectDef) and reach.get(name)
+        }
         return sorted(self.py[n] for n, r in reach.items() if r)
 
     def nesting(self) -> list[tuple[str, str]]:
@@ -301,6 +366,51 @@ class _Context:
             out.append((self.py[name], repr(plan)))
         return sorted(out)
 
+    def builds(self, slow: list[str]) -> dict[str, list[str]]:
+        """How the compiled path makes the typed value of each definition in _SLOW from the
+        document the compiled validator accepted: `plain` (its type holds plain JSON values
+        only: the document is the value), `convert` (a Struct, or a union of tagged ones:
+        msgspec.convert, whose type information the class caches), else msgspec's typed decoder
+        from the bytes (convert would rebuild a list or dict alias's type on every call)."""
+        recursive = self.recursive()
+
+        def plain(t: Any, seen: frozenset[str]) -> bool:
+            if isinstance(t, M.TRef):
+                if t.name in seen or t.name in recursive:
+                    return True
+                d = self.ir.defs[t.name]
+                if isinstance(d, M.AliasDef):
+                    return plain(d.type, seen | {t.name})
+                if isinstance(d, M.UnionDef):
+                    return plain(d.union, seen | {t.name})
+                return False  # a Struct class or a StrEnum: made by msgspec
+            if isinstance(t, M.TArray):
+                return plain(t.items, seen)
+            if isinstance(t, M.TMap):
+                return t.values is None or plain(t.values, seen)
+            if isinstance(t, M.TUnion):
+                return not t.discriminator and all(plain(m, seen) for m in t.members)
+            return isinstance(t, (M.TSchema, M.TAny, M.TString, M.TInteger, M.TNumber, M.TBoolean, M.TNull, M.TConst, M.TEnum))
+
+        out: dict[str, list[str]] = {"plain": [], "convert": []}
+        for name in slow:
+            d = self.ir.defs[name]
+            if name in recursive or isinstance(d, M.AliasDef) and plain(d.type, frozenset({name})) or isinstance(d, M.UnionDef) and plain(d.union, frozenset({name})):
+                out["plain"].append(name)
+            elif isinstance(d, M.ObjectDef) or isinstance(d, M.UnionDef) and d.union.discriminator:
+                out["convert"].append(name)
+        return out
+
+    def carrying(self) -> list[str]:
+        """Definitions whose typed value may hold an open object (after carriers()): only their
+        values are walked for undeclared members."""
+        return self._carrying
+
+    def carried(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Per carrier class, the fields (attribute, wire name) whose value may hold an open
+        object: the only ones the codec walks to keep undeclared members (after carriers())."""
+        return [(cls, fields) for cls, fields in sorted(self._carried.items()) if fields]
+
     def reference_pointers(self) -> dict[str, str]:
         """Each definition's place in the schema the generated tests give jsonschema (the
         vendored file, or the document combined from an OpenAPI one and its overlays)."""
@@ -341,9 +451,13 @@ class _Context:
                 return any(inexact(m, seen) for m in t.members)
             return False
 
+        recursive = self.recursive()
+
         def definition(name: str, seen: frozenset[str]) -> bool:
             d = self.ir.defs[name]
-            if isinstance(d, M.ObjectDef):
+            if name in recursive:
+                found = True  # held as its JSON types: the validator checks the rest
+            elif isinstance(d, M.ObjectDef):
                 found = d.checks is not None or any(inexact(f.type, seen) for f in d.fields)
             elif isinstance(d, M.UnionDef):
                 found = inexact(d.union, seen)

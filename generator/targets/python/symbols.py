@@ -75,6 +75,9 @@ class Symbols:
         name = identifier(snake(wire))
         return name + "_" if name in self._classes else name
 
+    def loose_annotation(self, types: set[str]) -> str:
+        return loose(types)
+
     def enum_member(self, value: str) -> str:
         return constant(value)
 

@@ -17,6 +17,7 @@ from ...family import load_family
 from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
+from ...accept_plan import accept_plan, general_roots
 from ...validation_table import needs_vocabulary
 from .. import Data, Plan
 
@@ -123,7 +124,7 @@ def loose(types: tuple[str, ...]) -> str:
 _FLOAT = "\u0000float:"
 
 
-def ts_table(table: dict[str, Any], exact_floats: bool) -> tuple[str, bool]:
+def ts_table(table: Any, exact_floats: bool) -> tuple[str, bool]:
     """The validation table as a TypeScript literal, and whether it holds a `PyFloat`. With
     `exact_floats` (the general validator's packages), a number the schema wrote as an integral
     float (`minimum: 1.0`, `const: 2.0`) is `new PyFloat(...)`, as the reader holds one: it is
@@ -199,6 +200,11 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     # the general validator (runtime/typescript/vocabulary), as the Python target decides it
     vocabulary = needs_vocabulary(ir, products.validation)
     table, floats = ts_table(products.validation, exact_floats=vocabulary)
+    # the definitions the general validator checks take the compiled validator (accept.ts), printed
+    # from the plan the Python binding's accept.py comes from
+    roots = general_roots(products.validation) if vocabulary else []
+    accept = accept_plan(products.validation, ir.integers, ir.formats, roots) if roots else None
+    values_ts = [ts_table(v, exact_floats=True)[0] for v in accept["values"]] if accept else []
     context = {
         "vocabulary": vocabulary,
         "integers": ir.integers,
@@ -216,6 +222,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "definition_names": ts_literal(list(ir.defs)),
         "table": table,
         "table_floats": floats,
+        "accept": accept,
+        "values_ts": values_ts,
         "fixture_count": len(products.fixtures["fixtures"]),
         "case_count": len(products.cases),
         "conformance_count": 0 if rules is None else len(products.conformance["streams"]),

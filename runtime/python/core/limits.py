@@ -39,7 +39,7 @@ from typing import Any
 
 from .shown import show_number  # noqa: F401 - where it was, for code that imports it from here
 
-__all__ = ["MAX_DEPTH", "MAX_ERRORS", "Capped", "show_number", "too_deep", "value_depth", "lone_surrogate_escape", "unicode_escape", "lone_surrogate", "safe_text", "int_digits_limit"]
+__all__ = ["MAX_DEPTH", "MAX_ERRORS", "Capped", "show_number", "too_deep", "value_depth", "lone_surrogate_escape", "lone_surrogate", "safe_text", "int_digits_limit"]
 
 MAX_DEPTH = 128
 """The deepest nesting of arrays and objects a document may have (the top-level value counts
@@ -124,25 +124,15 @@ _LONE_ESCAPE = re.compile(
     rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(\\u[dD][89a-fA-F][0-9a-fA-F]{2}))"
 )
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
 
 def lone_surrogate_escape(data: bytes) -> bool:
     """Whether a JSON text (one the parser accepts) holds a lone surrogate escape. False
     positives are possible only on text that is not JSON; there are no false negatives."""
-    if data.find(b"\\u") < 0:
+    if _SURROGATE_ESCAPE.search(data) is None:  # one C scan: no escape in the surrogate range
         return False
     return any(m.group(1) for m in _LONE_ESCAPE.finditer(data))
-
-
-def unicode_escape(data: bytes) -> bool:
-    """Whether a JSON text (one the parser accepts) holds a `\\u` escape: searched from one
-    backslash to the next (memchr), each escape's second character skipped, so that the usual
-    text, whose few backslashes escape quotes and newlines, costs a few steps."""
-    at = data.find(92)
-    while at >= 0:
-        if data[at + 1] == 117:  # u (a text the parser accepted ends in no lone backslash)
-            return True
-        at = data.find(92, at + 2)
-    return False
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -223,7 +223,7 @@ class Router:
         """The revisions of the session as a sentence: `2025-11-25` or `2026-07-28 (messages
         0-1), then 2025-11-25 (from message 2: ...)`."""
         if not self.segments:
-            return "no revision (no message)"
+            return "none (no message)"
         if len(self.segments) == 1:
             return self.segments[0].revision
         parts = []

@@ -31,7 +31,10 @@ from .shown import quote, show_number
 from .schema_table import DEFINITIONS, FORMATS, INTEGERS
 from .validation import DROP, JSONParseError, Validation as _Base, json_equal, json_type, parse_json, unreadable
 
-__all__ = ["DROP", "JSONParseError", "Validation", "json_equal", "json_type", "normalize", "parse_json", "unreadable"]
+__all__ = [
+    "DROP", "FORMAT_CHECKS", "JSONParseError", "Validation", "distinct", "first_duplicate", "json_equal", "json_type", "multiple", "normalize",
+    "parse_json", "same", "unreadable",
+]
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 ALL: Any = object()
@@ -55,7 +58,7 @@ def _kind(value: Any) -> str:
     return json_type(value)
 
 
-def _same(a: Any, b: Any) -> bool:
+def same(a: Any, b: Any) -> bool:
     """JSON equality under the integer rule: by value (1 == 1.0) for json-schema, else 1 and
     1.0 differ; a boolean is never a number."""
     if INTEGERS == "json-schema":
@@ -63,17 +66,34 @@ def _same(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if type(a) is dict:
-        return bool(a.keys() == b.keys()) and all(_same(a[k], b[k]) for k in a)
+        return bool(a.keys() == b.keys()) and all(same(a[k], b[k]) for k in a)
     if type(a) is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return bool(a == b)
+
+
+def first_duplicate(items: list[Any]) -> tuple[int, int] | None:
+    """The first pair of equal items (under the integer rule), for uniqueItems."""
+    for i in range(len(items)):
+        for j in range(i + 1, len(items)):
+            if same(items[i], items[j]):
+                return i, j
+    return None
+
+
+def distinct(items: list[Any]) -> bool:
+    """Whether no two items are equal (uniqueItems): by a set when every item is a string,
+    whose equality is Python's, else pair by pair."""
+    if all(type(x) is str for x in items):
+        return len(set(items)) == len(items)
+    return first_duplicate(items) is None
 
 
 def _is_number(value: Any) -> bool:
     return type(value) is int or type(value) is float
 
 
-def _multiple(value: int | float, divisor: int | float) -> bool:
+def multiple(value: int | float, divisor: int | float) -> bool:
     """Whether value is an integer multiple of divisor, exactly, on the decimal values the
     document and the schema wrote (0.3 is a multiple of 0.1)."""
     q = Fraction(repr(value) if type(value) is float else value) / Fraction(repr(divisor) if type(divisor) is float else divisor)
@@ -253,9 +273,9 @@ class Validation(_Base):
             if type(value) is float and value.is_integer() and "integer" in types:
                 got = "a number with a fraction part (integers are written without one)"
             self.error(ptr, definition, "type", f"expected {expected}, got {got}", f"#{loc}/type")
-        if "const" in node and not _same(value, node["const"][0]):
+        if "const" in node and not same(value, node["const"][0]):
             self.error(ptr, definition, "const", f"expected {_show(node['const'][0])}, got {_show(value)}", f"#{loc}/const")
-        if "enum" in node and not any(_same(value, v) for v in node["enum"]):
+        if "enum" in node and not any(same(value, v) for v in node["enum"]):
             shown = ", ".join(_show(v) for v in node["enum"][:10]) + (", ..." if len(node["enum"]) > 10 else "")
             self.error(ptr, definition, "enum", f"{_show(value)} is not one of {shown}", f"#{loc}/enum")
         if _is_number(value):
@@ -386,7 +406,7 @@ class Validation(_Base):
         if xhi is not None and value >= xhi:
             self.error(ptr, definition, "exclusiveMaximum", f"{show_number(value)} is not less than {xhi}", f"#{loc}/exclusiveMaximum")
         step = node.get("multiple_of")
-        if step is not None and not _multiple(value, step):
+        if step is not None and not multiple(value, step):
             self.error(ptr, definition, "multipleOf", f"{show_number(value)} is not a multiple of {step}", f"#{loc}/multipleOf")
 
     def textual(self, value: str, node: dict[str, Any], ptr: str, definition: str) -> None:
@@ -442,14 +462,9 @@ class Validation(_Base):
         if most is not None and len(value) > most:
             self.error(ptr, definition, "maxItems", f"has {len(value)} items, more than the maximum {most}", f"#{loc}/maxItems")
         if node.get("unique_items"):
-            for i in range(len(value)):
-                for j in range(i + 1, len(value)):
-                    if _same(value[i], value[j]):
-                        self.error(ptr, definition, "uniqueItems", f"items {i} and {j} are equal", f"#{loc}/uniqueItems")
-                        break
-                else:
-                    continue
-                break
+            pair = first_duplicate(value)
+            if pair is not None:
+                self.error(ptr, definition, "uniqueItems", f"items {pair[0]} and {pair[1]} are equal", f"#{loc}/uniqueItems")
         return set(), items
 
     def object(self, value: dict[str, Any], node: dict[str, Any], ptr: str, definition: str) -> Ann:

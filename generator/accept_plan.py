@@ -1,0 +1,432 @@
+"""The validation table compiled to straight-line checks: one function per definition that only
+answers whether a value is valid (the path every valid document takes), for every target to
+print in its own language. The explaining pass (the table interpreter) still runs when a value is
+refused, so pointers, keywords and messages stay exactly as they were.
+
+Decisions made here, once, for every target:
+
+- each definition is a function; `$ref` and a discriminator's member are direct calls;
+- a subschema whose verdict is needed apart (an `anyOf`/`oneOf` member, `not`, `if`,
+  `contains`, `propertyNames`) is a function of its own; every other subschema is inlined, its
+  checks guarded by the JSON type they apply to;
+- constants are hoisted: patterns (ECMA-262, as the schema wrote them: a target translates them),
+  sets of names and of string values, JSON values compared by equality;
+- JSON types are spelled as primitive tests (`int`, `float`, `integral-float`...) under the
+  binding's integer rule, so a template prints a test and decides nothing;
+- a definition whose own schema uses `unevaluatedProperties`/`unevaluatedItems` (which need the
+  annotations of every subschema) is left to the interpreter: `interpret`.
+
+The plan is plain data (docs/targets.md, "The compiled validator"):
+
+    {"functions": [{"name", "definition" | None, "var", "body": [op...]}],
+     "entry": {definition: function}, "patterns": [...], "sets": [[...]], "values": [...],
+     "tags": [{tag: function}], "formats": [...]}
+
+Each op is a dict with `op` (and `var`, the variable it checks); a failing check returns false.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Op = dict[str, Any]
+
+# primitive type tests: what a template prints for each
+PRIMITIVES = ("null", "bool", "int", "float", "integral-float", "str", "list", "dict")
+
+
+def _union_tests(kinds: list[str] | set[str]) -> list[str]:
+    """A typed union's member test: the document's JSON type (an integral float is an
+    "integer") in its kinds, "integer" also admitted by "number"."""
+    out: set[str] = set()
+    for k in kinds:
+        out |= {"null": {"null"}, "boolean": {"bool"}, "integer": {"int", "integral-float"}, "number": {"int", "float"},
+                "string": {"str"}, "array": {"list"}, "object": {"dict"}}[k]
+    return _simplify(out)
+
+
+def _simplify(tests: set[str]) -> list[str]:
+    if "float" in tests:
+        tests.discard("integral-float")
+    return [t for t in PRIMITIVES if t in tests]
+
+
+class _Planner:
+    def __init__(self, table: dict[str, Any], integers: str, formats: bool) -> None:
+        self.table = table
+        self.integers = integers
+        self.formats = formats
+        self.functions: list[dict[str, Any]] = []
+        self.entry: dict[str, str] = {}  # definition -> its function, as reached
+        self.numbers = {name: i for i, name in enumerate(table)}
+        self.patterns: list[str] = []
+        self.sets: list[list[str]] = []
+        self.values: list[Any] = []
+        self.tags: list[dict[str, str]] = []
+        self.format_names: list[str] = []
+        self.counter = 0
+        self.interpreted: set[str] = {name for name, node in table.items() if _unevaluated(node)}
+
+    # -- hoisted constants ------------------------------------------------------------------
+
+    def _index(self, pool: list[Any], item: Any) -> int:
+        key = json.dumps(item, sort_keys=True)  # exact: [0] and [false], 1 and 1.0 stay apart
+        for i, have in enumerate(pool):
+            if json.dumps(have, sort_keys=True) == key:
+                return i
+        pool.append(item)
+        return len(pool) - 1
+
+    def pattern(self, source: str) -> int:
+        return self._index(self.patterns, source)
+
+    def names(self, names: list[str]) -> int:
+        return self._index(self.sets, sorted(set(names)))
+
+    def value(self, value: Any) -> int:
+        return self._index(self.values, value)
+
+    def fresh(self, stem: str = "v") -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    # -- type tests -------------------------------------------------------------------------
+
+    def kind_tests(self, kinds: list[str]) -> list[str]:
+        """`type` under the integer rule: an integral float is an integer only under JSON
+        Schema's rule; "number" admits integers."""
+        out: set[str] = set()
+        for k in kinds:
+            if k == "integer":
+                out |= {"int", "integral-float"} if self.integers == "json-schema" else {"int"}
+            elif k == "number":
+                out |= {"int", "float"}
+            else:
+                out |= set(_union_tests([k]))
+        return _simplify(out)
+
+    # -- functions --------------------------------------------------------------------------
+
+    def call(self, name: str) -> str:
+        """The function of a definition, compiled when first reached."""
+        found = self.entry.get(name)
+        if found is None:
+            found = self.entry[name] = f"d{self.numbers[name]}"
+            slot: dict[str, Any] = {"name": found, "definition": name, "var": "v", "body": []}
+            self.functions.append(slot)
+            if name in self.interpreted:
+                slot["body"] = [{"op": "interpret", "var": "v", "definition": name}]
+            else:
+                slot["body"] = self.node(self.table[name], "v")
+        return found
+
+    def build(self, roots: list[str]) -> dict[str, Any]:
+        for name in roots:
+            self.call(name)
+        self.functions.sort(key=lambda f: (f["definition"] is None, self.numbers.get(f["definition"], 0), f["name"]))
+        return {
+            "functions": self.functions,
+            "entry": {name: self.entry[name] for name in self.table if name in self.entry},
+            "patterns": self.patterns,
+            "sets": self.sets,
+            "values": self.values,
+            "tags": self.tags,
+            "formats": self.format_names,
+            "integers": self.integers,
+        }
+
+    def function(self, node: dict[str, Any], keep: bool = True) -> Any:
+        """A subschema whose verdict is needed apart: a function of its own (a reference is
+        its definition's function). One that holds for every value is None unless `keep`."""
+        if node.get("kind") == "ref":
+            return self.call(node["name"])
+        if node.get("kind") == "schema" and set(node) <= {"kind", "loc", "ref"} and "ref" in node:
+            return self.call(node["ref"])
+        slot: dict[str, Any] = {"name": self.fresh("s"), "definition": None, "var": "v", "body": []}
+        self.functions.append(slot)
+        slot["body"] = self.node(node, "v")
+        if not slot["body"] and not keep:
+            self.functions.remove(slot)
+            return None
+        return slot["name"]
+
+    # -- nodes ------------------------------------------------------------------------------
+
+    def node(self, node: dict[str, Any], v: str) -> list[Op]:
+        kind = node["kind"]
+        return getattr(self, "k_" + kind)(node, v)  # type: ignore[no-any-return]
+
+    def k_ref(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "call", "var": v, "fn": self.call(node["name"])}]
+
+    def k_object(self, node: dict[str, Any], v: str) -> list[Op]:
+        ops: list[Op] = [{"op": "types", "var": v, "tests": ["dict"]}]
+        fields = node["fields"]
+        required = [name for name, spec in fields.items() if spec["required"] is not None]
+        if required:
+            ops.append(self.required(v, required))
+        if node["closed"] is not None:
+            ops.append({"op": "closed", "var": v, "set": self.names(list(fields))})
+        for name, spec in fields.items():
+            ops += self.member(v, name, spec["type"], name in required)
+        return ops
+
+    def member(self, v: str, name: str, sub: dict[str, Any], required: bool) -> list[Op]:
+        x = self.fresh()
+        body = self.node(sub, x)
+        if not body:
+            return []
+        return [{"op": "property", "var": v, "name": name, "item": x, "present": required, "body": body}]
+
+    def required(self, v: str, names: list[str]) -> Op:
+        return {"op": "required", "var": v, "names": names, "set": self.names(names)}
+
+    def k_tagged(self, node: dict[str, Any], v: str) -> list[Op]:
+        self.tags.append({tag: self.call(member) for tag, member in sorted(node["tags"].items())})
+        return [{"op": "tagged", "var": v, "field": node["field"], "tags": len(self.tags) - 1, "tag": self.fresh("t")}]
+
+    def k_union(self, node: dict[str, Any], v: str) -> list[Op]:
+        members = []
+        for kinds, member in node["members"]:
+            tests = _union_tests(kinds)
+            body = self.node(member, v)
+            if body and body[0]["op"] == "types" and set(tests) <= set(body[0]["tests"]):
+                body = body[1:]  # the member's own type test: already true here
+            members.append({"tests": tests, "body": body})
+        return [{"op": "union", "var": v, "members": members}]
+
+    def k_string(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "types", "var": v, "tests": ["str"]}, *self.textual(node, v)]
+
+    def k_integer(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "types", "var": v, "tests": self.kind_tests(["integer"])}, *self.numeric(node, v)]
+
+    def k_number(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "types", "var": v, "tests": self.kind_tests(["number"])}, *self.numeric(node, v)]
+
+    def k_enum(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "enum_strings", "var": v, "set": self.names(node["values"])}]
+
+    def k_const(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [self.const(v, node["value"])]
+
+    def k_boolean(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "types", "var": v, "tests": ["bool"]}]
+
+    def k_null(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "types", "var": v, "tests": ["null"]}]
+
+    def k_any(self, node: dict[str, Any], v: str) -> list[Op]:
+        return [{"op": "not_null", "var": v}] if node["nonnull"] else []
+
+    def k_map(self, node: dict[str, Any], v: str) -> list[Op]:
+        ops: list[Op] = [{"op": "types", "var": v, "tests": ["dict"]}]
+        if node.get("keys") is not None:
+            ops.append({"op": "property_names", "var": v, "fn": self.function(node["keys"]), "key": self.fresh("k")})
+        if node["values"] is not None:
+            x = self.fresh()
+            body = self.node(node["values"], x)
+            if body:
+                ops.append({"op": "members", "var": v, "key": self.fresh("k"), "item": x, "known": None, "patterns": [], "rest": body})
+        return ops
+
+    def k_array(self, node: dict[str, Any], v: str) -> list[Op]:
+        ops: list[Op] = [{"op": "types", "var": v, "tests": ["list"]}]
+        if node.get("min_items"):
+            ops.append({"op": "min_items", "var": v, "n": node["min_items"]})
+        x = self.fresh()
+        body = self.node(node["items"], x)
+        if body:
+            ops.append({"op": "items", "var": v, "start": 0, "item": x, "body": body})
+        return ops
+
+    # -- the general vocabulary ---------------------------------------------------------------
+
+    def const(self, v: str, want: Any) -> Op:
+        if want is None or want is True or want is False:
+            return {"op": "is", "var": v, "value": want}
+        if type(want) is str:
+            return {"op": "equals_string", "var": v, "value": want}
+        return {"op": "equals", "var": v, "value": self.value(want)}
+
+    def k_schema(self, node: dict[str, Any], v: str) -> list[Op]:
+        if node.get("bool") is False:
+            return [{"op": "false"}]
+        ops: list[Op] = []
+        if "types" in node:
+            tests = self.kind_tests(node["types"])
+            if not {"null", "bool", "int", "float", "str", "list", "dict"} <= set(tests):
+                ops.insert(0, {"op": "types", "var": v, "tests": tests})
+        if "const" in node:
+            ops.append(self.const(v, node["const"][0]))
+        if "enum" in node:
+            values = node["enum"]
+            if all(type(x) is str for x in values):
+                ops.append({"op": "enum_strings", "var": v, "set": self.names(values)})
+            else:
+                ops.append({"op": "enum", "var": v, "choices": self.value(list(values))})
+        if "ref" in node:
+            ops.append({"op": "call", "var": v, "fn": self.call(node["ref"])})
+        typed = set(ops[0]["tests"]) if ops and ops[0]["op"] == "types" else None
+        for kind, found in (("number", self.numeric(node, v)), ("string", self.textual(node, v)), ("array", self.array(node, v)), ("object", self.object(node, v))):
+            if found:
+                guard = self.kind_tests([kind]) if kind != "number" else ["int", "float"]
+                covered = set(guard) | ({"integral-float"} if "float" in guard else set())
+                if typed is not None and typed <= covered:
+                    ops += found  # `type` has already refused every other value
+                else:
+                    ops.append({"op": "when", "var": v, "tests": guard, "body": found})
+        for sub in node.get("all_of", ()):
+            ops += self.node(sub, v)
+        if "any_of" in node:
+            ops.append({"op": "any_of", "var": v, "fns": [self.function(s) for s in node["any_of"]]})
+        if "one_of" in node:
+            ops.append({"op": "one_of", "var": v, "fns": [self.function(s) for s in node["one_of"]]})
+        if "not" in node:
+            ops.append({"op": "not", "var": v, "fn": self.function(node["not"])})
+        if "if" in node:
+            then = self.node(node["then"], v) if "then" in node else []
+            otherwise = self.node(node["else"], v) if "else" in node else []
+            if then or otherwise:
+                ops.append({"op": "if", "var": v, "fn": self.function(node["if"]), "then": then, "else": otherwise})
+        deps = node.get("dependent_schemas")
+        if deps:
+            body = []
+            for prop, sub in deps.items():
+                inner = self.node(sub, v)
+                if inner:
+                    body.append({"op": "when_has", "var": v, "name": prop, "body": inner})
+            if body:
+                ops.append({"op": "when", "var": v, "tests": ["dict"], "body": body})
+        return ops
+
+    def numeric(self, node: dict[str, Any], v: str) -> list[Op]:
+        ops: list[Op] = []
+        for key in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
+            if node.get(key) is not None:
+                ops.append({"op": key, "var": v, "bound": node[key]})
+        if node.get("multiple_of") is not None:
+            step = node["multiple_of"]
+            ops.append({"op": "multiple_of", "var": v, "by": step, "integral": type(step) is int})
+        return ops
+
+    def textual(self, node: dict[str, Any], v: str) -> list[Op]:
+        ops: list[Op] = []
+        for key in ("min_length", "max_length"):
+            if node.get(key) is not None:
+                ops.append({"op": key, "var": v, "n": node[key]})
+        if node.get("pattern") is not None:
+            ops.append({"op": "pattern", "var": v, "rx": self.pattern(node["pattern"])})
+        if self.formats and node.get("format") is not None:
+            ops.append({"op": "format", "var": v, "format": self._index(self.format_names, node["format"])})
+        return ops
+
+    def array(self, node: dict[str, Any], v: str) -> list[Op]:
+        ops: list[Op] = []
+        for key in ("min_items", "max_items"):
+            if node.get(key) is not None:
+                ops.append({"op": key, "var": v, "n": node[key]})
+        prefix = node.get("prefix_items") or []
+        for i, sub in enumerate(prefix):
+            x = self.fresh()
+            body = self.node(sub, x)
+            if body:
+                ops.append({"op": "prefix", "var": v, "index": i, "item": x, "body": body})
+        rest = node.get("items")
+        if rest is not None:
+            if rest.get("bool") is False:
+                ops.append({"op": "max_items", "var": v, "n": len(prefix)})
+            else:
+                x = self.fresh()
+                body = self.node(rest, x)
+                if body:
+                    ops.append({"op": "items", "var": v, "start": len(prefix), "item": x, "body": body})
+        if node.get("contains") is not None:
+            fn = self.function(node["contains"])
+            ops.append({"op": "contains", "var": v, "fn": fn, "min": node.get("min_contains", 1), "max": node.get("max_contains"), "item": self.fresh()})
+        if node.get("unique_items"):
+            ops.append({"op": "unique", "var": v})
+        return ops
+
+    def object(self, node: dict[str, Any], v: str) -> list[Op]:
+        ops: list[Op] = []
+        if node.get("required"):
+            ops.append(self.required(v, node["required"]))
+        for prop, needed in (node.get("dependent_required") or {}).items():
+            if needed:
+                ops.append({"op": "when_has", "var": v, "name": prop, "body": [self.required(v, needed)]})
+        for key in ("min_properties", "max_properties"):
+            if node.get(key) is not None:
+                ops.append({"op": key, "var": v, "n": node[key]})
+        if node.get("property_names") is not None:
+            fn = self.function(node["property_names"], keep=False)
+            if fn is not None:
+                ops.append({"op": "property_names", "var": v, "fn": fn, "key": self.fresh("k")})
+        properties = node.get("properties") or {}
+        patterns = node.get("pattern_properties") or []
+        extra = node.get("additional_properties")
+        required = set(node.get("required") or ())
+        for name, sub in properties.items():
+            ops += self.member(v, name, sub, name in required)
+        if extra is not None and extra.get("bool") is False and not patterns:
+            ops.append({"op": "closed", "var": v, "set": self.names(list(properties))})
+        elif patterns or extra is not None:
+            x = self.fresh()
+            plans = [{"rx": self.pattern(p["pattern"]), "body": self.node(p["schema"], x)} for p in patterns]
+            rest = None if extra is None else self.node(extra, x)
+            if any(p["body"] for p in plans) or rest:
+                ops.append(
+                    {"op": "members", "var": v, "key": self.fresh("k"), "item": x, "known": self.names(list(properties)) if properties else None,
+                     "patterns": plans, "rest": rest or None, "matched": self.fresh("m")}
+                )
+        return ops
+
+
+def _unevaluated(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "unevaluated_properties" in node or "unevaluated_items" in node or any(_unevaluated(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_unevaluated(v) for v in node)
+    return False
+
+
+def accept_plan(table: dict[str, Any], integers: str, formats: bool, roots: list[str]) -> dict[str, Any]:
+    """The compiled validator of a validation table for the definitions `roots` (and those
+    they reach); see the module docstring."""
+    return _Planner(table, integers, formats).build(roots)
+
+
+def general_roots(table: dict[str, Any]) -> list[str]:
+    """The definitions from which a `schema` node (the general validator's) is reachable, in
+    table order: those a binding checks by the compiled validator."""
+    refs: dict[str, set[str]] = {}
+    found: set[str] = set()
+
+    def walk(node: Any, name: str) -> None:
+        if isinstance(node, list):
+            for v in node:
+                walk(v, name)
+        elif isinstance(node, dict):
+            if node.get("kind") == "schema":
+                found.add(name)
+            if node.get("kind") == "ref":
+                refs[name].add(node["name"])
+            if node.get("kind") == "schema" and "ref" in node:
+                refs[name].add(node["ref"])
+            if node.get("kind") == "tagged":
+                refs[name].update(node["tags"].values())
+            for v in node.values():
+                walk(v, name)
+
+    for name, node in table.items():
+        refs[name] = set()
+        walk(node, name)
+    changed = True
+    while changed:
+        changed = False
+        for name, targets in refs.items():
+            if name not in found and targets & found:
+                found.add(name)
+                changed = True
+    return [name for name in table if name in found]
