@@ -423,7 +423,7 @@ def test_checks_that_cannot_fail_on_a_document_are_not_made(monkeypatch: pytest.
     codec_json.decode(long)
     assert calls == []
     codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\\nb"}')
-    assert calls == ["surrogates"]
+    assert calls == (["surrogates"] if codec_json._LONE_READ else [])  # msgspec 0.23 refuses them itself
     deep = b"[" * 128 + b"]" * 128  # 129 with the event's own object
     with pytest.raises(DecodeError) as caught:
         codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","rawEvent":' + deep + b"}")

@@ -73,6 +73,10 @@ CASES: list[Case] = [
      b"[" + AG_START + b',{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"},'
      b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"},{"type":"TEXT_MESSAGE_END","messageId":"m"},' + AG_END + b"]",
      lambda r: r["format"] == "json" and r["events"] == 5 and ("EVENT-DECODE", 2) in rules(r) and "lone surrogate" in messages(r)),
+    ("3-lone-surrogate-in-a-line", "agui", REPLAY,
+     lines(AG_START, b'{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}',
+           b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\\udc00"}', b'{"type":"TEXT_MESSAGE_END","messageId":"m"}', AG_END),
+     lambda r: ("EVENT-DECODE", 2) in rules(r) and "lone surrogate" in messages(r)),
     # 4. a JSON text that is not UTF-8 is not one JSON document (RFC 8259 section 8.1)
     ("4-json-not-utf8", "agui", REPLAY,
      b"[" + AG_START + b',{"type":"CUSTOM","name":"\xff","value":1},' + AG_END + b"]",

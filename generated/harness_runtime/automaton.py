@@ -30,7 +30,7 @@ from . import codec_json, limits, models
 from .automaton_table import TABLES
 from .errors import DecodeError
 from .jsonscan import member_scalar
-from .limits import int_digits_limit
+from .limits import int_digits_limit, too_deep
 from .shown import py_str, quote
 
 __all__ = [
@@ -93,6 +93,11 @@ _REMEMBER, _REMEMBERED = (
     4096,
     256,
 )  # how many refused documents counting remembers, how long each
+
+
+def _refuse(data: bytes) -> Any:
+    """The fast decoder of a definition only the general validator checks: none."""
+    raise msgspec.DecodeError("checked by the general validator")
 
 
 def _get(obj: Any, path: list[str]) -> Any:
@@ -824,8 +829,18 @@ class Automaton:
             self.bulk = False
 
     def _feed_documents(self, documents: Iterable[bytes], skip_blank: bool) -> int:
-        fast = _EVENTS.fast  # the codec's own fast reading, its limits included
-        full = codec_json.FULL
+        # the codec's own fast reading (Decoder.fast, inlined: this loop is the hot path): its
+        # typed decode, its limits, and what it skipped in open objects read too
+        decode = (
+            _EVENTS._fast.decode if not getattr(_EVENTS, "_slow", False) else _refuse
+        )
+        suspect = (
+            codec_json._suspect if codec_json._LONE_READ else None
+        )  # else only depth can fail
+        short = codec_json._SHORT
+        deep = too_deep
+        unread = codec_json._unread
+        carriers = models.CARRIERS
         known = _KNOWN_CLASSES
         counts: dict[Any, int] = {}
         run_class: Any = None  # the events decoded are counted in runs of one class
@@ -838,8 +853,17 @@ class Automaton:
         skipped = 0
         ev: Any = None
         for doc in documents:
-            ev = fast(doc, False)
-            if ev is full:
+            try:
+                ev = decode(doc)
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+                ev = _UNKNOWN
+            if (
+                ev is _UNKNOWN
+                or (
+                    len(doc) > short and deep(doc) if suspect is None else suspect(doc)
+                )  # codec_json._suspect
+                or (ev.__class__ in carriers and unread(doc))
+            ):
                 if skip_blank:
                     doc = doc.strip()
                     if not doc:

@@ -486,9 +486,10 @@ class Decoder:
             try:
                 value = fast(data)
                 if (
-                    92 in data
+                    _LONE_READ
+                    and 92 in data
                     and lone_surrogate_escape(data)
-                    or len(data) > _DEEP_ENOUGH
+                    or len(data) > _SHORT
                     and _deep(value, data)
                 ):  # 92: \\
                     return FULL
@@ -527,9 +528,10 @@ class Decoder:
             try:
                 value = fast(data)
                 if (
-                    92 in data
+                    _LONE_READ
+                    and 92 in data
                     and lone_surrogate_escape(data)
-                    or len(data) > _DEEP_ENOUGH
+                    or len(data) > _SHORT
                     and _deep(value, data)
                 ):
                     value = FULL
@@ -550,9 +552,10 @@ class Decoder:
             try:
                 value = fast(data)
                 if (
-                    92 in data
+                    _LONE_READ
+                    and 92 in data
                     and lone_surrogate_escape(data)
-                    or len(data) > _DEEP_ENOUGH
+                    or len(data) > _SHORT
                     and _deep(value, data)
                 ):
                     value = FULL
@@ -674,6 +677,33 @@ class Decoder:
             )
         _attach(value, cleaned)
         return Decoded(value, tuple(check.warnings), False, omitted)
+
+
+_SHORT = 2 * MAX_DEPTH  # a text no longer than this cannot nest past MAX_DEPTH
+
+
+def _msgspec_refuses_lone_surrogates() -> bool:
+    """Whether the msgspec installed refuses a lone surrogate escape wherever it decodes one
+    (0.23 does: high alone, low alone, high before another escape, at a string's end, in a
+    member name); older ones read them, and the fast path must then look for them itself.
+    """
+    for probe in (
+        b'"\\ud800"',
+        b'"\\udc00"',
+        b'"\\ud800\\u0041"',
+        b'"a\\udfff"',
+        b'["\\ud800x"]',
+        b'{"\\udbff":1}',
+    ):
+        try:
+            msgspec.json.decode(probe)
+        except msgspec.DecodeError:
+            continue
+        return False
+    return True
+
+
+_LONE_READ = not _msgspec_refuses_lone_surrogates()
 
 
 _REFUSED: Any = object()
@@ -925,11 +955,24 @@ _PLAIN: msgspec.json.Decoder[Any] = msgspec.json.Decoder(float_hook=_number)
 
 
 def _suspect(data: bytes) -> bool:
-    """Whether a document read as plain values may hold what this package refuses (msgspec reads
-    lone surrogate escapes and any depth): then the full path decides."""
-    return (92 in data and lone_surrogate_escape(data)) or (
-        len(data) > _DEEP_ENOUGH and too_deep(data)
+    """Whether a document the fast decoder accepted may hold what this package refuses: nesting
+    past MAX_DEPTH (msgspec reads any depth), and a lone surrogate escape where this msgspec reads
+    one. Checks that cannot fail cost nothing: a text too short to nest that deep is not scanned,
+    nor one with no backslash-u."""
+    return (len(data) > _SHORT and too_deep(data)) or (
+        _LONE_READ and b"\\u" in data and lone_surrogate_escape(data)
     )
+
+
+def _unread(data: bytes) -> bool:
+    """Whether what msgspec skipped of a decoded document (the undeclared members of its open
+    objects) holds what this package refuses: bytes that are not UTF-8, a number beyond a double
+    or the digits limit, nesting msgspec cannot read."""
+    try:
+        msgspec.json.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return True
+    return False
 
 
 _CHECKER: Any = None
@@ -945,10 +988,6 @@ def _checker() -> Any:
     _CHECKER = checker
     return checker
 
-
-_DEEP_ENOUGH = 2 * MAX_DEPTH
-"""A document nesting past MAX_DEPTH has MAX_DEPTH + 1 openers and as many closers: more bytes
-than this."""
 
 _SPECIAL: frozenset[Any] = frozenset(models.CARRIERS) | {list, dict}
 """Types of a decoded value that may hold an open object (whose extras need the untyped read)."""
