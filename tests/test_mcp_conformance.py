@@ -101,6 +101,13 @@ def test_specbind_judged_every_session_the_suite_opened_and_found_nothing(suite_
 
 
 CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults"]
+# The one disagreement (docs/mcp-conformance.md): the suite's server asks for a form with a
+# `number` field (score, default 95.5) and passes the client that answers 95.5; specbind types
+# the answer by its request, as an ElicitResult, whose content values schema.json allows as
+# string, integer, boolean or string array: no number (schema.ts writes `string | number |
+# boolean | string[]`; the JSON Schema generated from it narrowed number to integer). specbind
+# judges by schema.json, the schema it compiles.
+DISAGREEMENTS = {"elicitation-sep1034-client-defaults": ["RESULT-TYPE"]}
 
 
 def test_the_client_scenarios_pass_through_the_proxy_and_specbind_finds_nothing(tmp_path: Path) -> None:
@@ -119,7 +126,9 @@ def test_the_client_scenarios_pass_through_the_proxy_and_specbind_finds_nothing(
         # the client's stderr (the proxy's lines with it) is kept by the suite in results/<scenario>-*/
         logs = "".join(f.read_text(encoding="utf-8", errors="replace") for f in (tmp_path / "results").rglob("stderr.txt") if scenario in str(f))
         summaries = [line for line in logs.splitlines() if line.startswith("specbind proxy: ") and " messages (" in line]
-        assert len(summaries) == 1 and "; 0 violations, 0 warnings;" in summaries[0], (scenario, summaries)
+        expected = DISAGREEMENTS.get(scenario, [])
+        found = [line.split()[2] for line in logs.splitlines() if line.startswith("specbind proxy: ") and " messages (" not in line and "[" in line]
+        assert len(summaries) == 1 and f"; {len(expected)} violations, 0 warnings;" in summaries[0] and found == expected, (scenario, summaries, found)
         from mcp import codec_json
 
         lines = (records / f"{scenario}.jsonl").read_bytes().splitlines()

@@ -145,12 +145,17 @@ class FamilyReplay:
         except ModuleNotFoundError:
             raise click.UsageError(f"{out}/{home.__name__} has no family module: run `specbind generate`") from None
         self.automata: dict[str, ModuleType] = {}
+        # revisions that declare no rules: their messages are routed, counted and said unjudged
+        self.unjudged: dict[str, Path] = {}
         for r in family.revisions:
             package = load_package(r.spec_dir, out)
             try:
                 self.automata[r.version] = importlib.import_module(f"{package.__name__}.automaton")
             except ModuleNotFoundError:
-                raise click.UsageError(f"revision {r.version} ({r.spec_dir}) declares no rules file: there is nothing to replay against") from None
+                self.unjudged[r.version] = r.spec_dir
+        if not self.automata or (forced is not None and forced in self.unjudged):
+            which = forced if forced is not None else ", ".join(self.unjudged)
+            raise click.UsageError(f"revision {which} ({self.unjudged[forced or next(iter(self.unjudged))]}) declares no rules file: there is nothing to replay against")
         self.forced = forced
         self.family_rules: dict[str, dict[str, Any]] = self.router_type(forced=forced).rules
 
@@ -197,6 +202,7 @@ class _FamilyRun:
         self.found: list[dict[str, Any]] = []
         self.count = 0
         self.done = 0  # bytes read
+        self.unjudged: dict[str, int] = {}  # revision without rules -> messages routed to it
 
     def read(self, handle: Any, progress: Callable[[int, int], None] | None) -> None:
         """Line by line (memory holds what is open, not the stream), progress every 4096 lines."""
@@ -231,6 +237,9 @@ class _FamilyRun:
             new.append({"rule": f.rule, "level": f.level, "index": f.index, "type": None, "message": f.message, "ids": [],
                         "revision": "family", "fatal": f.fatal, "line": self._line_of(f.index)})
         for d in deliveries:
+            if d.revision in self.owner.unjudged:  # no rules to judge it by: routed and counted only
+                self.unjudged[d.revision] = self.unjudged.get(d.revision, 0) + 1
+                continue
             automaton = self._automaton(d.revision)
             self.wire[d.revision].append(d.index)
             before = len(automaton.findings)
@@ -293,6 +302,8 @@ class _FamilyRun:
                 types[name] = types.get(name, 0) + n
             runs += list(automaton.runs)
         notes = [f"revision {self.router.describe()}"]
+        for revision, n in self.unjudged.items():
+            notes.append(f"{n:,} messages of revision {revision} not judged: it declares no rules file")
         if self.count == 0:
             outcome = "empty"
             notes.append("the stream holds no event: an empty stream is not a conformant one")

@@ -104,9 +104,13 @@ def replay(
     report names the revisions (`revisions`); --revision forces one."""
 
     family = spec_family(spec_dir, revision)
+    if family is not None and binding_target is not None and revision is not None:
+        # another binding judges one revision: the one --revision names, as its own folder would
+        spec_dir = next(r.spec_dir for r in family.revisions if r.version == revision)
+        family = None
     if family is not None:
         if binding_target is not None:
-            raise click.UsageError(f"--target {binding_target} judges one revision: name that revision's folder with --spec (the family of {spec_dir} is judged by the Python packages)")
+            raise click.UsageError(f"--target {binding_target} judges one revision: name it with --revision, or its folder with --spec (the family of {spec_dir} is judged by the Python packages)")
         if fmt not in ("auto", "jsonl"):
             raise click.UsageError(f"a protocol family is judged from JSON Lines (a transcript or events): --format {fmt} does not apply")
         if project or delivered or client_version is not None or input_path is not None or after is not None:
@@ -175,6 +179,13 @@ def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int |
         results = tools.replay(spec_dir, out, fmt, after, paths, max_findings)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
+    unit = "event"
+    if not as_json:  # what an index counts, as the Python package says it (two parties: messages)
+        try:
+            package = load_package(spec_dir, out)
+            unit = str(importlib.import_module(f"{package.__name__}.automaton")._UNIT)
+        except (SpecError, ImportError, AttributeError):
+            pass
     for (_, shown), result in zip(files, results):
         result["file"] = shown
         if as_json:
@@ -182,7 +193,7 @@ def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int |
             continue
         found = sorted(result["violations"] + result["warnings"], key=lambda f: f["index"] if f["index"] is not None else -1)
         for f in found:
-            click.echo(f"{f['rule']} [{f['level']}] event {f['index']} ({f['type']}): {f['message']}")
+            click.echo(f"{f['rule']} [{f['level']}] {unit} {f['index']} ({f['type']}): {f['message']}")
         _print_tail(result)
     if len(files) > 1 or any(p.is_dir() for p in streams if str(p) != "-"):
         summary = _summary(results)

@@ -96,6 +96,8 @@ def _stream_of(shape: Scanned) -> Scanned | None:
 
 def _is_event(data: bytes) -> bool:
     """Whether a document is an event as the codec reads it (its limits included)."""
+    if TABLES["events_definition"] is None:  # two parties: a transcript line is never a test case
+        return False
     return bool(codec_json.decoder(TABLES["events_definition"]).accepts(data))
 
 
@@ -349,7 +351,7 @@ class _Run:
             fatal = sum(n for rule, n in automaton.omitted_rules.items() if _fatal(rule))
             omitted = {"omitted": {"violations": fatal, "warnings": automaton.omitted - fatal, "rules": dict(sorted(automaton.omitted_rules.items()))}}
             notes.append(f"{automaton.omitted} more findings than the {len(automaton.findings)} listed (max_findings): counted in omitted")
-        types = sorted(((_TYPE_OF.get(c, getattr(c, "__name__", "?")), n) for c, n in counts.items()), key=lambda t: (-t[1], t[0]))
+        types = sorted(((c if isinstance(c, str) else _TYPE_OF.get(c, getattr(c, "__name__", "?")), n) for c, n in counts.items()), key=lambda t: (-t[1], t[0]))
         return {
             "outcome": outcome,
             "violations": violations,
