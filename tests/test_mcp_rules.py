@@ -1,8 +1,9 @@
 """spec/mcp's rules against real SDK traffic (issue 20): the sessions the official SDKs recorded
 through `specbind proxy` (spec/mcp/samples) draw no MUST finding, except where the SDK breaks a
-rule (said below, with the sentence); each violating example of every rule, spliced into that
-real traffic, draws exactly the findings it draws alone; the examples file is what its script
-writes; `specbind replay` judges the samples with both bindings."""
+rule (said below, with the sentence); each violating example of every rule, spliced into each
+SDK pairing's real traffic, draws exactly the findings it draws alone, and both bindings agree
+on it; the examples file is what its script writes; `specbind replay` judges the samples with
+both bindings."""
 
 from __future__ import annotations
 
@@ -73,7 +74,9 @@ def test_recorded_sdk_traffic_draws_no_must_finding(sample: Path) -> None:
 
 # -- each violating example, spliced into real traffic ---------------------------------------------
 
-BASE = entries(SAMPLES / "python-sdk.jsonl")
+# the recorded sessions an example is spliced into: every SDK pairing that keeps every rule
+BASES = {p.stem: entries(p) for p in sorted(SAMPLES.glob("*.jsonl")) if p.stem not in AS_WRITTEN}
+BASE = BASES["python-sdk"]
 
 
 def renamed(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -203,24 +206,44 @@ def declaring(example: list[dict[str, Any]], client_caps: dict[str, Any], server
 
 
 def handshake_end(example: list[dict[str, Any]]) -> int:
-    """Where the example's handshake ends (after notifications/initialized, or what of the
-    handshake it has): where the recorded session's operations fit."""
+    """Where the example's handshake ends: after the last of its first initialize request, that
+    request's result and the client's notifications/initialized (what of them it has): where the
+    recorded session's operations fit (an initialize answered with an error ends no handshake:
+    after it nothing but a new initialize may come, so the recorded pings go before it)."""
     end = 0
+    ident: Any = None
     for i, entry in enumerate(example):
         message = entry.get("message")
-        if isinstance(message, dict) and (message.get("method") in ("initialize", "notifications/initialized") or "result" in message and i <= 2 + end):
+        if not isinstance(message, dict):
+            continue
+        if message.get("method") == "initialize" and ident is None:
+            ident, end = message.get("id"), i + 1
+        elif ident is not None and "result" in message and message.get("id") == ident and entry["from"] == "server":
             end = i + 1
-        if isinstance(message, dict) and message.get("method") == "notifications/initialized":
-            return i + 1
+        elif ident is not None and message.get("method") == "notifications/initialized":
+            end = i + 1
     return end
 
 
-def spliced(example: list[dict[str, Any]], exactly: list[str]) -> list[dict[str, Any]]:
+def completes(example: list[dict[str, Any]]) -> bool:
+    """Whether the example's handshake completes (an initialize result, then the client's
+    notifications/initialized): a session where operations may follow."""
+    answered = False
+    for entry in example:
+        message = entry.get("message")
+        if isinstance(message, dict) and entry["from"] == "server" and isinstance(message.get("result"), dict) and "serverInfo" in message["result"]:
+            answered = True
+        elif answered and isinstance(message, dict) and message.get("method") == "notifications/initialized":
+            return True
+    return False
+
+
+def spliced(example: list[dict[str, Any]], exactly: list[str], base: list[dict[str, Any]] = BASE) -> list[dict[str, Any]]:
     """The example in the recorded session: declaring what the recorded session declared (less
     what the example is about, merged with what it needs), the recorded operations that keep
     every rule there placed after its handshake, its own messages as they are."""
-    recorded_client = BASE[0]["message"]["params"]["capabilities"]
-    recorded_server = BASE[1]["message"]["result"]["capabilities"]
+    recorded_client = base[0]["message"]["params"]["capabilities"]
+    recorded_server = base[1]["message"]["result"]["capabilities"]
     candidates = [example]
     if any(isinstance(e.get("message"), dict) and e["message"].get("method") == "initialize" for e in example):
         mine = next(e["message"]["params"]["capabilities"] for e in example if isinstance(e.get("message"), dict) and e["message"].get("method") == "initialize")
@@ -231,18 +254,20 @@ def spliced(example: list[dict[str, Any]], exactly: list[str]) -> list[dict[str,
     chosen = next(c for c in candidates[1:] + candidates[:1] if judge(c) == exactly)
     cut = handshake_end(chosen)
     head, tail = chosen[:cut], chosen[cut:]
-    return head + compatible(head, renamed(BASE[3:])) + tail
+    return head + compatible(head, renamed(base[3:])) + tail
 
 
 VIOLATIONS = [(rule, n, x) for rule, e in sorted(EXAMPLES.items()) for n, x in enumerate(e["violates"])]
 
 
 @pytest.mark.parametrize("rule,n,example", VIOLATIONS, ids=[f"{r}-{n}" for r, n, _ in VIOLATIONS])
-def test_each_violating_example_spliced_into_sdk_traffic_draws_exactly_its_rule(rule: str, n: int, example: dict[str, Any]) -> None:
+@pytest.mark.parametrize("base", sorted(BASES))
+def test_each_violating_example_spliced_into_sdk_traffic_draws_exactly_its_rule(base: str, rule: str, n: int, example: dict[str, Any]) -> None:
     stream = example["stream"]
-    injected = spliced(stream, example["exactly"])
+    injected = spliced(stream, example["exactly"], BASES[base])
     real = len(injected) - len(stream)
-    assert real >= 10, f"only {real} recorded messages fit beside this example"
+    # a session whose handshake never completes has room for pings alone
+    assert real >= (10 if completes(stream) else 2), f"only {real} recorded messages fit beside this example"
     assert judge(injected) == example["exactly"] == judge(stream), injected
 
 
@@ -253,14 +278,42 @@ def test_replay_judges_the_samples_in_both_bindings(tmp_path: Path) -> None:
     samples = sorted(SAMPLES.glob("*.jsonl"))
     result = agree.compare_streams("mcp", [(p.stem, p) for p in samples], tmp_path)
     assert result["differences"] == [], result["differences"][:2]
-    spliced_streams = [(f"{r}-{n}", agree.jsonl(spliced(x["stream"], x["exactly"]))) for r, n, x in VIOLATIONS]
+    spliced_streams = [(f"{b}-{r}-{n}", agree.jsonl(spliced(x["stream"], x["exactly"], base))) for b, base in sorted(BASES.items()) for r, n, x in VIOLATIONS]
     result = agree.compare_streams("mcp", spliced_streams, tmp_path)  # type: ignore[arg-type]
     assert result["differences"] == [], result["differences"][:2]
-    assert result["not_completed"] > 60
+    assert result["not_completed"] > 60 * len(BASES)
     code = run_cli("replay", "--spec", SPEC, "--out", GENERATED, "--json", *samples)
     reports = [json.loads(line) for line in code.stdout.splitlines()]
     assert code.exit_code == 1  # the as-written pairing fails
     assert [r["outcome"] for r in reports[:-1]] == ["completed", "failed", "completed", "completed", "completed"]
+
+
+def test_replay_of_the_family_with_the_typescript_binding_says_what_python_says(tmp_path: Path) -> None:
+    """`replay --spec spec/mcp --target typescript`: each transcript routed to its revisions (a
+    2026-07-28 probe, then a fallback to 2025-11-25; sessions of 2026-07-28 alone, which declares
+    no rules yet), each revision's messages judged by the TypeScript binding: the same reports,
+    SARIF and JUnit files, exit codes and text as the Python packages', broken lines included."""
+    import typescript_agreement as agree
+
+    agree.require_toolchain()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(SAMPLES.joinpath("python-sdk.jsonl").read_bytes().splitlines(keepends=True)[0]
+                       + b'{"from":"client","message":{"jsonrpc":"2.0","id":5,"method":"tools/list"\n[1,2]\n{"from":"robot","message":{}}\n'
+                       + b'\xff\xfe\n{"from":"client","raw":"hello"}\n{"from":"client","message":{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"cursor":3}}}\n')
+    files = [*sorted(SAMPLES.glob("*.jsonl")), *sorted((REPO / "spec" / "mcp-2026-07-28" / "samples").glob("*.jsonl")), broken]
+    runs = {}
+    for target in ([], ["--target", "typescript"]):
+        sarif, junit = tmp_path / f"r{len(target)}.sarif", tmp_path / f"r{len(target)}.xml"
+        as_json = run_cli("replay", "--spec", SPEC, "--out", GENERATED, *target, "--json", "--report", "sarif", sarif, *files)
+        text = run_cli("replay", "--spec", SPEC, "--out", GENERATED, *target, "--report", "junit", junit, *files)
+        runs[tuple(target)] = (as_json.exit_code, as_json.stdout, text.exit_code, text.stdout, sarif.read_text(), junit.read_text())
+    assert runs[()] == runs[("--target", "typescript")]
+    reports = [json.loads(line) for line in runs[()][1].splitlines()]
+    assert runs[()][0] == 1 and reports[-1]["files"] == len(files)
+    mixed = next(r for r in reports if r["file"].endswith("python-client-auto-typescript-server.jsonl"))
+    assert [s["revision"] for s in mixed["revisions"]] == ["2026-07-28", "2025-11-25"]
+    bad = reports[-2]
+    assert [(f["rule"], f["line"]) for f in bad["violations"]] == [("MSG-JSONRPC", n) for n in range(2, 8)]
 
 
 # -- hostile transcripts ---------------------------------------------------------------------------

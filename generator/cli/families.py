@@ -5,6 +5,7 @@ that revision's own judge sees it. Used by `proxy` (and `replay` of transcripts)
 from __future__ import annotations
 
 import importlib
+import sys
 from array import array
 from collections.abc import Callable
 from pathlib import Path
@@ -118,7 +119,7 @@ class FamilyJudge:
         return out
 
 
-class _Line:
+class FindingText:
     """A finding as `replay` prints it in text mode, with the revision that found it."""
 
     def __init__(self, entry: dict[str, Any]) -> None:
@@ -145,6 +146,8 @@ class FamilyReplay:
         except ModuleNotFoundError:
             raise click.UsageError(f"{out}/{home.__name__} has no family module: run `specbind generate`") from None
         self.automata: dict[str, ModuleType] = {}
+        self.out = out
+        self.spec_dirs: dict[str, Path] = {r.version: r.spec_dir for r in family.revisions}
         # revisions that declare no rules: their messages are routed, counted and said unjudged
         self.unjudged: dict[str, Path] = {}
         for r in family.revisions:
@@ -183,6 +186,44 @@ class FamilyReplay:
         return run.finish()
 
 
+    def replay_with(self, tools: Any, sources: list[str], max_findings: int | None = 10_000) -> list[dict[str, Any]]:
+        """Each stream (a path, or - for stdin) routed here and each revision's messages judged by
+        another target's binding (`tools`: one process per revision for all the streams): the
+        reports, in the order given, shaped as `replay`'s. ``max_findings`` as ``replay``'s: each
+        revision's binding lists at most as many (the first of the stream's are among them) and
+        counts the rest."""
+        import tempfile
+
+        runs: list[_OtherRun | dict[str, Any]] = []
+        for source in sources:
+            run = _OtherRun(self, max_findings)
+            try:
+                if source == "-":
+                    run.read(sys.stdin.buffer, None)
+                else:
+                    with open(source, "rb") as handle:
+                        run.read(handle, None)
+            except OSError as exc:  # reported as the Python path reports it, never a crash
+                runs.append({"outcome": "unreadable", "violations": [], "warnings": [], "events": 0, "types": {}, "runs": [],
+                             "format": "jsonl", "notes": [f"cannot read it: {exc}"]})
+                continue
+            run.drain()
+            runs.append(run)
+        reports: list[dict[str, dict[str, Any]]] = [{} for _ in runs]
+        with tempfile.TemporaryDirectory(prefix="specbind-family-") as folder:
+            for revision in self.automata:
+                batch = [(n, run) for n, run in enumerate(runs) if isinstance(run, _OtherRun) and run.payloads.get(revision)]
+                paths = []
+                for n, run in batch:
+                    path = Path(folder) / f"{n}-{revision}.jsonl"
+                    path.write_bytes(b"".join(line + b"\n" for line in run.payloads[revision]))
+                    paths.append(str(path))
+                if paths:
+                    for (n, _), report in zip(batch, tools.replay(self.spec_dirs[revision], self.out, "jsonl", None, paths, 0 if max_findings is None else max_findings)):
+                        reports[n][revision] = report
+        return [run.judged(reports[n]) if isinstance(run, _OtherRun) else run for n, run in enumerate(runs)]
+
+
 class _FamilyRun:
     """One stream of a family being judged."""
 
@@ -203,6 +244,7 @@ class _FamilyRun:
         self.count = 0
         self.done = 0  # bytes read
         self.unjudged: dict[str, int] = {}  # revision without rules -> messages routed to it
+        self.drained = False
 
     def read(self, handle: Any, progress: Callable[[int, int], None] | None) -> None:
         """Line by line (memory holds what is open, not the stream), progress every 4096 lines."""
@@ -257,15 +299,19 @@ class _FamilyRun:
         return automaton
 
     def _entry(self, revision: str, finding: Any) -> dict[str, Any]:
-        entry: dict[str, Any] = finding.as_dict()
+        return self._placed(revision, finding.as_dict(), finding.fatal)
+
+    def _placed(self, revision: str, entry: dict[str, Any], fatal: bool) -> dict[str, Any]:
+        """A revision's finding at its place in the whole stream (its index and line there)."""
         wire = self.wire[revision]
+        entry.pop("line", None)  # another binding's: the line in the revision's messages alone
         local = entry.get("index")
         if isinstance(local, int) and 0 <= local < len(wire):
             entry["index"] = wire[local]
         elif wire:
             entry["index"] = wire[-1]  # the end of the stream: the revision's last message
         entry["revision"] = revision
-        entry["fatal"] = finding.fatal
+        entry["fatal"] = fatal
         entry["line"] = self._line_of(entry.get("index"))
         return entry
 
@@ -281,19 +327,20 @@ class _FamilyRun:
         new = new[:room]
         self.found += new
         if new and self.on_findings is not None:
-            self.on_findings([_Line(e) for e in new])
+            self.on_findings([FindingText(e) for e in new])
+
+    def drain(self) -> None:
+        """The messages the router still holds, delivered (once)."""
+        if not self.drained:
+            self.drained = True
+            self._take(*self.router.finish())
 
     def finish(self) -> dict[str, Any]:
-        self._take(*self.router.finish())
+        self.drain()
         for revision, automaton in self.automata.items():
             before = len(automaton.findings)
             automaton.finish()
             self._tell([self._entry(revision, f) for f in automaton.findings[before:]])
-        violations = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if e["fatal"]]
-        warnings = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if not e["fatal"]]
-        for e in violations + warnings:
-            if e.get("line") is None:
-                e.pop("line", None)
         types: dict[str, int] = {}
         runs: list[Any] = []
         for automaton in self.automata.values():
@@ -301,6 +348,14 @@ class _FamilyRun:
                 name = cls if isinstance(cls, str) else getattr(cls, "__name__", "?")
                 types[name] = types.get(name, 0) + n
             runs += list(automaton.runs)
+        return self.report(types, runs)
+
+    def report(self, types: dict[str, int], runs: list[Any]) -> dict[str, Any]:
+        violations = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if e["fatal"]]
+        warnings = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if not e["fatal"]]
+        for e in violations + warnings:
+            if e.get("line") is None:
+                e.pop("line", None)
         notes = [f"revision {self.router.describe()}"]
         for revision, n in self.unjudged.items():
             notes.append(f"{n:,} messages of revision {revision} not judged: it declares no rules file")
@@ -327,3 +382,44 @@ class _FamilyRun:
             "revisions": segments,
             **omitted,
         }
+
+
+class _OtherRun(_FamilyRun):
+    """One stream of a family routed here and judged by another binding: each revision's
+    messages are kept (their transcript lines, as the router delivered them) for that binding to
+    judge afterwards, and its reports are placed back into the whole stream."""
+
+    def __init__(self, owner: FamilyReplay, max_findings: int | None = 10_000) -> None:
+        super().__init__(owner, None, max_findings)
+        self.payloads: dict[str, list[bytes]] = {}
+
+    def _take(self, deliveries: list[Any], found: list[Any]) -> None:
+        own = [d for d in deliveries if d.revision in self.owner.unjudged]
+        super()._take(own, found)  # the family's findings; the revisions without rules counted
+        for d in deliveries:
+            if d.revision not in self.owner.unjudged:
+                self.wire.setdefault(d.revision, array("q")).append(d.index)
+                payload = d.payload if isinstance(d.payload, bytes) else bytes(d.payload)
+                self.payloads.setdefault(d.revision, []).append(payload)
+
+    def judged(self, reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The stream's report, from the other binding's report on each revision's messages."""
+        types: dict[str, int] = {}
+        runs: list[Any] = []
+        placed = list(self.found)  # the family's own, already within max_findings
+        for revision, report in reports.items():
+            placed += [self._placed(revision, dict(f), True) for f in report["violations"]]
+            placed += [self._placed(revision, dict(f), False) for f in report["warnings"]]
+            past = report.get("omitted")  # what that binding counted past max_findings
+            if past:
+                for rule, n in past["rules"].items():
+                    self.omitted[rule] = self.omitted.get(rule, 0) + n
+                self.omitted_fatal += past["violations"]
+                self.failed = self.failed or past["violations"] > 0
+            for name, n in report.get("types", {}).items():
+                types[name] = types.get(name, 0) + n
+            runs += report.get("runs", [])
+        placed.sort(key=lambda e: (not isinstance(e["index"], int), e["index"] if isinstance(e["index"], int) else 0))
+        self.found = []
+        self._tell(placed)  # the first max_findings of the whole stream listed, the rest counted
+        return self.report(types, runs)
