@@ -24,8 +24,9 @@ from msgspec import UNSET
 
 from . import codec_json
 from .automaton_table import TABLES
-from .errors import DecodeError, Issue
+from .errors import DecodeError, Issue, JSONParseError
 from .limits import lone_surrogate_escape, too_deep
+from .shown import py_str
 
 if TYPE_CHECKING:
     from .automaton import Automaton
@@ -164,7 +165,33 @@ def _issues(errors: Iterable[Issue]) -> str:
 
 
 def _text(value: Any) -> str:
-    return str(value)
+    """A value in a message, by the one rule of every binding (``shown``: an integer past 900
+    digits by its size)."""
+    return py_str(value)
+
+
+def _read(raw: bytes) -> tuple[Any, dict[str, msgspec.Raw] | None]:
+    """A document read as the codec reads a document (UTF-8, numbers in range, no lone
+    surrogate, MAX_DEPTH: ``validation.parse_json`` says where and why, as JSONParseError), with
+    its members' own bytes when it is an object. msgspec alone reads a member it is asked to
+    keep as bytes without these checks, so the whole document is read first; and where it
+    refuses what the codec keeps (a member given twice, the first with a value the codec never
+    keeps: a lone surrogate), the members are the codec's values, written again."""
+    try:
+        value = _ANY.decode(raw)
+        suspect = lone_surrogate_escape(raw) or too_deep(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        suspect = True
+    if suspect:
+        from .validation import parse_json  # loaded for a refused document only
+
+        value = parse_json(raw)
+    if value.__class__ is not dict:
+        return value, None
+    try:
+        return value, _ENTRY.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return value, {k: msgspec.Raw(msgspec.json.encode(v)) for k, v in value.items()}
 
 
 class Dialogue:
@@ -216,30 +243,18 @@ class Dialogue:
         """
         raw = data.encode() if isinstance(data, str) else bytes(data)
         try:
-            members = _ENTRY.decode(raw)
-            suspect = lone_surrogate_escape(raw) or too_deep(raw)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            members, suspect = None, True
-        if suspect:
-            from .validation import (
-                JSONParseError,
-                parse_json,
-            )  # loaded for a refused document only
-
-            try:
-                value = parse_json(raw)
-            except JSONParseError as exc:
-                self._bad(
-                    "not a transcript entry: "
-                    + _issues(Issue(p, "transcript", k, m) for p, k, m in exc.issues)
-                )
-                return
-            if members is None:
-                self._bad(
-                    f'not a transcript entry: {_json_type(value)}, where an object with "from" and "message" is expected'
-                )
-                return
-        assert members is not None
+            value, members = _read(raw)
+        except JSONParseError as exc:
+            self._bad(
+                "not a transcript entry: "
+                + _issues(Issue(p, "transcript", k, m) for p, k, m in exc.issues)
+            )
+            return
+        if members is None:
+            self._bad(
+                f'not a transcript entry: {_json_type(value)}, where an object with "from" and "message" is expected'
+            )
+            return
         sender_raw = members.get("from")
         message = members.get("message")
         text = members.get("raw") if message is None else None
@@ -281,27 +296,17 @@ class Dialogue:
             )
             return
         try:
-            members = _ENTRY.decode(raw)
-            suspect = lone_surrogate_escape(raw) or too_deep(raw)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            members, suspect = None, True
-        if suspect:
-            from .validation import JSONParseError, parse_json
-
-            try:
-                value = parse_json(raw)
-            except JSONParseError as exc:
-                self._bad(
-                    _issues(
-                        Issue(p, _ENVELOPE[0]["definition"], k, m)
-                        for p, k, m in exc.issues
-                    )
+            message, members = _read(raw)
+        except JSONParseError as exc:
+            self._bad(
+                _issues(
+                    Issue(p, _ENVELOPE[0]["definition"], k, m) for p, k, m in exc.issues
                 )
-                return
-            if members is None:
-                self._bad(f"the message is {_json_type(value)}, not an object")
-                return
-        assert members is not None
+            )
+            return
+        if members is None:
+            self._bad(f"the message is {_json_type(message)}, not an object")
+            return
         for kind, marks, spec in _KINDS:
             if marks <= members.keys():
                 break
@@ -311,7 +316,6 @@ class Dialogue:
                 f"the message is none of the kinds the protocol has, each told by its fields: {shown}"
             )
             return
-        message = _ANY.decode(raw)
         if kind in ("request", "notification"):
             self._call(kind, spec, raw, message, sender)
         else:
@@ -499,7 +503,7 @@ class Dialogue:
                 last = record[5].get(rising["wire"])
                 if isinstance(now, (int, float)) and not isinstance(now, bool):
                     if last is not None and not now > last:
-                        detail = f"{rising['wire']} {now} does not exceed {last}, the last for {requester}'s {record[1]} request {_text(record[6])}"
+                        detail = f"{rising['wire']} {_text(now)} does not exceed {_text(last)}, the last for {requester}'s {record[1]} request {_text(record[6])}"
                         self._report_rule(
                             rising["rule"], type_, detail, (_text(value),)
                         )

@@ -75,20 +75,31 @@ function walk(value: any, path: readonly string[]): any {
   return value;
 }
 
-/** A request id as a key (an integer written `1.0` is the integer), or undefined: not an id. */
-function asId(v: unknown): string | number | undefined {
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A request id as a key (an integer written `1.0` is the integer), or undefined: not an id.
+ * Exact: an integer within 2^53 is a number, beyond it a bigint, however it was written. */
+function asId(v: unknown): string | number | bigint | undefined {
   if (typeof v === "string") return v;
-  if (typeof v === "number" && Number.isInteger(v)) return v;
-  if (v instanceof PyFloat && Number.isInteger(v.value)) return v.value;
-  if (typeof v === "bigint") return Number(v);
+  const n = v instanceof PyFloat ? v.value : v;
+  if (typeof n === "number") return !Number.isInteger(n) ? undefined : Number.isSafeInteger(n) ? n + 0 : BigInt(n);
+  if (typeof n === "bigint") return n >= -SAFE && n <= SAFE ? Number(n) : n;
   return undefined;
 }
 
-function numberOf(v: unknown): number | null {
-  if (typeof v === "number") return v;
+/** A number's value, exactly (a bigint past 2^53), or null: not a number. */
+function numberOf(v: unknown): number | bigint | null {
+  if (typeof v === "number" || typeof v === "bigint") return v;
   if (v instanceof PyFloat) return v.value;
-  if (typeof v === "bigint") return Number(v);
   return null;
+}
+
+/** a > b, exactly, for numbers and bigints alike. */
+function exceeds(a: number | bigint, b: number | bigint): boolean {
+  if (typeof a === "number" && typeof b === "number") return a > b;
+  if (typeof a === "bigint" && typeof b === "bigint") return a > b;
+  // a bigint against a double: against the integers either side of it
+  return typeof a === "bigint" ? a > BigInt(Math.floor(b as number)) : BigInt(Math.ceil(a)) > (b as bigint);
 }
 
 function jsonType(v: unknown): string {
@@ -259,7 +270,7 @@ export class Dialogue {
     this.take(type, message);
   }
 
-  private open(sender: string, id: string | number, method: string, message: Obj, type: string): Exchange | null {
+  private open(sender: string, id: string | number | bigint, method: string, message: Obj, type: string): Exchange | null {
     const known = this.exchanges.get(exchangeKey(sender, id));
     if (known !== undefined) {
       if (known[0] !== "answered") {
@@ -331,7 +342,7 @@ export class Dialogue {
         const now = typeof raw === "boolean" ? null : numberOf(raw);
         const last = record[5].get(rising["wire"]);
         if (now !== null) {
-          if (last !== undefined && !(now > last)) {
+          if (last !== undefined && !exceeds(now, last)) {
             const detail = `${rising["wire"]} ${text(raw)} does not exceed ${text(record[5].get(rising["wire"] + "\u0000shown"))}, the last for ${requester}'s ${record[1]} request ${text(record[6])}`;
             this.reportRule(rising["rule"], type, detail, [text(value)]);
           }
@@ -473,11 +484,11 @@ export class Dialogue {
 
 const KEPT = new Set<string>(Object.values(REFERENCES).flatMap((r) => r["keep"] as string[]));
 
-function exchangeKey(party: string, id: string | number): string {
+function exchangeKey(party: string, id: string | number | bigint): string {
   return `${party}\u0000${typeof id}:${id}`;
 }
 
-function trackKey(party: string, path: readonly string[], id: string | number): string {
+function trackKey(party: string, path: readonly string[], id: string | number | bigint): string {
   return `${party}\u0000${path.join("\u0001")}\u0000${typeof id}:${id}`;
 }
 
