@@ -25,7 +25,7 @@ sys.path.insert(0, str(GENERATED))
 from mcp.family import FAMILY, Router  # noqa: E402  (generated/mcp, the family's home)
 
 SPECBIND = str(Path(PYTHON).parent / "specbind")
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}}
 DISCOVER = {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": META}}
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
@@ -239,7 +239,7 @@ def test_a_family_without_its_home_is_refused(tmp_path: Path) -> None:
 SERVER = r"""
 import json, sys
 mode = sys.argv[1]
-modern = {"resultType": "complete"}
+modern = {"resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}}
 for line in sys.stdin:
     m = json.loads(line)
     if "id" not in m:
@@ -248,7 +248,7 @@ for line in sys.stdin:
         if mode == "legacy":
             out = {"error": {"code": -32601, "message": "Method not found"}}
         else:
-            out = {"result": {**modern, "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}}
+            out = {"result": {**modern, "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "ttlMs": 0, "cacheScope": "public"}}
     elif m["method"] == "initialize":
         out = {"result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}}
     elif "_meta" in m.get("params", {}):
@@ -314,9 +314,12 @@ def test_proxy_judges_each_message_with_the_revision_of_its_session() -> None:
     assert code == 0 and lines[-1].endswith("revision 2025-11-25") and "0 violations" in lines[-1]
     code, lines, _ = _proxy("legacy", [INITIALIZE, INITIALIZED, TOOLS_LEGACY], "--revision", "2026-07-28")
     assert code == 0 and lines[-1].endswith("revision 2026-07-28")
-    # the two results lack resultType (the requests still decode as the schema's generic JSONRPCRequest)
-    refused = [line for line in lines if "not a valid JSONRPCMessage" in line and line.endswith("(2026-07-28)")]
-    assert [line.split(":")[1].strip() for line in refused] == ["[MUST] message 1 from server", "[MUST] message 4 from server"], lines
+    # judged by 2026-07-28's rules: the two results lack resultType, tools/list its _meta, and
+    # initialize and notifications/initialized are no methods of the revision
+    found = [line.split(": ", 1)[1].split(" (")[0] for line in lines[:-1] if line.endswith("(2026-07-28)")]
+    assert found == ["MSG-METHOD [SHOULD NOT] message 0", "MSG-JSONRPC [MUST] message 1", "MSG-METHOD [SHOULD NOT] message 2",
+                     "MSG-JSONRPC [MUST] message 3", "MSG-JSONRPC [MUST] message 4"], lines
+    assert "missing required property 'resultType'" in lines[1] and "3 violations, 2 warnings" in lines[-1]
 
 
 def test_proxy_of_a_session_with_no_message_says_so() -> None:

@@ -290,8 +290,8 @@ def test_replay_judges_the_samples_in_both_bindings(tmp_path: Path) -> None:
 
 def test_replay_of_the_family_with_the_typescript_binding_says_what_python_says(tmp_path: Path) -> None:
     """`replay --spec spec/mcp --target typescript`: each transcript routed to its revisions (a
-    2026-07-28 probe, then a fallback to 2025-11-25; sessions of 2026-07-28 alone, which declares
-    no rules yet), each revision's messages judged by the TypeScript binding: the same reports,
+    2026-07-28 probe, then a fallback to 2025-11-25; sessions of 2026-07-28 alone, judged by its
+    own rules), each revision's messages judged by the TypeScript binding: the same reports,
     SARIF and JUnit files, exit codes and text as the Python packages', broken lines included."""
     import typescript_agreement as agree
 

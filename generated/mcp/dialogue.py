@@ -662,7 +662,12 @@ class Dialogue:
         for other_method, alts in _RESULTS.items():
             for alt in alts:
                 other = alt["definition"]
-                if other == definition or not _requires_members(other):
+                # a kind the answer chooses would have been chosen had the answer been of it
+                if (
+                    other == definition
+                    or alt.get("by") == "answer"
+                    or not _requires_members(other)
+                ):
                     continue
                 if _decoder(other).accepts(payload):
                     return f"{detail}; it is a {other} (the result of {other_method})"

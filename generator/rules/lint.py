@@ -512,8 +512,14 @@ class _Linter:
         return M.resolve(t, self.ir.defs.__getitem__)
 
     def path(self, base: M.TypeExpr | M.Definition, path: str, tok: Token | None) -> M.TypeExpr | M.Definition:
+        return self.walk(base, split_path(path), path, tok)
+
+    def walk(self, base: M.TypeExpr | M.Definition, parts: list[str], path: str, tok: Token | None) -> M.TypeExpr | M.Definition:
+        """The type at the end of `parts`. Through a union whose members type the field
+        differently, the rest of the path must hold in one of them (a map's values of several
+        kinds, one of which has a field the others lack, read under a test of the kind)."""
         t = base
-        for part in split_path(path):
+        for n, part in enumerate(parts):
             t = self.resolve(t)
             while isinstance(t, M.TArray):
                 t = self.resolve(t.items)
@@ -537,8 +543,16 @@ class _Linter:
                 consts = [f.type for f in found if f is not None and isinstance(f.type, M.TConst)]
                 if len(consts) == len(found):
                     t = M.TEnum(u.loc, tuple(str(c.value) for c in consts))
-                else:
-                    t = found[0].type  # type: ignore[union-attr]
+                    continue
+                rest = parts[n + 1:]
+                first: SpecError | None = None
+                for f in found:
+                    try:
+                        return self.walk(f.type, rest, path, tok)  # type: ignore[union-attr]
+                    except SpecError as exc:
+                        first = first or exc
+                assert first is not None
+                raise first
             else:
                 raise self.fail(tok, f"cannot take {part!r} of a non-object (in {path!r})")
         return t

@@ -448,7 +448,8 @@ export class Dialogue {
     for (const [otherMethod, alts] of Object.entries(RESULTS)) {
       for (const alt of alts) {
         const other: string = alt["definition"];
-        if (other === definition || !requiresMembers(other)) continue;
+        // a kind the answer chooses would have been chosen had the answer been of it
+        if (other === definition || alt["by"] === "answer" || !requiresMembers(other)) continue;
         if (accepts(other, payload)) return `${detail}; it is a ${other} (the result of ${otherMethod})`;
       }
     }

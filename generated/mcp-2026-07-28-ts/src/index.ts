@@ -2,7 +2,7 @@
 // Do not edit: change the spec or the templates and run `specbind generate`.
 /**
  * Model Context Protocol 2026-07-28 for TypeScript: types for every definition, the exact
- * JSON codec. Zero runtime
+ * JSON codec, the lifecycle automaton (34 rules) and replay. Zero runtime
  * dependencies.
  */
 
@@ -13,4 +13,7 @@ export type { Decoded } from "./codec_json.js";
 export { DecodeError, EncodeError, Issue, ValidationError } from "./errors.js";
 export { MAX_DEPTH } from "./json.js";
 export * from "./version.js";
+export { Automaton, Finding, RULES, checkAnswers, checkListing } from "./automaton.js";
+export { replay, replayChunks, sniff, conformant, FORMATS, OUTCOMES } from "./replay.js";
+export type { Report } from "./replay.js";
 export { SSEDecoder } from "./sse.js";

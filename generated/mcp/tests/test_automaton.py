@@ -49,12 +49,39 @@ def minimal(definition: str) -> Any:
     return json.loads(json.dumps(MINIMAL[definition]))
 
 
-def put(doc: dict[str, Any], dotted: str, value: Any) -> None:
-    *parents, last = dotted.split(".")
+def dotted(path: list[str]) -> str:
+    """A path as the rules write it: a member name holding dots bracketed (`_meta.[a.b/c]`)."""
+    return ".".join(f"[{part}]" if "." in part else part for part in path)
+
+
+def parts(wire: str) -> list[str]:
+    """The member names of a dotted path, a bracketed one whole."""
+    out: list[str] = []
+    while wire:
+        if wire.startswith("["):
+            end = wire.index("]")
+            out.append(wire[1:end])
+            wire = wire[end + 2 :]
+        else:
+            head, _, wire = wire.partition(".")
+            out.append(head)
+    return out
+
+
+def put(doc: dict[str, Any], wire: str, value: Any) -> None:
+    *parents, last = parts(wire)
     node = doc
     for part in parents:
         node = node.setdefault(part, {})
     node[last] = value
+
+
+def get(doc: Any, path: list[str]) -> Any:
+    for part in path:
+        if not isinstance(doc, dict) or part not in doc:
+            return None
+        doc = doc[part]
+    return doc
 
 
 def solve(
@@ -83,7 +110,7 @@ def solve(
     if op in ("present", "absent"):
         here = (op == "present") == want
         if expr.get("scope") == "fact":
-            path = ".".join(expr["path"])
+            path = dotted(expr["path"])
             return {}, {expr["fact"]: {path: {}} if here and path else {}}
         if expr.get("scope"):
             return None
@@ -104,7 +131,7 @@ def solve(
             and right.get("scope") == "fact"
         ):
             return {left["wire"]: "v1"}, {
-                right["fact"]: {".".join(right["path"]): "v1" if same else "v2"}
+                right["fact"]: {dotted(right["path"]): "v1" if same else "v2"}
             }
     return None
 
@@ -117,29 +144,34 @@ class Talk:
         self.automaton = Automaton()
         self.ids = 0
         self.pending: dict[Pending, list[int]] = {}
-        self.tokens: dict[int, str] = (
-            {}
-        )  # request id -> the value `track` messages name it by
+        # (request id, the request's field a `track` names it by) -> the value it carried there
+        self.carried: dict[tuple[Any, tuple[str, ...]], Any] = {}
         self.count = 0
         self.log: list[dict[str, Any]] = (
             []
         )  # the transcript: {"from", "message"} per message fed
 
-    def target(self, type_: str) -> tuple[list[str], Any]:
-        """A request a referring message (`cancel`, `track`) can name, sent first when there is
-        none (one whose row leaves the machine where it is), and the value that names it.
-        """
+    def target(self, type_: str, given: Any = None) -> tuple[list[str], Any]:
+        """A request a referring message (`cancel`, `track`) can name (the one it names by
+        `given`, when the message is given that value), sent first when there is none (one whose
+        row leaves the machine where it is), and the value that names it."""
         reference = REFERENCES[type_]
         sender = TYPES[type_]["sender"]
         owner = sender if reference["how"] == "cancel" else OTHER[sender]
+        tracked = tuple(reference["request_field"] or ())
         for key, ids in self.pending.items():
             for ident in ids:
-                if key[0] == owner and (
-                    reference["how"] == "cancel" or ident in self.tokens
+                value = (
+                    ident
+                    if reference["how"] == "cancel"
+                    else self.carried.get((ident, tracked))
+                )
+                if (
+                    key[0] == owner
+                    and value is not None
+                    and (given is None or value == given)
                 ):
-                    return reference["field"], (
-                        ident if reference["how"] == "cancel" else self.tokens[ident]
-                    )
+                    return reference["field"], value
         rows = MACHINE["table"][self.automaton.state]
         request = next(
             (
@@ -157,17 +189,26 @@ class Talk:
         assert (
             request is not None
         ), f"no request of {owner} to name that leaves state {self.automaton.state} alone"
-        fields = (
-            {}
-            if reference["how"] == "cancel"
-            else {".".join(reference["request_field"]): f"token-{self.ids + 1}"}
+        value = (
+            given
+            if given is not None
+            else (
+                self.ids + 1
+                if reference["how"] == "cancel"
+                else f"token-{self.ids + 1}"
+            )
         )
-        self.feed(request, fields)
-        if reference["how"] == "track":
-            self.tokens[self.ids] = f"token-{self.ids}"
-        return reference["field"], (
-            self.ids if reference["how"] == "cancel" else self.tokens[self.ids]
+        self.feed(
+            request,
+            {
+                (
+                    ID
+                    if reference["how"] == "cancel"
+                    else dotted(reference["request_field"])
+                ): value
+            },
         )
+        return reference["field"], value
 
     def declare(self, facts: dict[str, dict[str, Any]]) -> None:
         dialogue = self.automaton._dialogue
@@ -188,27 +229,24 @@ class Talk:
         meta = TYPES[type_]
         sender, kind, method = meta["sender"], meta["kind"], meta["method"]
         if type_ in REFERENCES:
-            path, value = self.target(type_)
-            fields = {".".join(path): value, **fields}
+            wire = dotted(REFERENCES[type_]["field"])
+            path, value = self.target(type_, fields.get(wire))
+            fields = {dotted(path): value, **fields}
             rising = REFERENCES[type_]["rising"]
             if rising is not None:
                 self.count += 1
-                fields.setdefault(".".join(rising["field"]), self.count)
+                fields.setdefault(dotted(rising["field"]), self.count)
         if kind in ("request", "notification"):
             doc = body = minimal(CLASSES[type_])
             if kind == "request":
                 self.ids += 1
                 doc[ID] = self.ids
-                self.pending.setdefault(
-                    (sender, method, alt or RESULTS[method][-1]["name"]), []
-                ).append(self.ids)
         else:
             requester = OTHER[sender]
-            alts = (
-                [meta["alt"]]
-                if kind == "result"
-                else [a["name"] for a in RESULTS[method]]
-            )
+            # a kind of result the answer chooses answers a request made to get its ordinary one
+            chosen = [a for a in RESULTS[method] if a["by"] == "answer"]
+            asked = [a["name"] for a in RESULTS[method] if a["by"] != "answer"]
+            alts = [meta["alt"]] if kind == "result" and meta["alt"] in asked else asked
             key = next(
                 (
                     k
@@ -224,8 +262,34 @@ class Talk:
             doc = minimal(envelope["definition"])
             doc[envelope["id"]] = self.pending[key].pop(0)
             body = doc[envelope["payload"]] = minimal(CLASSES[type_])
+            if kind == "result":
+                # of the kind it names: that kind's condition holds, those tried before it do not
+                # (the nearer condition's fields kept where two set one field)
+                mine = next(
+                    (i for i, a in enumerate(chosen) if a["name"] == meta["alt"]),
+                    len(chosen),
+                )
+                for i in reversed(range(min(mine + 1, len(chosen)))):
+                    found = solve(chosen[i]["when"], i == mine)
+                    assert (
+                        found is not None
+                    ), f"no {type_} can be written that is of its kind"
+                    fields = {**found[0], **fields}
         for name, value in fields.items():
             put(body, name, value)
+        if (
+            kind == "request"
+        ):  # what the request carries that later messages may name it by
+            self.pending.setdefault(
+                (sender, method, alt or RESULTS[method][-1]["name"]), []
+            ).append(doc[ID])
+            for reference in REFERENCES.values():
+                if reference["request_field"] is not None:
+                    carried = get(doc, reference["request_field"])
+                    if carried is not None:
+                        self.carried[(doc[ID], tuple(reference["request_field"]))] = (
+                            carried
+                        )
         return sender, doc
 
     def feed(
@@ -259,7 +323,9 @@ def variants(type_: str) -> list[tuple[dict[str, Any], dict[str, Any], str | Non
                     out.append((found[0], found[1], None))
     meta = TYPES[type_]
     if meta["kind"] == "request":
-        alts = RESULTS[meta["method"]]
+        alts = [
+            a for a in RESULTS[meta["method"]] if a["by"] != "answer"
+        ]  # the answer chooses those
         for i, alt in enumerate(alts):
             fields: dict[str, Any] = {}
             facts: dict[str, Any] = {}
@@ -358,9 +424,15 @@ def _search(target: str, needed: Pending | None) -> tuple[Any, ...] | None:
 
 def needed_for(type_: str) -> Pending | None:
     meta = TYPES[type_]
-    if meta["kind"] == "result":
+    if meta["kind"] == "result" and any(
+        a["name"] == meta["alt"] and a["by"] != "answer"
+        for a in RESULTS[meta["method"]]
+    ):
         return (OTHER[meta["sender"]], meta["method"], meta["alt"])
-    if meta["kind"] == "error":
+    if meta["kind"] in (
+        "result",
+        "error",
+    ):  # a kind the answer chooses: any request of the method
         return (
             OTHER[meta["sender"]],
             meta["method"],
@@ -627,13 +699,27 @@ def test_stream_satisfying_a_rule_is_clean(
 
 
 def test_findings_are_values() -> None:
-    type_, row = next(
-        (t, r)
-        for t, r in sorted(MACHINE["table"][MACHINE["initial"]].items())
-        if r["fail"]
-        and TYPES[t]["kind"] not in ("result", "error")
-        and t not in REFERENCES
+    found = next(
+        (
+            (t, r)
+            for t, r in sorted(MACHINE["table"][MACHINE["initial"]].items())
+            if r["fail"]
+            and TYPES[t]["kind"] not in ("result", "error")
+            and t not in REFERENCES
+        ),
+        None,
     )
+    if (
+        found is None
+    ):  # a machine that forbids nothing (one phase): a message no party sends
+        (only,) = Automaton().feed_message(b"{}", "nobody")
+        assert (
+            only.rule == TABLES["decode_error_rule"]
+            and only.as_dict()["rule"] == only.rule
+        )
+        assert only.index == 0 and only.fatal and " message 0 " in str(only)
+        return
+    type_, row = found
     stream = Talk()
     (first,) = stream.feed(type_)
     assert first.rule == row["fail"] and first.as_dict()["rule"] == first.rule
