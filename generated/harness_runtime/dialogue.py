@@ -80,6 +80,11 @@ _BY_KIND: dict[str, dict[str, Any]] = {k["kind"]: k for k in _ENVELOPE}
 _ID: str = next((k["id"] for k in _ENVELOPE if k["id"]), "")
 _METHOD: str = next((k["method"] for k in _ENVELOPE if k["method"]), "")
 _DECODERS: dict[str, codec_json.Decoder] = {}
+# method -> the kinds of result the answer itself chooses (`when answer`), tried in order first
+_BY_ANSWER: dict[str, list[dict[str, Any]]] = {
+    m: [a for a in alts if a.get("by") == "answer"] for m, alts in _RESULTS.items()
+}
+_BLANK: dict[str, bool] = {}  # envelope kind -> whether `{}` stands in for its payload
 
 
 def _decoder(definition: str) -> codec_json.Decoder:
@@ -426,6 +431,8 @@ class Dialogue:
 
         view = View(message)
         for alt in _RESULTS.get(record[1], ()):
+            if alt.get("by") == "answer":
+                continue  # chosen when the answer comes (`_chosen`)
             if alt["when"] is None or _eval(alt["when"], view, self.host) is True:
                 record[4] = alt["name"]
                 break
@@ -530,7 +537,11 @@ class Dialogue:
         record = None if ident is None else self.exchanges.get((requester, ident))
         generic = f"{sender} {kind}"
         payload_name = spec["payload"]
-        if kind == "result" and message.get(payload_name).__class__ is dict:
+        if (
+            kind == "result"
+            and message.get(payload_name).__class__ is dict
+            and _blank(kind, spec)
+        ):
             # the envelope alone: a result's payload is decoded below, as its request's result
             raw = msgspec.json.encode({**message, payload_name: {}})
         try:
@@ -571,7 +582,11 @@ class Dialogue:
             self._untrack(record)
             self._count(generic)
             return
-        alt = "error" if kind == "error" else record[4]
+        alt = (
+            "error"
+            if kind == "error"
+            else self._chosen(record, message.get(payload_name))
+        )
         type_ = f"{sender} {method}:{alt}"
         if record[0] == "cancelled" and "answered-after-cancel" in _RULES:
             self._report(
@@ -612,6 +627,24 @@ class Dialogue:
                 self._report("stripped_rule", type_, str(issue), table=True)
         self.request = record[3]
         self._take(type_, message[payload_name])
+
+    def _chosen(self, record: list[Any], payload: Any) -> str:
+        """The kind of result an answer is: the first the answer itself chooses (`when answer`,
+        read from the result, `request PATH` from its request), else the request's choice.
+        """
+        alts = _BY_ANSWER.get(record[1])
+        if alts and payload.__class__ is dict:
+            from .automaton import _eval
+
+            view = View(payload)
+            self.request = record[3]
+            try:
+                for alt in alts:
+                    if _eval(alt["when"], view, self.host) is True:
+                        return str(alt["name"])
+            finally:
+                self.request = None
+        return str(record[4])
 
     def _mistyped(
         self,
@@ -692,6 +725,17 @@ class Dialogue:
             if record[0] == "open" and record[4] is not None:
                 detail = f"{party}'s {record[1]} request {_text(ident)} (message {record[2]}) is never answered"
                 self._report_rule(rule, "end of stream", detail, (_text(ident),))
+
+
+def _blank(kind: str, spec: dict[str, Any]) -> bool:
+    """Whether the envelope of `kind` accepts a payload of `{}` (its payload's own definition
+    does): then a result's envelope is checked with `{}` in place of the payload, which its
+    request's result type checks; otherwise the envelope is decoded whole."""
+    known = _BLANK.get(kind)
+    if known is None:
+        generic = spec.get("payload_definition")
+        known = _BLANK[kind] = generic is not None and not _requires_members(generic)
+    return known
 
 
 def _requires_members(definition: str) -> bool:

@@ -42,6 +42,9 @@ const OTHER: Record<string, string> = PARTIES.length === 2 ? { [PARTIES[0]!]: PA
 const ID: string = ENVELOPE.find((k) => k["id"])?.["id"] ?? "";
 const METHOD: string = ENVELOPE.find((k) => k["method"])?.["method"] ?? "";
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+/** method -> the kinds of result the answer itself chooses (`when answer`), tried in order first. */
+const BY_ANSWER: Record<string, Obj[]> = Object.fromEntries(Object.entries(RESULTS).map(([m, alts]) => [m, alts.filter((a) => a["by"] === "answer")]));
+const BLANK = new Map<string, boolean>(); // envelope kind -> whether `{}` stands in for its payload
 
 /** Whether a value is a document of the definition, strictly (the codec's own validator: the
  * general vocabulary where the package has one). */
@@ -291,6 +294,7 @@ export class Dialogue {
 
   private choose(record: Exchange, message: Obj, sender: string): void {
     for (const alt of RESULTS[record[1]] ?? []) {
+      if (alt["by"] === "answer") continue; // chosen when the answer comes (`chosen`)
       if (alt["when"] === null || this.host.evaluateWith(alt["when"], message) === true) {
         record[4] = alt["name"];
         break;
@@ -367,7 +371,7 @@ export class Dialogue {
     const generic = `${sender} ${kind}`;
     const payloadName: string = spec["payload"];
     // the envelope alone: a result's payload is checked below, as its request's result
-    const envelope = kind === "result" && isObject(message[payloadName]) ? { ...message, [payloadName]: {} } : message;
+    const envelope = kind === "result" && isObject(message[payloadName]) && blank(kind, spec) ? { ...message, [payloadName]: {} } : message;
     let decoded;
     try {
       decoded = checkLenient(envelope, spec["definition"] as any);
@@ -397,7 +401,7 @@ export class Dialogue {
       this.count(generic);
       return;
     }
-    const alt = kind === "error" ? "error" : record[4];
+    const alt = kind === "error" ? "error" : this.chosen(record, message[payloadName]);
     const type = `${sender} ${method}:${alt}`;
     if (record[0] === "cancelled" && has(RULES, "answered-after-cancel")) {
       this.reportSlot("answered-after-cancel", type, `${sender} answers ${requester}'s ${method} request ${text(id)} after it was cancelled (message ${record[7]})`, [text(id)]);
@@ -422,6 +426,21 @@ export class Dialogue {
     }
     this.request = record[3];
     this.take(type, payload);
+  }
+
+  /** The kind of result an answer is: the first the answer itself chooses (`when answer`, read
+   * from the result, `request PATH` from its request), else the request's choice. */
+  private chosen(record: Exchange, payload: unknown): string {
+    const alts = BY_ANSWER[record[1]];
+    if (alts !== undefined && alts.length > 0 && isObject(payload)) {
+      this.request = record[3];
+      try {
+        for (const alt of alts) if (this.host.evaluateWith(alt["when"], payload) === true) return alt["name"];
+      } finally {
+        this.request = null;
+      }
+    }
+    return record[4]!;
   }
 
   private mistyped(method: string, record: Exchange, definition: string, payload: unknown, e: DecodeError): string {
@@ -495,6 +514,19 @@ function trackKey(party: string, path: readonly string[], id: string | number | 
 const MEMBERS = new Map<string, boolean>();
 
 /** Whether a definition's documents must carry some member (an open one accepts anything). */
+/** Whether the envelope of `kind` accepts a payload of `{}` (its payload's own definition does):
+ * then a result's envelope is checked with `{}` in place of the payload, which its request's
+ * result type checks; otherwise the envelope is checked whole. */
+function blank(kind: string, spec: Obj): boolean {
+  let known = BLANK.get(kind);
+  if (known === undefined) {
+    const generic: string | null = spec["payload_definition"] ?? null;
+    known = generic !== null && !requiresMembers(generic);
+    BLANK.set(kind, known);
+  }
+  return known;
+}
+
 function requiresMembers(definition: string): boolean {
   let found = MEMBERS.get(definition);
   if (found === undefined) MEMBERS.set(definition, (found = !accepts(definition, {})));
