@@ -9,6 +9,10 @@ needs from the two-party engine), on a variant of Courier (tests/data/courier):
 - the envelope's own payload definition (`Answer.ok`, a `Reply`) requires `meta` here: a
   result's envelope is checked whole, never with `{}` standing in for the payload (which such a
   definition refuses), so a conformant result passes and one without `meta` is refused.
+- a notification one party sends naming the *other* party's request by its id (`abort` from the
+  callee names the caller's open fetch: `track abort from callee by params.target to ref`), next
+  to the same notification naming the sender's own (`cancel abort from caller ...`), and a check
+  on what the named request was (`request op == "fetch"`).
 
 Both bindings judge every transcript here alike."""
 
@@ -30,6 +34,7 @@ from conftest import REPO, run_cli
 
 COURIER = REPO / "tests" / "data" / "courier"
 LATER = "results\n  * Later as later when answer present later\n"
+ABORTS = "  cancel abort from caller by params.target else C-ABORT-UNKNOWN\n  track abort from callee by params.target to ref else C-ABORT-UNKNOWN\n"
 CACHED = "  fetch FetchReply as cached when answer present body and request params.name == \"cached\"\n  fetch FetchReply\n"
 
 
@@ -44,6 +49,9 @@ def variant(folder: Path, rules_edit: tuple[str, str] | None = None) -> Path:
     (spec / "schema.json").write_text(json.dumps(schema, indent=1), encoding="utf-8")
     rules = (spec / "courier.rules").read_text(encoding="utf-8")
     rules = rules.replace("results\n", LATER, 1).replace("  fetch FetchReply\n", CACHED, 1)
+    rules = rules.replace("  cancel abort by params.target else C-ABORT-UNKNOWN\n", ABORTS, 1)
+    rules = rules.replace('''check C-ABORT-HELLO on abort from caller\n  expect request op != "hello"\n''',
+                          '''check C-ABORT-HELLO on abort from caller\n  expect request op != "hello"\ncheck C-ABORT-HELLO on abort from callee\n  expect request op == "fetch"\n''', 1)
     if rules_edit is not None:
         assert rules_edit[0] in rules
         rules = rules.replace(*rules_edit)
@@ -157,3 +165,21 @@ def test_mistakes_in_answer_chosen_results_are_located(tmp_path: Path, edit: tup
         load_rules(binding, load_ir(binding))
     assert message in str(caught.value), str(caught.value)
     assert caught.value.file.endswith("courier.rules") and caught.value.where.startswith("line ")
+
+
+def test_a_notification_names_the_other_partys_request(built: tuple[Path, Path], tmp_path: Path) -> None:
+    pytest.importorskip("typescript_agreement").require_toolchain()
+    session = GREETING + [
+        entry("caller", ref=2, op="fetch", params={"name": "a"}),
+        entry("callee", op="abort", params={"target": 2}),  # the caller's open fetch
+        entry("callee", op="abort", params={"target": 9}),  # no request of the caller
+        entry("caller", ref=3, op="probe"),
+        entry("callee", op="abort", params={"target": 3}),  # an open request, but not a fetch
+        entry("callee", ref=3, ok=META),
+        entry("caller", op="abort", params={"target": 2}),  # the caller's own, as before
+        entry("callee", ref=2, ok={"body": "b", **META}),
+    ]
+    report = judged(built, tmp_path, session)
+    found = [(f["rule"], f["index"]) for f in report["violations"] + report["warnings"]]
+    assert found == [("C-ABORT-UNKNOWN", 5), ("C-ABORT-HELLO", 7), ("C-ABORT-ANSWERED", 10)], report
+    assert "no outstanding request of caller carries it" in report["violations"][0]["message"]
