@@ -201,6 +201,18 @@ def _compile(e: dict[str, Any]) -> Any:
     return scope["expression"]
 
 
+def _members(items: Any) -> tuple[list[Any], list[str] | None]:
+    """What `each` walks: an array's items, or a map's values in the order of their names (the
+    names, which a finding's {index} shows)."""
+    members = items._specbind_json if hasattr(items, "_specbind_json") else items  # a two-party View
+    if not isinstance(members, dict):
+        return list(items), None
+    from .dialogue import wrap
+
+    names = sorted(members)
+    return [wrap(members[n]) if members is not items else members[n] for n in names], names
+
+
 def _unique(obj: Any, path: list[str]) -> bool:
     values = _collect(obj, path)
     return len(set(values)) == len(values)
@@ -1112,13 +1124,14 @@ class Automaton:
 
     def _check(self, check: tuple[Any, ...], ev: Any, type_: str) -> None:
         rule, each, expect, evaluate, facts = check
+        names: list[str] | None = None
         if each is None:
             targets = [ev]
         else:
             items = getattr(ev, each, UNSET)
             if items is UNSET:
                 return
-            targets = items
+            targets, names = _members(items)
         for i, target in enumerate(targets):
             if evaluate(target, self) is False:
                 ids: tuple[str, ...] = ()
@@ -1127,7 +1140,7 @@ class Automaton:
                     counted = Counter(_text(v) for v in _collect(target, expect["path"]))
                     repeated = sorted(v for v, n in counted.items() if n > 1)
                     ids, total = tuple(repeated[:MAX_IDS]), len(repeated)
-                shown: dict[str, Any] = {"index": i}
+                shown: dict[str, Any] = {"index": i if names is None else names[i]}
                 if facts and self._dialogue is not None:
                     shown["declared"] = self._dialogue.declared(facts)
                 self._report(rule, type_, shown, ids, total)

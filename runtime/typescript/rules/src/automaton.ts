@@ -945,11 +945,17 @@ export class Automaton {
   private check(check: Obj, ev: Obj, type: string): void {
     const each: string | null = check["each"];
     let targets: any[];
+    let names: string[] | null = null;
     if (each === null) targets = [ev];
     else {
       const items = attr(ev, each);
       if (items === undefined) return;
-      targets = items;
+      if (Array.isArray(items)) targets = items;
+      else {
+        // a map: its values in the order of their names (the names, which {index} shows)
+        names = Object.keys(items).sort(codePointOrder);
+        targets = names.map((n) => items[n]);
+      }
     }
     const expect: Expr = check["expect"];
     targets.forEach((target, i) => {
@@ -963,7 +969,7 @@ export class Automaton {
           ids = repeated.slice(0, MAX_IDS);
           total = repeated.length;
         }
-        const shown: Obj = { index: i };
+        const shown: Obj = { index: names === null ? i : names[i] };
         if (check["facts"] && this.dialogue !== null) shown["declared"] = this.dialogue.declared(check["facts"]);
         this.report(check["rule"], type, shown, ids, total);
       }
