@@ -155,6 +155,26 @@ def test_both_bindings_give_the_same_verdicts_on_the_samples_examples_and_splice
     assert result["not_completed"] > 2 * len(VIOLATIONS)
 
 
+def test_numbers_written_with_a_fraction_compare_by_their_value_in_both_bindings(tmp_path: Path) -> None:
+    """An error code written 2000.0 or -32050.0 is the integer it is (JSON Schema's integer rule,
+    binding.toml): compared by its value in both bindings (TypeScript compared the wrapper it keeps
+    such a number in, and found 2000.0 in the reserved range; found by fuzz/differential.py)."""
+    import typescript_agreement as agree
+
+    agree.require_toolchain()
+    call = EXAMPLES["ERROR-CODE-LEGACY"]["violates"][0]["stream"][0]
+    streams = []
+    for code in ("2000.0", "-32050.0", "-32001.0", "-32002.0", "-3.2021e4", "1e0"):
+        error = '{"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "error": {"code": %s, "message": "m"}}}\n' % code
+        streams.append((code, (json.dumps(call) + "\n" + error).encode()))
+    result = agree.compare_streams("mcp-2026-07-28", streams, tmp_path)
+    assert result["differences"] == [], json.dumps(result["differences"][:1], indent=1)[:4000]
+    from mcp_2026_07_28.replay import replay
+
+    assert [[f["rule"] for f in (lambda r: r["violations"] + r["warnings"])(replay(data))] for _, data in streams] == [
+        [], ["ERROR-CODE-RESERVED"], ["ERROR-CODE-LEGACY"], ["ERROR-CODE-RETIRED"], [], []]
+
+
 def test_replay_names_each_rule_with_its_level_and_page(tmp_path: Path) -> None:
     """`specbind replay --spec spec/mcp-2026-07-28` on a spliced session: the finding's rule,
     level and citation, and the exit code a MUST gives."""

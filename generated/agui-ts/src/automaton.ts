@@ -90,8 +90,16 @@ function collect(obj: unknown, path: readonly string[]): any[] {
   return items;
 }
 
-/** Python's `==` on JSON values (a boolean equals 1 or 0, as there). */
+/** A number written with a fraction part or an exponent (`2000.0`) as the number it is: Python
+ * reads it as a float and compares and adds it by its value. */
+function num(v: any): any {
+  return v instanceof PyFloat ? v.value : v;
+}
+
+/** Python's `==` on JSON values (a boolean equals 1 or 0, as there; 1.0 equals 1). */
 function eq(a: any, b: any): boolean {
+  a = num(a);
+  b = num(b);
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   const na = typeof a === "boolean" ? Number(a) : a;
@@ -106,6 +114,7 @@ function eq(a: any, b: any): boolean {
 }
 
 function truthy(v: any): boolean {
+  v = num(v);
   if (Array.isArray(v)) return v.length > 0;
   if (v !== null && typeof v === "object") return Object.keys(v).length > 0;
   return Boolean(v);
@@ -123,6 +132,8 @@ function len(v: any): number {
 }
 
 function compare(a: any, op: string, b: any): boolean {
+  a = num(a);
+  b = num(b);
   switch (op) {
     case "==":
       return eq(a, b);
@@ -195,9 +206,9 @@ export function evaluate(e: Expr, obj: unknown, ctx: Scopes | null = null): any 
     case "or":
       return a === true || b === true ? true : a === UNKNOWN || b === UNKNOWN ? UNKNOWN : false;
     case "add":
-      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : a + b;
+      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : num(a) + num(b);
     case "sub":
-      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : a - b;
+      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : num(a) - num(b);
     case "cmp":
       return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : compare(a, e["cmp"], b);
     default:
@@ -207,6 +218,7 @@ export function evaluate(e: Expr, obj: unknown, ctx: Scopes | null = null): any 
 
 /** A value as a Map key: strings as themselves, anything else tagged by its JSON. */
 function key(v: any): any {
+  v = num(v);
   if (typeof v === "string" || v === null || v === undefined) return v;
   if (typeof v === "number") return v;
   if (typeof v === "bigint") return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
