@@ -205,3 +205,36 @@ def test_a_check_walks_every_value_of_a_map(built: tuple[Path, Path], tmp_path: 
     assert [f["message"].split(" to ")[0] for f in report["violations"]] == ["ask 10", "ask b"], report
     declared = [dict(g, message={**g["message"], "params": {"edition": "1", "features": {"asking": {}}}}) if n == 0 else g for n, g in enumerate(session)]
     assert judged(built, tmp_path, declared)["violations"] == []
+
+
+NARROWED = ('rule C-CALLEE-CALLS MUST NOT ref "courier.md" "Calls" message "{type}: the callee calls ({detail})"\n'
+            'rule C-CALLER-OPEN MUST ref "courier.md" "Answers" message "{detail}"\n')
+
+
+def test_an_exchanges_rule_narrowed_to_a_kind_of_message_and_its_sender(tmp_path: Path) -> None:
+    """`unknown-method request from callee R` beside `unknown-method R2`: a call of a method
+    neither party has, made by the callee, is R's; the same method as a notification, or from the
+    caller, stays R2's. `open-at-end from caller R3`: the caller's unanswered calls are R3's, the
+    callee's the plain slot's. The most specific declared wins, in both bindings."""
+    pytest.importorskip("typescript_agreement").require_toolchain()
+    spec = variant(tmp_path, ("  unknown-method C-METHOD\n", "  unknown-method C-METHOD\n  unknown-method request from callee C-CALLEE-CALLS\n  open-at-end from caller C-CALLER-OPEN\n"))
+    rules = (spec / "courier.rules").read_text(encoding="utf-8")
+    (spec / "courier.rules").write_text(rules.replace("rule C-DECODE ", NARROWED + "rule C-DECODE ", 1), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_cli("generate", "--spec", spec, "--out", out).exit_code == 0
+    session = GREETING + [
+        entry("callee", ref=7, op="launch"),  # a call of a method no party has, from the callee
+        entry("callee", op="launch"),  # the same as a notification
+        entry("caller", ref=8, op="launch"),  # from the caller
+        entry("callee", ref=9, op="probe"),  # the callee's call of the caller's method, unanswered
+        entry("caller", ref=10, op="probe"),  # the caller's, unanswered
+    ]
+    report = judged((spec, out), tmp_path, session)
+    found = [(f["rule"], f["index"]) for f in report["violations"] + report["warnings"]]
+    assert sorted(found, key=lambda f: (f[1], f[0])) == [("C-CALLEE-CALLS", 3), ("C-METHOD", 4), ("C-METHOD", 5), ("C-CALLER-OPEN", 7), ("C-OPEN", 7)], found
+    # a qualifier given twice, or a kind that is none, is a located error
+    for edit, message in ((("  unknown-method C-METHOD\n", "  unknown-method from callee C-METHOD\n  unknown-method from callee C-METHOD\n"), "`unknown-method callee` is given twice"),
+                          (("  unknown-method C-METHOD\n", "  unknown-method from nobody C-METHOD\n"), "unknown party 'nobody'")):
+        bad = variant(tmp_path / message[:8].replace(" ", "_").replace("`", ""), edit)
+        result = run_cli("lint", "--spec", bad)
+        assert result.exit_code != 0 and message in result.output and "courier.rules" in result.output, result.output

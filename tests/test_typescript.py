@@ -117,7 +117,7 @@ def test_generated_streams_agree_and_draw_exactly_their_rule(spec: str, work: Pa
         rows = agree.conversations(spec)
         result = agree.compare_streams(spec, rows, work)  # type: ignore[arg-type]
         assert result["differences"] == [], json.dumps(result["differences"][:2], indent=1, ensure_ascii=False)[:6000]
-        assert len(rows) > 100 and result["findings"] > 0 and result["not_completed"] > 0
+        assert len(rows) > 50 and result["findings"] > 0 and result["not_completed"] > 0  # 2026-07-28: one phase, 59 rows
         walked = conversations.conversations(agree.SPECS[spec][0], 40, seed=1, length=30)
         result = agree.compare_streams(spec, [(name, agree.jsonl(entries)) for name, entries in walked], work)  # type: ignore[misc]
         assert result["differences"] == [], json.dumps(result["differences"][:2], indent=1, ensure_ascii=False)[:6000]

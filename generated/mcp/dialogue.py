@@ -44,6 +44,9 @@ _EXCHANGES: dict[str, Any] = TABLES.get("exchanges") or {
     "remember": [],
 }
 _RULES: dict[str, str] = _EXCHANGES["rules"]
+_NARROWED = any(
+    " " in slot for slot in _RULES
+)  # an exchanges rule given for a kind or sender
 _REFERENCES: dict[str, dict[str, Any]] = _EXCHANGES["references"]
 _REMEMBER: list[tuple[str, ...]] = [tuple(p) for p in _EXCHANGES["remember"]]
 _OTHER: dict[str, str] = (
@@ -371,10 +374,14 @@ class Dialogue:
                     "wrong-sender",
                     type_,
                     f"{sender} sends {method}, which only {owner} sends",
+                    of=(kind, sender),
                 )
             else:
                 self._report(
-                    "unknown-method", type_, f"{method} is no method of the protocol"
+                    "unknown-method",
+                    type_,
+                    f"{method} is no method of the protocol",
+                    of=(kind, sender),
                 )
             return
         if known["kind"] != kind:
@@ -387,6 +394,7 @@ class Dialogue:
                 "wrong-kind",
                 type_,
                 f"{method} is a {known['kind']}, sent as a {kind} ({how})",
+                of=(kind, sender),
             )
             return
         if record is not None:
@@ -410,15 +418,16 @@ class Dialogue:
                     type_,
                     f"{sender} reuses id {_text(ident)} while its {known[1]} request (message {known[2]}) is outstanding",
                     (_text(ident),),
+                    of=("request", sender),
                 )
                 return None
-            if "reused-answered" in _RULES:
-                self._report(
-                    "reused-answered",
-                    type_,
-                    f"{sender} reuses id {_text(ident)} of its {known[1]} request (message {known[2]})",
-                    (_text(ident),),
-                )
+            self._report(
+                "reused-answered",
+                type_,
+                f"{sender} reuses id {_text(ident)} of its {known[1]} request (message {known[2]})",
+                (_text(ident),),
+                of=("request", sender),
+            )
         remembered = {path: _walk(message, path) for path in _REMEMBER}
         record = ["open", method, self.host.index, remembered, None, {}, ident, None]
         self.exchanges[key] = record
@@ -565,6 +574,7 @@ class Dialogue:
                     generic,
                     f"a {kind} from {sender} with id {_text(ident)}, which names no request {requester} sent",
                     (_text(ident),),
+                    of=(kind, sender),
                 )
             else:
                 self._report(
@@ -572,6 +582,7 @@ class Dialogue:
                     generic,
                     f"a second response from {sender} to {requester}'s {record[1]} request {_text(ident)} (message {record[2]})",
                     (_text(ident),),
+                    of=(kind, sender),
                 )
             return
         method = record[1]
@@ -588,12 +599,13 @@ class Dialogue:
             else self._chosen(record, message.get(payload_name))
         )
         type_ = f"{sender} {method}:{alt}"
-        if record[0] == "cancelled" and "answered-after-cancel" in _RULES:
+        if record[0] == "cancelled":
             self._report(
                 "answered-after-cancel",
                 type_,
                 f"{sender} answers {requester}'s {method} request {_text(ident)} after it was cancelled (message {record[7]})",
                 (_text(ident),),
+                of=(kind, sender),
             )
         record[0] = "answered"
         if alt not in self._kept(record):
@@ -617,6 +629,7 @@ class Dialogue:
                     self._mistyped(
                         sender, method, record, definition, bytes(payload), exc
                     ),
+                    of=(kind, sender),
                 )
                 self._count(type_)
                 self.host._apply(
@@ -708,11 +721,12 @@ class Dialogue:
         detail: str,
         ids: tuple[str, ...] = (),
         table: bool = False,
+        of: tuple[str, str] | None = None,
     ) -> None:
         """A finding of the rule the tables name for `slot` (an exchanges rule, or with `table`
         a top-level one: decode_error_rule, stripped_rule); nothing when none is named.
         """
-        rule = TABLES[slot] if table else _RULES.get(slot)
+        rule = TABLES[slot] if table else _rule_for(slot, of)
         if rule:
             self._report_rule(rule, type_, detail, ids)
 
@@ -723,13 +737,24 @@ class Dialogue:
 
     def finish(self) -> None:
         """Requests still unanswered at the end (a cancelled one is not)."""
-        rule = _RULES.get("open-at-end")
-        if not rule:
-            return
         for (party, ident), record in self.exchanges.items():
-            if record[0] == "open" and record[4] is not None:
+            rule = _rule_for("open-at-end", ("request", party))
+            if rule and record[0] == "open" and record[4] is not None:
                 detail = f"{party}'s {record[1]} request {_text(ident)} (message {record[2]}) is never answered"
                 self._report_rule(rule, "end of stream", detail, (_text(ident),))
+
+
+def _rule_for(slot: str, of: tuple[str, str] | None) -> str | None:
+    """The rule an exchanges slip draws: the one declared for its kind of message and sender,
+    else for its kind, else for its sender, else for every message (`unknown-method request
+    from server R1` beside `unknown-method R2`)."""
+    if of is not None and _NARROWED:
+        kind, sender = of
+        for key in (f"{slot} {kind} {sender}", f"{slot} {kind}", f"{slot} {sender}"):
+            rule = _RULES.get(key)
+            if rule:
+                return rule
+    return _RULES.get(slot)
 
 
 def _blank(kind: str, spec: dict[str, Any]) -> bool:

@@ -480,8 +480,9 @@ class _Linter:
             raise self.fail(self.rf.header, "a file of two parties needs an `exchanges` block (what a response to no request is, and the rest)")
         for rid, tok in ex.rules.values():
             self.rule(rid, tok)
-        if "answered-after-cancel" in ex.rules and not any(r.how == "cancel" for r in ex.references):
-            raise self.fail(ex.rules["answered-after-cancel"][1], "`answered-after-cancel` needs a `cancel` statement: which messages cancel a request")
+        for slot, (_, tok) in ex.rules.items():
+            if slot.startswith("answered-after-cancel") and not any(r.how == "cancel" for r in ex.references):
+                raise self.fail(tok, "`answered-after-cancel` needs a `cancel` statement: which messages cancel a request")
         tracked: set[str] = set()
         for r in ex.references:
             self.rule(r.rule, r.at)

@@ -205,6 +205,10 @@ class Rising:
     at: Token
 
 
+# the kinds of message a two-party protocol's envelope tells apart (an exchanges rule may be
+# narrowed to one of them: `unknown-method request from server RULE`)
+MESSAGE_KINDS = ("request", "notification", "result", "error")
+
 EXCHANGE_RULES = (
     "unknown",
     "again",

@@ -675,8 +675,18 @@ class Parser:
             m = Cursor(stmt, self.file)
             kw = m.word("a statement")
             if kw.text in R.EXCHANGE_RULES:
+                # narrowed to one kind of message and its sender: the most specific declared wins
+                slot = [kw.text]
+                if m.peek_is(*R.MESSAGE_KINDS):
+                    slot.append(m.next("a kind of message").text)
+                party = self.sender(m)
+                if party is not None:
+                    slot.append(party)
                 named = m.word("a rule ID")
-                out.rules[kw.text] = (named.text, named)
+                key = " ".join(slot)
+                if key in out.rules:
+                    raise m.fail(kw, f"`{key}` is given twice in this exchanges block")
+                out.rules[key] = (named.text, named)
             elif kw.text in ("cancel", "track"):
                 events = [t.text for t in m.words_until("from", "by")]
                 if not events:

@@ -144,12 +144,20 @@ example(
     [("the server sends it", [request(1, "tools/call", CALL, progressToken="p-1"), notify("server", "notifications/progress", {"progressToken": "p-1", "progress": 1}), result(1, TOOL_RESULT)])],
 )
 example(
-    "MSG-METHOD",
+    "SERVER-REQUEST",
     [
-        ("the server sends a request, as 2025-11-25's servers asked for samples", [request(1, "tools/call", CALL), server(id="s1", method="sampling/createMessage", params=SAMPLE["params"]), result(1, TOOL_RESULT)], None),
-        ("a ping, which 2026-07-28 removed", [client(id=1, method="ping"), error(1)], None),
+        ("the server asks for a sample with a request, as 2025-11-25's servers did", [request(1, "tools/call", CALL), server(id="s1", method="sampling/createMessage", params=SAMPLE["params"]), result(1, TOOL_RESULT)], None),
+        ("the server pings, which 2026-07-28 removed", [server(id="p1", method="ping")], None),
     ],
     [("the server asks for the sample in an InputRequiredResult instead", [request(1, "tools/call", CALL), result(1, asking({"ask": SAMPLE}), "input_required")])],
+)
+example(
+    "MSG-METHOD",
+    [
+        ("a ping, which 2026-07-28 removed", [client(id=1, method="ping"), error(1)], None),
+        ("a notification 2026-07-28 removed", [request(1, "tools/call", CALL), notify("server", "notifications/elicitation/complete", {"elicitationId": "e-1"}), result(1, TOOL_RESULT)], None),
+    ],
+    [("an extension's method, answered as unknown", [request(1, "tools/call", CALL), error(1, -32601, "Method not found")])],
 )
 example(
     "ID-REUSED",

@@ -257,13 +257,13 @@ export class Dialogue {
     for (const issue of decoded.warnings) this.reportTable("stripped_rule", type, String(issue));
     if (known === undefined) {
       const owner = has(MESSAGES[OTHER[sender]!]!, method) ? OTHER[sender]! : null;
-      if (owner !== null) this.reportSlot("wrong-sender", type, `${sender} sends ${method}, which only ${owner} sends`);
-      else this.reportSlot("unknown-method", type, `${method} is no method of the protocol`);
+      if (owner !== null) this.reportSlot("wrong-sender", type, `${sender} sends ${method}, which only ${owner} sends`, [], [kind, sender]);
+      else this.reportSlot("unknown-method", type, `${method} is no method of the protocol`, [], [kind, sender]);
       return;
     }
     if (known.kind !== kind) {
       const how = kind === "notification" ? "without an id" : `with an id (${text(id)})`;
-      this.reportSlot("wrong-kind", type, `${method} is a ${known.kind}, sent as a ${kind} (${how})`);
+      this.reportSlot("wrong-kind", type, `${method} is a ${known.kind}, sent as a ${kind} (${how})`, [], [kind, sender]);
       return;
     }
     if (record !== null) this.choose(record, message, sender);
@@ -277,10 +277,10 @@ export class Dialogue {
     const known = this.exchanges.get(exchangeKey(sender, id));
     if (known !== undefined) {
       if (known[0] !== "answered") {
-        this.reportSlot("reused", type, `${sender} reuses id ${text(id)} while its ${known[1]} request (message ${known[2]}) is outstanding`, [text(id)]);
+        this.reportSlot("reused", type, `${sender} reuses id ${text(id)} while its ${known[1]} request (message ${known[2]}) is outstanding`, [text(id)], ["request", sender]);
         return null;
       }
-      if (has(RULES, "reused-answered")) this.reportSlot("reused-answered", type, `${sender} reuses id ${text(id)} of its ${known[1]} request (message ${known[2]})`, [text(id)]);
+      this.reportSlot("reused-answered", type, `${sender} reuses id ${text(id)} of its ${known[1]} request (message ${known[2]})`, [text(id)], ["request", sender]);
     }
     const remembered = new Map<string, any>();
     for (const path of REMEMBER) {
@@ -390,8 +390,8 @@ export class Dialogue {
     }
     if (record === undefined || record[0] === "answered") {
       this.count(generic);
-      if (record === undefined) this.reportSlot("unknown", generic, `a ${kind} from ${sender} with id ${text(id)}, which names no request ${requester} sent`, [text(id)]);
-      else this.reportSlot("again", generic, `a second response from ${sender} to ${requester}'s ${record[1]} request ${text(id)} (message ${record[2]})`, [text(id)]);
+      if (record === undefined) this.reportSlot("unknown", generic, `a ${kind} from ${sender} with id ${text(id)}, which names no request ${requester} sent`, [text(id)], [kind, sender]);
+      else this.reportSlot("again", generic, `a second response from ${sender} to ${requester}'s ${record[1]} request ${text(id)} (message ${record[2]})`, [text(id)], [kind, sender]);
       return;
     }
     const method = record[1];
@@ -403,8 +403,8 @@ export class Dialogue {
     }
     const alt = kind === "error" ? "error" : this.chosen(record, message[payloadName]);
     const type = `${sender} ${method}:${alt}`;
-    if (record[0] === "cancelled" && has(RULES, "answered-after-cancel")) {
-      this.reportSlot("answered-after-cancel", type, `${sender} answers ${requester}'s ${method} request ${text(id)} after it was cancelled (message ${record[7]})`, [text(id)]);
+    if (record[0] === "cancelled") {
+      this.reportSlot("answered-after-cancel", type, `${sender} answers ${requester}'s ${method} request ${text(id)} after it was cancelled (message ${record[7]})`, [text(id)], [kind, sender]);
     }
     record[0] = "answered";
     if (!KEPT.has(alt)) this.untrack(record);
@@ -417,7 +417,7 @@ export class Dialogue {
         typed = checkLenient(payload, definition as any);
       } catch (e) {
         if (!(e instanceof DecodeError)) throw e;
-        this.reportSlot("mistyped", type, this.mistyped(method, record, definition, payload, e));
+        this.reportSlot("mistyped", type, this.mistyped(method, record, definition, payload, e), [], [kind, sender]);
         this.count(type);
         this.host.applyMessage(payload, type, true); // it answered
         return;
@@ -481,8 +481,8 @@ export class Dialogue {
     if (rule) this.reportRule(rule, type, detail);
   }
 
-  private reportSlot(slot: string, type: string, detail: string, ids: readonly string[] = []): void {
-    const rule = RULES[slot];
+  private reportSlot(slot: string, type: string, detail: string, ids: readonly string[] = [], of: readonly [string, string] | null = null): void {
+    const rule = ruleFor(slot, of);
     if (rule) this.reportRule(rule, type, detail, ids);
   }
 
@@ -492,14 +492,26 @@ export class Dialogue {
 
   /** Requests still unanswered at the end (a cancelled one is not). */
   finish(): void {
-    const rule = RULES["open-at-end"];
-    if (!rule) return;
     for (const record of this.exchanges.values()) {
-      if (record[0] === "open" && record[4] !== null) {
+      const rule = ruleFor("open-at-end", ["request", record[8]]);
+      if (rule && record[0] === "open" && record[4] !== null) {
         this.reportRule(rule, "end of stream", `${record[8]}'s ${record[1]} request ${text(record[6])} (message ${record[2]}) is never answered`, [text(record[6])]);
       }
     }
   }
+}
+
+const NARROWED = Object.keys(RULES).some((slot) => slot.includes(" ")); // a rule given for a kind or sender
+
+/** The rule an exchanges slip draws: the one declared for its kind of message and sender, else
+ * for its kind, else for its sender, else for every message (`unknown-method request from server
+ * R1` beside `unknown-method R2`). */
+function ruleFor(slot: string, of: readonly [string, string] | null): string | undefined {
+  if (of !== null && NARROWED) {
+    const [kind, sender] = of;
+    for (const key of [`${slot} ${kind} ${sender}`, `${slot} ${kind}`, `${slot} ${sender}`]) if (RULES[key]) return RULES[key];
+  }
+  return RULES[slot];
 }
 
 const KEPT = new Set<string>(Object.values(REFERENCES).flatMap((r) => r["keep"] as string[]));

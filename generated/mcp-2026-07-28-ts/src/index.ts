@@ -2,7 +2,7 @@
 // Do not edit: change the spec or the templates and run `specbind generate`.
 /**
  * Model Context Protocol 2026-07-28 for TypeScript: types for every definition, the exact
- * JSON codec, the lifecycle automaton (34 rules) and replay. Zero runtime
+ * JSON codec, the lifecycle automaton (35 rules) and replay. Zero runtime
  * dependencies.
  */
 
