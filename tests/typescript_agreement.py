@@ -150,6 +150,19 @@ def generated_streams(spec: str, conformant: int, per_rule: int) -> Iterator[tup
             yield f"violation:{rule}:{seed}", jsonl(list(stream.documents)), tuple(stream.findings)
 
 
+def two_party(spec: str) -> bool:
+    """Whether a spec's rules are of two parties (transcripts, not event streams)."""
+    tables = importlib.import_module(f"{SPECS[spec][0]}.automaton_table").TABLES
+    return bool(tables.get("parties"))
+
+
+def conversations(spec: str) -> list[tuple[str, bytes]]:
+    """(id, JSON Lines) of the transcript each machine-row test of a two-party package's
+    generated tests drives: the conversations made from its tables."""
+    module = importlib.import_module(f"{SPECS[spec][0]}.tests.test_automaton")
+    return [(f"row:{name}", jsonl(entries)) for name, entries in module.row_transcripts()]
+
+
 def findings_of(report: dict[str, Any]) -> list[str]:
     """The rule IDs a replay report holds, violations and warnings together, sorted (a report
     keeps the two apart, so the order between them is not in it)."""

@@ -98,6 +98,10 @@ def _stream_of(shape: Scanned) -> Scanned | None:
 
 def _is_event(data: bytes) -> bool:
     """Whether a document is an event as the codec reads it (its limits included)."""
+    if (
+        TABLES["events_definition"] is None
+    ):  # two parties: a transcript line is never a test case
+        return False
     return bool(codec_json.decoder(TABLES["events_definition"]).accepts(data))
 
 
@@ -358,7 +362,14 @@ class _Run:
             outcome = automaton.outcome
         types = sorted(
             (
-                (_TYPE_OF.get(c, getattr(c, "__name__", "?")), n)
+                (
+                    (
+                        c
+                        if isinstance(c, str)
+                        else _TYPE_OF.get(c, getattr(c, "__name__", "?"))
+                    ),
+                    n,
+                )
                 for c, n in counts.items()
             ),
             key=lambda t: (-t[1], t[0]),

@@ -74,7 +74,9 @@ _ENTITIES: dict[str, dict[str, Any]] = TABLES["entities"]
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
 _CLASSES: dict[str, str] = TABLES["event_classes"]
 _EVENTS_DEF: str = TABLES["events_definition"]
-_EVENTS = codec_json.decoder(_EVENTS_DEF)
+_EVENTS: Any = (
+    codec_json.decoder(_EVENTS_DEF) if _EVENTS_DEF else None
+)  # None: two parties (not walked here)
 _CHUNK_KINDS: dict[str, Any] = {} if _CHUNKS is None else _CHUNKS["kinds"]
 
 
@@ -105,7 +107,10 @@ def opener_definition() -> str | None:
 
 
 def stream_rules() -> list[str]:
-    """The rules a stream can break (the others are checked on an input or a listing)."""
+    """The rules a stream can break (the others are checked on an input or a listing). None for
+    a protocol of two parties: its conversations are not walked here."""
+    if TABLES.get("parties"):
+        return []
     return [r for r in RULES if _sites(r)]
 
 
@@ -814,6 +819,12 @@ class Walker:
         attempts: int = 25,
         owners: bool = True,
     ) -> None:
+        if TABLES.get("parties"):
+            raise GenerationError(
+                "streams of a protocol of two parties are not generated: the walk knows one-way "
+                "streams only (the package's generated tests drive every machine row by conversations "
+                "of their own, tests/test_automaton.py)"
+            )
         self.source = source
         self.max_events = max(1, max_events)
         self.max_runs = max_runs

@@ -5,6 +5,7 @@ that revision's own judge sees it. Used by `proxy` (and `replay` of transcripts)
 from __future__ import annotations
 
 import importlib
+import sys
 from array import array
 from collections.abc import Callable
 from pathlib import Path
@@ -118,7 +119,7 @@ class FamilyJudge:
         return out
 
 
-class _Line:
+class FindingText:
     """A finding as `replay` prints it in text mode, with the revision that found it."""
 
     def __init__(self, entry: dict[str, Any]) -> None:
@@ -145,12 +146,19 @@ class FamilyReplay:
         except ModuleNotFoundError:
             raise click.UsageError(f"{out}/{home.__name__} has no family module: run `specbind generate`") from None
         self.automata: dict[str, ModuleType] = {}
+        self.out = out
+        self.spec_dirs: dict[str, Path] = {r.version: r.spec_dir for r in family.revisions}
+        # revisions that declare no rules: their messages are routed, counted and said unjudged
+        self.unjudged: dict[str, Path] = {}
         for r in family.revisions:
             package = load_package(r.spec_dir, out)
             try:
                 self.automata[r.version] = importlib.import_module(f"{package.__name__}.automaton")
             except ModuleNotFoundError:
-                raise click.UsageError(f"revision {r.version} ({r.spec_dir}) declares no rules file: there is nothing to replay against") from None
+                self.unjudged[r.version] = r.spec_dir
+        if not self.automata or (forced is not None and forced in self.unjudged):
+            which = forced if forced is not None else ", ".join(self.unjudged)
+            raise click.UsageError(f"revision {which} ({self.unjudged[forced or next(iter(self.unjudged))]}) declares no rules file: there is nothing to replay against")
         self.forced = forced
         self.family_rules: dict[str, dict[str, Any]] = self.router_type(forced=forced).rules
 
@@ -175,6 +183,42 @@ class FamilyReplay:
         return run.finish()
 
 
+    def replay_with(self, tools: Any, sources: list[str]) -> list[dict[str, Any]]:
+        """Each stream (a path, or - for stdin) routed here and each revision's messages judged by
+        another target's binding (`tools`: one process per revision for all the streams): the
+        reports, in the order given, shaped as `replay`'s."""
+        import tempfile
+
+        runs: list[_OtherRun | dict[str, Any]] = []
+        for source in sources:
+            run = _OtherRun(self)
+            try:
+                if source == "-":
+                    run.read(sys.stdin.buffer, None)
+                else:
+                    with open(source, "rb") as handle:
+                        run.read(handle, None)
+            except OSError as exc:  # reported as the Python path reports it, never a crash
+                runs.append({"outcome": "unreadable", "violations": [], "warnings": [], "events": 0, "types": {}, "runs": [],
+                             "format": "jsonl", "notes": [f"cannot read it: {exc}"]})
+                continue
+            run.drain()
+            runs.append(run)
+        reports: list[dict[str, dict[str, Any]]] = [{} for _ in runs]
+        with tempfile.TemporaryDirectory(prefix="specbind-family-") as folder:
+            for revision in self.automata:
+                batch = [(n, run) for n, run in enumerate(runs) if isinstance(run, _OtherRun) and run.payloads.get(revision)]
+                paths = []
+                for n, run in batch:
+                    path = Path(folder) / f"{n}-{revision}.jsonl"
+                    path.write_bytes(b"".join(line + b"\n" for line in run.payloads[revision]))
+                    paths.append(str(path))
+                if paths:
+                    for (n, _), report in zip(batch, tools.replay(self.spec_dirs[revision], self.out, "jsonl", None, paths)):
+                        reports[n][revision] = report
+        return [run.judged(reports[n]) if isinstance(run, _OtherRun) else run for n, run in enumerate(runs)]
+
+
 class _FamilyRun:
     """One stream of a family being judged."""
 
@@ -190,6 +234,8 @@ class _FamilyRun:
         self.found: list[dict[str, Any]] = []
         self.count = 0
         self.done = 0  # bytes read
+        self.unjudged: dict[str, int] = {}  # revision without rules -> messages routed to it
+        self.drained = False
 
     def read(self, handle: Any, progress: Callable[[int, int], None] | None) -> None:
         """Line by line (memory holds what is open, not the stream), progress every 4096 lines."""
@@ -224,6 +270,9 @@ class _FamilyRun:
             new.append({"rule": f.rule, "level": f.level, "index": f.index, "type": None, "message": f.message, "ids": [],
                         "revision": "family", "fatal": f.fatal, "line": self._line_of(f.index)})
         for d in deliveries:
+            if d.revision in self.owner.unjudged:  # no rules to judge it by: routed and counted only
+                self.unjudged[d.revision] = self.unjudged.get(d.revision, 0) + 1
+                continue
             automaton = self._automaton(d.revision)
             self.wire[d.revision].append(d.index)
             before = len(automaton.findings)
@@ -240,15 +289,19 @@ class _FamilyRun:
         return automaton
 
     def _entry(self, revision: str, finding: Any) -> dict[str, Any]:
-        entry: dict[str, Any] = finding.as_dict()
+        return self._placed(revision, finding.as_dict(), finding.fatal)
+
+    def _placed(self, revision: str, entry: dict[str, Any], fatal: bool) -> dict[str, Any]:
+        """A revision's finding at its place in the whole stream (its index and line there)."""
         wire = self.wire[revision]
+        entry.pop("line", None)  # another binding's: the line in the revision's messages alone
         local = entry.get("index")
         if isinstance(local, int) and 0 <= local < len(wire):
             entry["index"] = wire[local]
         elif wire:
             entry["index"] = wire[-1]  # the end of the stream: the revision's last message
         entry["revision"] = revision
-        entry["fatal"] = finding.fatal
+        entry["fatal"] = fatal
         entry["line"] = self._line_of(entry.get("index"))
         return entry
 
@@ -258,19 +311,20 @@ class _FamilyRun:
     def _tell(self, new: list[dict[str, Any]]) -> None:
         self.found += new
         if new and self.on_findings is not None:
-            self.on_findings([_Line(e) for e in new])
+            self.on_findings([FindingText(e) for e in new])
+
+    def drain(self) -> None:
+        """The messages the router still holds, delivered (once)."""
+        if not self.drained:
+            self.drained = True
+            self._take(*self.router.finish())
 
     def finish(self) -> dict[str, Any]:
-        self._take(*self.router.finish())
+        self.drain()
         for revision, automaton in self.automata.items():
             before = len(automaton.findings)
             automaton.finish()
             self._tell([self._entry(revision, f) for f in automaton.findings[before:]])
-        violations = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if e["fatal"]]
-        warnings = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if not e["fatal"]]
-        for e in violations + warnings:
-            if e.get("line") is None:
-                e.pop("line", None)
         types: dict[str, int] = {}
         runs: list[Any] = []
         for automaton in self.automata.values():
@@ -278,7 +332,17 @@ class _FamilyRun:
                 name = cls if isinstance(cls, str) else getattr(cls, "__name__", "?")
                 types[name] = types.get(name, 0) + n
             runs += list(automaton.runs)
+        return self.report(types, runs)
+
+    def report(self, types: dict[str, int], runs: list[Any]) -> dict[str, Any]:
+        violations = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if e["fatal"]]
+        warnings = [{k: v for k, v in e.items() if k != "fatal"} for e in self.found if not e["fatal"]]
+        for e in violations + warnings:
+            if e.get("line") is None:
+                e.pop("line", None)
         notes = [f"revision {self.router.describe()}"]
+        for revision, n in self.unjudged.items():
+            notes.append(f"{n:,} messages of revision {revision} not judged: it declares no rules file")
         if self.count == 0:
             outcome = "empty"
             notes.append("the stream holds no event: an empty stream is not a conformant one")
@@ -296,3 +360,35 @@ class _FamilyRun:
             "notes": notes,
             "revisions": segments,
         }
+
+
+class _OtherRun(_FamilyRun):
+    """One stream of a family routed here and judged by another binding: each revision's
+    messages are kept (their transcript lines, as the router delivered them) for that binding to
+    judge afterwards, and its reports are placed back into the whole stream."""
+
+    def __init__(self, owner: FamilyReplay) -> None:
+        super().__init__(owner, None)
+        self.payloads: dict[str, list[bytes]] = {}
+
+    def _take(self, deliveries: list[Any], found: list[Any]) -> None:
+        own = [d for d in deliveries if d.revision in self.owner.unjudged]
+        super()._take(own, found)  # the family's findings; the revisions without rules counted
+        for d in deliveries:
+            if d.revision not in self.owner.unjudged:
+                self.wire.setdefault(d.revision, array("q")).append(d.index)
+                payload = d.payload if isinstance(d.payload, bytes) else bytes(d.payload)
+                self.payloads.setdefault(d.revision, []).append(payload)
+
+    def judged(self, reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The stream's report, from the other binding's report on each revision's messages."""
+        types: dict[str, int] = {}
+        runs: list[Any] = []
+        for revision, report in reports.items():
+            self.found += [self._placed(revision, dict(f), True) for f in report["violations"]]
+            self.found += [self._placed(revision, dict(f), False) for f in report["warnings"]]
+            for name, n in report.get("types", {}).items():
+                types[name] = types.get(name, 0) + n
+            runs += report.get("runs", [])
+        self.found.sort(key=lambda e: (not isinstance(e["index"], int), e["index"] if isinstance(e["index"], int) else 0))
+        return self.report(types, runs)

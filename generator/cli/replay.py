@@ -18,13 +18,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 import click
 
 from ..errors import SpecError
 from .common import EXIT_INTERRUPTED, binding_option, binding_tools, load_package, out_option, runs_summary, spec_option, writable
-from .families import FamilyReplay, revision_option, spec_family
+from .families import FamilyReplay, FindingText, revision_option, spec_family
 
 # the file names a directory is searched for
 STREAM_SUFFIXES = (".jsonl", ".ndjson", ".sse")
@@ -98,18 +98,24 @@ def replay(
     report names the revisions (`revisions`); --revision forces one."""
 
     family = spec_family(spec_dir, revision)
+    if family is not None and binding_target is not None and revision is not None:
+        # another binding judges one revision: the one --revision names, as its own folder would
+        spec_dir = next(r.spec_dir for r in family.revisions if r.version == revision)
+        family = None
     if family is not None:
-        if binding_target is not None:
-            raise click.UsageError(f"--target {binding_target} judges one revision: name that revision's folder with --spec (the family of {spec_dir} is judged by the Python packages)")
         if fmt not in ("auto", "jsonl"):
             raise click.UsageError(f"a protocol family is judged from JSON Lines (a transcript or events): --format {fmt} does not apply")
         if project or delivered or client_version is not None or input_path is not None or after is not None:
             raise click.UsageError("a protocol family is judged by its revisions' automata alone: --project, --delivered, --client-version, --input and --after do not apply")
     tools = binding_tools(binding_target)
     if tools is not None:
-        if project or delivered or client_version is not None or input_path is not None or report:
-            raise click.UsageError(f"--target {binding_target} replays the automaton alone: --project, --delivered, --client-version, --input and --report need the Python package")
-        _other_binding(tools, spec_dir, out, fmt, after, streams, as_json)
+        if project or delivered or client_version is not None or input_path is not None:
+            raise click.UsageError(f"--target {binding_target} replays the automaton alone: --project, --delivered, --client-version and --input need the Python package")
+        if report:
+            writable(report[1], "--report")
+        if family is not None:
+            _other_family(tools, FamilyReplay(family, out, None), streams, as_json, report)
+        _other_binding(tools, spec_dir, out, fmt, after, streams, as_json, report)
     if report:
         writable(report[1], "--report")  # before the work, not after it
     package = load_package(spec_dir, out)
@@ -150,17 +156,22 @@ def replay(
         click.echo(f"interrupted: {len(results)} of {len(files)} streams judged, {failed} not conformant", err=True)
         sys.exit(EXIT_INTERRUPTED)
     if report:
-        from ..reports import junit_files, sarif_files
-
-        kind, target = report
-        rules = module.rules if family is not None else package.automaton.RULES
-        entries = [(shown, _sarif_findings(r)) for shown, r in results]
-        text = sarif_files(rules, entries) if kind == "sarif" else junit_files(rules, entries)
-        target.write_text(text, encoding="utf-8", errors="backslashreplace")
+        _write_report(report, module.rules if family is not None else package.automaton.RULES, results)
     sys.exit(0 if all(r["outcome"] == "completed" for _, r in results) else 1)
 
 
-def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int | None, streams: tuple[Path, ...], as_json: bool) -> None:
+def _write_report(report: tuple[str, Path], rules: dict[str, Any], results: list[tuple[str, dict[str, Any]]]) -> None:
+    """--report: every file's findings as one SARIF log or JUnit XML file."""
+    from ..reports import junit_files, sarif_files
+
+    kind, target = report
+    entries = [(shown, _sarif_findings(r)) for shown, r in results]
+    text = sarif_files(rules, entries) if kind == "sarif" else junit_files(rules, entries)
+    target.write_text(text, encoding="utf-8", errors="backslashreplace")
+
+
+def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int | None, streams: tuple[Path, ...], as_json: bool,
+                   report: tuple[str, Path] | None) -> None:
     """Judge the streams with another target's binding (`--target`): the same reports, printed
     as this command prints the Python package's, and the same exit codes."""
     files = collect(streams)
@@ -169,14 +180,44 @@ def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int |
         results = tools.replay(spec_dir, out, fmt, after, paths)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
-    for (_, shown), result in zip(files, results):
-        result["file"] = shown
+    unit = "event"
+    rules: dict[str, Any] = {}
+    try:  # what an index counts, as the Python package says it (two parties: messages); its rules
+        automaton = importlib.import_module(f"{load_package(spec_dir, out).__name__}.automaton")
+        unit, rules = str(automaton._UNIT), automaton.RULES
+    except (SpecError, ImportError, AttributeError):
+        pass
+    if report and not rules:
+        raise click.UsageError(f"--report names each finding's rule as the Python package of {spec_dir} has it: run `specbind generate`")
+    _print_other(files, results, streams, as_json, lambda f: f"{f['rule']} [{f['level']}] {unit} {f['index']} ({f['type']}): {f['message']}",
+                 report, rules)
+
+
+def _other_family(tools: Any, family: FamilyReplay, streams: tuple[Path, ...], as_json: bool, report: tuple[str, Path] | None) -> None:
+    """Judge the streams of a protocol family with another target's binding: each stream routed
+    to its revisions here (the family's router), each revision's messages judged by that
+    binding; printed as the family's replay prints its reports."""
+    files = collect(streams)
+    try:
+        results = family.replay_with(tools, ["-" if p is None else str(p) for p, _ in files])
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    _print_other(files, results, streams, as_json, lambda f: str(FindingText(f)), report, family.rules)
+
+
+def _print_other(files: list[tuple[Path | None, str]], results: list[dict[str, Any]], streams: tuple[Path, ...], as_json: bool,
+                 line: Callable[[dict[str, Any]], str], report: tuple[str, Path] | None, rules: dict[str, Any]) -> NoReturn:
+    """Another binding's reports, printed as this command prints the Python package's (and
+    written with --report), and its exit code."""
+    results = [{"file": shown, **{k: v for k, v in result.items() if k != "file"}} for (_, shown), result in zip(files, results)]
+    for result in results:
         if as_json:
             click.echo(json.dumps(result, ensure_ascii=False, default=str))
             continue
         found = sorted(result["violations"] + result["warnings"], key=lambda f: f["index"] if f["index"] is not None else -1)
         for f in found:
-            click.echo(f"{f['rule']} [{f['level']}] event {f['index']} ({f['type']}): {f['message']}")
+            if f["rule"] is not None:
+                click.echo(line(f))
         _print_tail(result)
     if len(files) > 1 or any(p.is_dir() for p in streams if str(p) != "-"):
         summary = _summary(results)
@@ -185,6 +226,8 @@ def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int |
         else:
             outcomes = ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items())
             click.echo(f"{summary['files']:,} files: {outcomes}; {summary['events']:,} events; {summary['violations']:,} violations, {summary['warnings']:,} warnings")
+    if report:
+        _write_report(report, rules, [(r["file"], r) for r in results])
     sys.exit(0 if all(r["outcome"] == "completed" for r in results) else 1)
 
 

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from . import model as R
 from .lint import Lint
+from .syntax import split_path
 
 Namer = Callable[[str], str]
 
@@ -28,16 +29,16 @@ class _Compiler:
         self.types = list(info.event_types)
 
     def path(self, dotted: str) -> tuple[str, ...]:
-        return tuple(self.name(p) for p in dotted.split("."))
+        return tuple(self.name(p) for p in split_path(dotted))
 
     def run(self) -> dict[str, Any]:
         rf = self.rf
         assert rf.machine is not None
-        return {
+        tables = {
             "event_types": self.types,
-            "events_definition": rf.events_union,
-            "discriminator": self.name(rf.discriminator),
-            "discriminator_wire": rf.discriminator,
+            "events_definition": rf.events_union or None,
+            "discriminator": self.name(rf.discriminator) if rf.discriminator else None,
+            "discriminator_wire": rf.discriminator or None,
             "owner": self.name(rf.owner) if rf.owner else None,
             "rules": {
                 r.id: {"level": r.level, "page": r.page, "section": r.section, "message": r.message}
@@ -84,6 +85,59 @@ class _Compiler:
             },
             "passed": list(self.info.passed),
         }
+        if self.info.universe is not None:
+            tables.update(self.parties())
+        return tables
+
+    def parties(self) -> dict[str, Any]:
+        """The tables of a protocol of two parties (docs/rules-tables.md, "Two parties")."""
+        u = self.info.universe
+        rf = self.rf
+        assert u is not None and rf.exchanges is not None
+        ex = rf.exchanges
+        facts: dict[str, list[Any]] = {}
+        for f in rf.facts:
+            for ev in self.info.types_for(f.events, [], f.sender)[0]:
+                facts.setdefault(ev, []).append({"name": f.name, "path": list(self.path(f.path)), "wire": f.path})
+        references: dict[str, Any] = {}
+        for r in ex.references:
+            for ev in self.info.types_for(r.events, [], r.sender)[0]:
+                references[ev] = {
+                    "how": r.how,
+                    "field": list(self.path(r.field)),
+                    "wire": r.field,
+                    "request_field": None if r.request_field is None else list(self.path(r.request_field)),
+                    "keep": r.keep,
+                    "rule": r.rule,
+                    "unique": r.unique,
+                    "rising": None,
+                }
+        for g in ex.rising:
+            for ev in self.info.types_for(g.events, [], None)[0]:
+                references[ev]["rising"] = {"field": list(self.path(g.field)), "wire": g.field, "rule": g.rule}
+        return {
+            "parties": list(rf.parties),
+            "envelope": u.envelope,
+            "messages": u.messages,
+            "message_types": {
+                t.name: {"sender": t.sender, "kind": t.kind, "method": t.method, "alt": t.alt} for t in u.types.values()
+            },
+            "results": {
+                method: [
+                    {"name": a.name, "definition": a.definition, "when": None if a.when is None else self.expr(a.when)}
+                    for a in rf.results
+                    if a.method == method
+                ]
+                for method in dict.fromkeys(a.method for a in rf.results)
+            },
+            "error_definition": u.error_definition,
+            "facts": facts,
+            "exchanges": {
+                "rules": {name: rule for name, (rule, _) in sorted(ex.rules.items())},
+                "references": references,
+                "remember": [list(self.path(p)) for p in self.info.request_paths],
+            },
+        }
 
     def field(self, wire: str, default: Any = None) -> dict[str, Any]:
         return {"field": self.name(wire), "wire": wire, "default": default}
@@ -99,6 +153,8 @@ class _Compiler:
             elif r.kind in ("agree", "agree-if-present"):
                 fields = [self.field(f, r.defaults.get(f, remembered.get(f))) for f in r.args]
                 out.append({"kind": r.kind, "fields": fields, "rule": r.rule})
+            elif r.kind == "in-state":
+                out.append({"kind": "in-state", "field": list(self.path(r.args[0])), "wire": r.args[0], "rule": r.rule})
             else:
                 out.append({"kind": r.kind, "entity": r.target, "field": self.name(r.args[0]), "wire": r.args[0], "rule": r.rule})
         return out
@@ -116,18 +172,17 @@ class _Compiler:
         chunked = {k.event for k in self.rf.chunk_kinds}
         table: dict[str, dict[str, Any]] = {s: {} for s in m.states}
         cases: dict[tuple[str, str], list[dict[str, Any]]] = {}
-        for explicit in (True, False):
-            for t in m.transitions:
-                if (t.events != ["*"]) != explicit:
-                    continue
-                types = self.types if t.events == ["*"] else t.events
-                types = [x for x in types if x not in t.exclude and x not in chunked]
-                for s in t.sources:
-                    for ev in types:
-                        if t.when is not None:
-                            cases.setdefault((s, ev), []).append({"when": self.expr(t.when), **self.row(t, s)})
-                        elif ev not in table[s]:  # an explicit transition wins over '*'
-                            table[s][ev] = self.row(t, s)
+        # the most specific transition wins: names given one by one over `*KIND` over `*`
+        ranked = sorted(m.transitions, key=lambda t: -self.info.types_for(t.events, t.exclude, t.sender)[1])
+        for t in ranked:
+            types = self.info.types_for(t.events, t.exclude, t.sender)[0]
+            types = [x for x in types if x not in chunked]
+            for s in t.sources:
+                for ev in types:
+                    if t.when is not None:
+                        cases.setdefault((s, ev), []).append({"when": self.expr(t.when), **self.row(t, s)})
+                    elif ev not in table[s]:  # an explicit transition wins over '*'
+                        table[s][ev] = self.row(t, s)
         for (s, ev), alternatives in cases.items():
             table[s][ev] = {**table[s][ev], "cases": alternatives}
         return {
@@ -146,20 +201,20 @@ class _Compiler:
         for e in self.rf.entities:
             per_type: dict[str, dict[str, Any]] = {}
             for t in e.transitions:
-                types = self.types if t.events == ["*"] else t.events
-                types = [x for x in types if x not in t.exclude and x not in chunked]
+                types = self.info.types_for(t.events, t.exclude, t.sender)[0]
+                types = [x for x in types if x not in chunked]
                 for ev in types:
                     if t.events == ["*"] and any(self.info.event_types[ev].field(k) is None for k in e.key):
                         continue  # '*' means: every event that carries the key
                     for s in t.sources:
-                        per_type.setdefault(ev, {})[s] = {
-                            "target": t.target,
-                            "fail": t.fail,
-                            "requires": self.requires(t.requires, e),
-                        }
+                        target = None if t.target == "stay" else t.target
+                        row: dict[str, Any] = {"target": target, "fail": t.fail, "requires": self.requires(t.requires, e)}
+                        if t.target_field is not None:  # the item moves to the state the field names
+                            row["target_field"] = list(self.path(t.target_field))
+                        per_type.setdefault(ev, {})[s] = row
             remember = [self.field(f, d) for f, d in e.remember.items()]
             for ev, trans in per_type.items():
-                wires = next((t.key for t in e.transitions if t.key and (ev in t.events or t.events == ["*"])), None) or e.key
+                wires = next((t.key for t in e.transitions if t.key and ev in self.info.types_for(t.events, t.exclude, t.sender)[0]), None) or e.key
                 key = [list(self.path(k)) for k in wires]
                 optional = [list(self.path(k)) for k in wires if k == self.rf.owner]
                 steps.setdefault(ev, []).append(
@@ -209,20 +264,34 @@ class _Compiler:
         `args`, `and`, `or`, `add`, `sub` two `args`, `not` one."""
         op = e[0]
         if op == "field":
-            return {"op": "field", "path": list(self.path(e[1])), "wire": e[1]}
+            return {"op": "field", **self.operand(e)}
         if op in ("present", "absent", "unique", "length"):
-            return {"op": op, "path": list(self.path(e[1][1])), "wire": e[1][1]}
+            return {"op": op, **self.operand(e[1])}
         if op == "lit":
             return {"op": "lit", "value": e[1]}
         if op == "cmp":
             return {"op": "cmp", "cmp": e[1], "args": [self.expr(e[2]), self.expr(e[3])]}
         return {"op": op, "args": [self.expr(x) for x in e[1:]]}
 
+    def operand(self, f: Any) -> dict[str, Any]:
+        """A field path in its scope: the message's (no `scope`), `request` (the request a
+        message answers or refers to) or a fact (`scope: fact`, `fact`: its name)."""
+        scope = f[3] if len(f) > 3 else None
+        if scope == "fact":
+            name, _, rest = f[1].partition(".")
+            return {"path": list(self.path(rest)) if rest else [], "wire": f[1], "scope": "fact", "fact": name}
+        node = {"path": list(self.path(f[1])), "wire": f[1]}
+        return node if scope is None else {**node, "scope": scope}
+
     def checks(self) -> dict[str, list[Any]]:
         out: dict[str, list[Any]] = {}
         for c in self.rf.checks:
-            for ev in c.events:
-                out.setdefault(ev, []).append({"rule": c.rule, "each": self.name(c.each) if c.each else None, "expect": self.expr(c.expr)})
+            facts = sorted(set(_facts(c.expr)))
+            for ev in self.info.types_for(c.events, [], c.sender)[0]:
+                check: dict[str, Any] = {"rule": c.rule, "each": self.name(c.each) if c.each else None, "expect": self.expr(c.expr)}
+                if facts:  # what a finding of it relied on, named in {declared}
+                    check["facts"] = facts
+                out.setdefault(ev, []).append(check)
         return out
 
     def answers(self, a: R.Answers) -> dict[str, Any]:
@@ -244,3 +313,12 @@ class _Compiler:
             "item": list(self.path(x.item_path)),
             "rules": x.rules,
         }
+
+
+def _facts(e: Any) -> list[str]:
+    """The facts an expression reads."""
+    if not isinstance(e, tuple) or not e:
+        return []
+    if e[0] == "field":
+        return [e[1].partition(".")[0]] if len(e) > 3 and e[3] == "fact" else []
+    return [name for part in e[1:] for name in _facts(part)]

@@ -10,7 +10,8 @@ from typing import Any
 from ..errors import SpecError
 from ..ir import model as M
 from . import model as R
-from .syntax import Token
+from .parties import Universe, object_shape, universe
+from .syntax import Token, split_path
 
 MACHINE_ACTIONS = ("begin-run", "end-run")
 
@@ -23,6 +24,31 @@ class Lint:
     handled: dict[str, str] = field(default_factory=dict)  # event type -> where it is handled
     passed: list[str] = field(default_factory=list)
     used_rules: set[str] = field(default_factory=set)
+    # two parties: the messages, the type each fact holds, the request paths rules read
+    universe: Universe | None = None
+    fact_types: dict[str, Any] = field(default_factory=dict)
+    request_paths: list[str] = field(default_factory=list)
+
+    def types_for(self, names: list[str], exclude: list[str] = (), sender: str | None = None) -> tuple[list[str], int]:  # type: ignore[assignment]
+        """The event types a list of names stands for (names lint has checked), and how
+        specific the list is: 0 for `*`, up to 4 for names given one by one (two parties: `*
+        from PARTY` 1, `*KIND` 2, `*KIND from PARTY` 3)."""
+        if self.universe is None:
+            if names == ["*"]:
+                return [t for t in self.event_types if t not in exclude], 0
+            return list(names), 4
+        out: list[str] = []
+        level = 4
+        for n in names:
+            found, rank = self.universe.resolve(n, sender, None, _never)
+            level = min(level, rank)
+            out += [t for t in found if t not in out]
+        dropped = {t for n in exclude for t in self.universe.resolve(n, sender, None, _never)[0]}
+        return [t for t in out if t not in dropped], level
+
+
+def _never(tok: Token | None, message: str) -> SpecError:
+    raise AssertionError(message)  # lint resolved every name before compile asks again
 
 
 def lint(rf: R.RulesFile, ir: M.IR) -> Lint:
@@ -41,11 +67,17 @@ class _Linter:
     # -- names --------------------------------------------------------------------------------
 
     def run(self) -> Lint:
-        union = self.ir.defs.get(self.rf.events_union)
-        if not isinstance(union, M.UnionDef) or union.union.discriminator != self.rf.discriminator:
-            raise self.fail(self.rf.header, f"{self.rf.events_union!r} is not a union discriminated by {self.rf.discriminator!r} in the schema")
-        events = {tag: self.ir.defs[name] for tag, name in union.union.tags}
-        self.out = Lint(event_types=events)  # type: ignore[arg-type]
+        self.request_base: M.TypeExpr | M.Definition | None = None  # what `request PATH` reads
+        if self.rf.parties:
+            found = universe(self.rf, self.ir, self.fail)
+            self.out = Lint(event_types=found.shapes, universe=found)
+            self.parties()
+        else:
+            union = self.ir.defs.get(self.rf.events_union)
+            if not isinstance(union, M.UnionDef) or union.union.discriminator != self.rf.discriminator:
+                raise self.fail(self.rf.header, f"{self.rf.events_union!r} is not a union discriminated by {self.rf.discriminator!r} in the schema")
+            events = {tag: self.ir.defs[name] for tag, name in union.union.tags}
+            self.out = Lint(event_types=events)  # type: ignore[arg-type]
         if self.rf.owner and not any(o.field(self.rf.owner) for o in self.out.event_types.values()):
             raise self.fail(self.rf.header, f"owner field {self.rf.owner!r} is on no event")
         self.machine()
@@ -66,8 +98,9 @@ class _Linter:
         for pair in (self.rf.decode_error_rule, self.rf.stripped_rule, self.rf.unknown_event_rule, self.rf.retired_rule):
             if pair:
                 self.rule(pair[0], pair[1])
+        # two parties: every message is handled by the exchange stage (correlated, typed)
         missing = [t for t in self.out.event_types if t not in self.out.handled and t not in self.out.passed]
-        if missing:
+        if missing and self.out.universe is None:
             raise self.fail(self.rf.header, f"event types neither handled nor passed through: {', '.join(missing)}")
         unused = [r for r in self.rf.rules.values() if r.id not in self.out.used_rules]
         if unused:
@@ -93,7 +126,21 @@ class _Linter:
             raise self.fail(tok, f"{event} has no field {wire!r}")
         return f
 
-    def expand(self, names: list[str], exclude: list[str], tok: Token, where: str) -> list[str]:
+    def expand(self, names: list[str], exclude: list[str], tok: Token, where: str, sender: str | None = None) -> list[str]:
+        u = self.out.universe
+        if u is not None:
+            if "*" in names and len(names) > 1:
+                raise self.fail(tok, "'*' stands alone")
+            for n in [*names, *exclude]:
+                found, _ = u.resolve(n, sender, tok, self.fail)
+                if n in names and not n.startswith("*") and where:
+                    for t in found:
+                        self.out.handled.setdefault(t, where)
+            if exclude and not all(n.startswith("*") for n in names):
+                raise self.fail(tok, "'except' only follows '*' or '*KIND'")
+            return self.out.types_for(names, exclude, sender)[0]
+        if sender is not None:
+            raise self.fail(tok, "`from PARTY` belongs to files of two parties")
         if names == ["*"]:
             for n in exclude:
                 self.event(n, tok)
@@ -130,25 +177,28 @@ class _Linter:
         if m.initial not in m.states:
             raise self.fail(m.at, f"initial state {m.initial!r} is not among the states")
         seen: dict[tuple[str, str], Token] = {}
+        ranked: dict[tuple[str, str, int], Token] = {}  # (state, event, how specific) -> where
         conditional: dict[tuple[str, str], Token] = {}
         edges: dict[str, set[str]] = {s: set() for s in m.states}
         for t in m.transitions:
-            types = self.expand(t.events, t.exclude, t.at, f"machine {m.name}")
+            types = self.expand(t.events, t.exclude, t.at, f"machine {m.name}", t.sender)
+            level = self.out.types_for(t.events, t.exclude, t.sender)[1]
             if t.key is not None:
                 raise self.fail(t.at, "`key` belongs to entity transitions")
             if t.when is not None:
                 for ev in types:
-                    self.expr(t.when, self.out.event_types[ev])
+                    self.expr(t.when, self.out.event_types[ev], self.answered(ev))
             for s in t.sources:
                 if s not in m.states:
                     raise self.fail(t.at, f"unknown state {s!r} in machine {m.name}")
-                for ev in types if t.events != ["*"] else ["*"]:
+                for ev in types if level else ["*"]:
                     if t.when is not None:
                         conditional.setdefault((s, ev), t.at)
                         continue
-                    if (s, ev) in seen:
-                        raise self.fail(t.at, f"({s}, {ev}) already has a transition (line {seen[(s, ev)].line})")
-                    seen[(s, ev)] = t.at
+                    if (s, ev, level) in ranked:
+                        raise self.fail(t.at, f"({s}, {ev}) already has a transition (line {ranked[(s, ev, level)].line})")
+                    ranked[(s, ev, level)] = t.at
+                    seen.setdefault((s, ev), t.at)
                 if t.target and t.target != "stay":
                     edges[s].add(t.target)
             if t.target and t.target != "stay" and t.target not in m.states:
@@ -213,6 +263,11 @@ class _Linter:
                 for ev in types:
                     self.field(ev, req.args[0], req.at)
                 self.field(opener, req.args[0], req.at)
+            elif req.kind == "in-state":
+                if entity is None:
+                    raise self.fail(req.at, "`require in-state` compares with an item's state: only inside an entity")
+                for ev in types:
+                    self.path(self.out.event_types[ev], req.args[0], req.at)
             else:  # agree, agree-if-present
                 if entity is None:
                     raise self.fail(req.at, f"`require {req.kind}` compares with an entity's opener: only inside an entity")
@@ -238,7 +293,7 @@ class _Linter:
         seen: dict[tuple[str, str], Token] = {}
         keys: dict[str, list[str]] = {}
         for t in e.transitions:
-            types = self.expand(t.events, t.exclude, t.at, f"entity {e.name}")
+            types = self.expand(t.events, t.exclude, t.at, f"entity {e.name}", t.sender)
             key = t.key or e.key
             if t.when is not None:
                 raise self.fail(t.at, "`when` belongs to machine transitions")
@@ -260,8 +315,18 @@ class _Linter:
                     if (s, ev) in seen:
                         raise self.fail(t.at, f"entity {e.name}: ({s}, {ev}) already has a transition (line {seen[(s, ev)].line})")
                     seen[(s, ev)] = t.at
+            if t.target_field is not None:
+                for ev in types:
+                    values = self.values(self.path(self.out.event_types[ev], t.target_field, t.at))
+                    if not values:
+                        raise self.fail(t.at, f"{ev}.{t.target_field} names no state: `-> from FIELD` needs a field of enumerated values")
+                    for v in sorted(values, key=str):
+                        if str(v) not in e.field_states and str(v) not in ("absent",):
+                            e.field_states.append(str(v))
+                        for s in t.sources:
+                            edges.setdefault(s, set()).add(str(v))
             for s in t.sources:
-                if t.target:
+                if t.target and t.target != "stay":
                     edges.setdefault(s, set()).add(t.target)
             self.transition_body(t, types, entity=e)
         self.reachable("absent", e.states, edges, e.at, f"entity {e.name}")
@@ -304,7 +369,10 @@ class _Linter:
 
     def check(self, c: R.Check) -> None:
         self.rule(c.rule, c.at)
-        for ev in c.events:
+        names = self.expand(c.events, [], c.at, "", c.sender) if self.out.universe else c.events
+        if c.sender is not None and self.out.universe is None:
+            raise self.fail(c.at, "`from PARTY` belongs to files of two parties")
+        for ev in names:
             self.event(ev, c.at)
             base: M.TypeExpr | M.Definition = self.out.event_types[ev]
             if c.each:
@@ -312,52 +380,143 @@ class _Linter:
                 if not isinstance(arr, M.TArray):
                     raise self.fail(c.at, f"{ev}.{c.each} is not an array: `each` walks an array")
                 base = arr.items
-            self.expr(c.expr, base)
+            self.expr(c.expr, base, self.answered(ev))
 
-    def expr(self, e: Any, base: M.TypeExpr | M.Definition) -> Any:
-        """Checks names and literals; returns the set of possible values for a field (or None)."""
+    def expr(self, e: Any, base: M.TypeExpr | M.Definition, request: M.TypeExpr | M.Definition | None = None) -> Any:
+        """Checks names and literals; returns the set of possible values for a field (or None).
+        `request`: what `request PATH` reads (the request a message answers or refers to)."""
         op = e[0]
         if op in ("or", "and"):
-            self.expr(e[1], base)
-            self.expr(e[2], base)
+            self.expr(e[1], base, request)
+            self.expr(e[2], base, request)
         elif op == "not":
-            self.expr(e[1], base)
+            self.expr(e[1], base, request)
         elif op in ("add", "sub"):
             for side in e[1:]:
-                t = self.resolve(self.path(base, side[1], side[2])) if side[0] == "field" else None
+                t = self.resolve(self.operand(side, base, request)) if side[0] == "field" else None
                 if side[0] == "field" and not isinstance(t, (M.TInteger, M.TNumber)):
                     raise self.fail(side[2], f"{side[1]!r} is not a number")
-                self.expr(side, base)
+                self.expr(side, base, request)
         elif op == "cmp":
             left, right = e[2], e[3]
             for a, b in ((left, right), (right, left)):
                 if a[0] == "field" and b[0] == "lit":
-                    values = self.values(self.path(base, a[1], a[2]))
+                    values = self.values(self.operand(a, base, request))
                     if values is not None and b[1] not in values:
                         raise self.fail(a[2], f"{a[1]} is never {b[1]!r}: its values are {', '.join(map(str, sorted(values)))}")
-            self.expr(left, base)
-            self.expr(right, base)
+            self.expr(left, base, request)
+            self.expr(right, base, request)
         elif op == "length":
-            t = self.resolve(self.path(base, e[1][1], e[1][2]))
-            if not isinstance(t, (M.TString, M.TArray)):
-                raise self.fail(e[1][2], f"{e[1][1]!r} is neither a string nor an array: it has no length")
+            t = self.resolve(self.operand(e[1], base, request))
+            if not isinstance(t, (M.TString, M.TArray, M.TMap, M.ObjectDef)):
+                raise self.fail(e[1][2], f"{e[1][1]!r} is neither a string, an array nor an object: it has no length")
         elif op in ("present", "absent", "unique", "field"):
-            target = e[1] if op != "field" else e
-            self.path(base, target[1], target[2])
+            self.operand(e[1] if op != "field" else e, base, request)
         elif op != "lit":
             raise AssertionError(e)
         return None
+
+    def operand(self, f: Any, base: M.TypeExpr | M.Definition, request: M.TypeExpr | M.Definition | None) -> M.TypeExpr | M.Definition:
+        """The type a field path names, in its scope: the message, `request`, or a fact."""
+        scope = f[3] if len(f) > 3 else None
+        if scope is None:
+            return self.path(base, f[1], f[2])
+        if self.out.universe is None:
+            raise self.fail(f[2], f"`{scope} PATH` belongs to files of two parties")
+        if scope == "request":
+            if request is None:
+                raise self.fail(f[2], "`request PATH` reads the request a message answers (a result or an error) or refers to (`cancel`, `track`): this one has none")
+            if f[1] not in self.out.request_paths:
+                self.out.request_paths.append(f[1])
+            return self.path(request, f[1], f[2])
+        name, _, rest = f[1].partition(".")
+        if name not in self.out.fact_types:
+            raise self.fail(f[2], f"unknown fact {name!r}: declare it with `fact {name} on MESSAGE... at PATH`")
+        t = self.out.fact_types[name]
+        return self.path(t, rest, f[2]) if rest else t
+
+    def answered(self, ev: str) -> M.TypeExpr | M.Definition | None:
+        """The request an event type answers or refers to, for `request PATH`: a result's or an
+        error's request, the requests a `cancel` or `track` message may name, or None."""
+        u = self.out.universe
+        if u is None:
+            return None
+        t = u.types[ev]
+        if t.kind in ("result", "error"):
+            return self.out.event_types[f"{u.other[t.sender]} {t.method}"]
+        ex = self.rf.exchanges
+        for r in ex.references if ex else ():
+            if ev in self.out.types_for(r.events, [], r.sender)[0]:
+                return object_shape(self.ir.defs[self.request_definition()], self.ir.defs)
+        return None
+
+    def request_definition(self) -> str:
+        return next(k.definition for k in self.rf.envelope if k.kind == "request")
+
+    # -- two parties ----------------------------------------------------------------------------
+
+    def parties(self) -> None:
+        """Facts, result alternatives and the exchanges block, against the messages."""
+        u = self.out.universe
+        assert u is not None
+        for f in self.rf.facts:
+            types = self.expand(f.events, [], f.at, "", f.sender)
+            for ev in types:
+                t = self.path(self.out.event_types[ev], f.path, f.at)
+                self.out.fact_types.setdefault(f.name, t)
+        for alt in self.rf.results:
+            if alt.when is not None:
+                for party in u.requests[alt.method]:
+                    self.expr(alt.when, self.out.event_types[f"{party} {alt.method}"])
+        ex = self.rf.exchanges
+        if ex is None:
+            raise self.fail(self.rf.header, "a file of two parties needs an `exchanges` block (what a response to no request is, and the rest)")
+        for rid, tok in ex.rules.values():
+            self.rule(rid, tok)
+        if "answered-after-cancel" in ex.rules and not any(r.how == "cancel" for r in ex.references):
+            raise self.fail(ex.rules["answered-after-cancel"][1], "`answered-after-cancel` needs a `cancel` statement: which messages cancel a request")
+        tracked: set[str] = set()
+        for r in ex.references:
+            self.rule(r.rule, r.at)
+            if r.unique is not None:
+                self.rule(r.unique, r.at)
+            types = self.expand(r.events, [], r.at, "exchanges", r.sender)
+            for ev in types:
+                if u.types[ev].kind != "notification":
+                    raise self.fail(r.at, f"{ev} is a {u.types[ev].kind}: only a notification refers to a request this way")
+                self.path(self.out.event_types[ev], r.field, r.at)
+            if r.request_field is not None:
+                self.path(self.ir.defs[self.request_definition()], r.request_field, r.at)
+                tracked.update(types)
+            names = {x.name for x in self.rf.results}
+            for k in r.keep:
+                if k not in names:
+                    raise self.fail(r.at, f"no result is named {k!r} (`results ... as {k}`)")
+        for g in ex.rising:
+            self.rule(g.rule, g.at)
+            for ev in self.expand(g.events, [], g.at, "exchanges"):
+                if ev not in tracked:
+                    raise self.fail(g.at, f"{ev} tracks no request (`track`): nothing to compare its {g.field} with")
+                t = self.resolve(self.path(self.out.event_types[ev], g.field, g.at))
+                if not isinstance(t, (M.TInteger, M.TNumber)):
+                    raise self.fail(g.at, f"{ev}.{g.field} is not a number")
 
     def resolve(self, t: M.TypeExpr | M.Definition) -> M.TypeExpr | M.Definition:
         return M.resolve(t, self.ir.defs.__getitem__)
 
     def path(self, base: M.TypeExpr | M.Definition, path: str, tok: Token | None) -> M.TypeExpr | M.Definition:
         t = base
-        for part in path.split("."):
+        for part in split_path(path):
             t = self.resolve(t)
             while isinstance(t, M.TArray):
                 t = self.resolve(t.items)
-            if isinstance(t, M.ObjectDef):
+            if isinstance(t, M.TSchema):
+                t = object_shape(t, self.ir.defs) or t
+            if isinstance(t, M.TMap):  # an open map: any member name, its values' type
+                t = t.values if t.values is not None else M.TAny(t.loc)
+            elif isinstance(t, M.TAny):
+                continue
+            elif isinstance(t, M.ObjectDef):
                 f = t.field(part)
                 if f is None:
                     raise self.fail(tok, f"{t.name} has no field {part!r} (in {path!r})")

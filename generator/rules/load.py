@@ -32,8 +32,13 @@ def _identity(wire: str) -> str:
 
 
 def _compile(ast: RulesFile, info: Lint, name: Namer) -> dict[str, Any]:
+    if ast.parties:  # two parties: rules read messages as JSON values, by their wire names
+        name = _identity
     tables = compile_rules(ast, info, name)
-    tables["event_classes"] = {t: d.name for t, d in info.event_types.items()}
+    if info.universe is not None:
+        tables["event_classes"] = {t: m.definition for t, m in info.universe.types.items()}
+    else:
+        tables["event_classes"] = {t: d.name for t, d in info.event_types.items()}
     return tables
 
 

@@ -24,7 +24,7 @@ class Rule:
 @dataclass
 class Require:
     """A guard on a transition; `kind` is one of closed, same, agree, agree-if-present, exists,
-    missing. A failed guard reports `rule`."""
+    missing, in-state. A failed guard reports `rule`."""
 
     kind: str
     args: list[str]
@@ -46,6 +46,8 @@ class Transition:
     exclude: list[str] = field(default_factory=list)
     when: Any = None  # an expression: the transition applies only when it holds
     key: list[str] | None = None  # entity transitions: the field(s) that key the item here
+    sender: str | None = None  # two parties: only messages this party sends (`from PARTY`)
+    target_field: str | None = None  # entity transitions: the item moves to the state this field names
 
 
 @dataclass
@@ -82,15 +84,17 @@ class Entity:
     at: Token
     # the state an item continues in after its run ends; None: it is forgotten with the run
     outlives_run: str | None = None
+    # the states transitions `-> from FIELD` may name (the field's values), set by lint
+    field_states: list[str] = field(default_factory=list)
 
     @property
     def states(self) -> list[str]:
         seen = ["absent"]
         for t in self.transitions:
-            for s in [*t.sources, *([t.target] if t.target else [])]:
+            for s in [*t.sources, *([t.target] if t.target and t.target != "stay" else [])]:
                 if s not in seen:
                     seen.append(s)
-        return seen
+        return seen + [s for s in self.field_states if s not in seen]
 
 
 @dataclass
@@ -123,6 +127,103 @@ class Check:
     events: list[str]
     each: str | None
     expr: Any  # nested tuples, see parse.Expr
+    at: Token
+    sender: str | None = None  # two parties: only messages this party sends
+
+
+# -- two parties ------------------------------------------------------------------------------
+
+ENVELOPE_KINDS = ("request", "notification", "result", "error")
+
+
+@dataclass
+class EnvelopeKind:
+    """One kind of message on the wire (`request`, `notification`, `result`, `error`), the
+    schema definition its messages are, and the names of its correlation id, its method and
+    the member carrying its payload (a result's result, an error's error)."""
+
+    kind: str
+    definition: str
+    id: str | None
+    method: str | None
+    payload: str | None
+    at: Token
+
+
+@dataclass
+class ResultAlt:
+    """What a request of `method` is answered with: `definition`, named `name` (the event type
+    `METHOD:NAME`), when `when` holds of the request (None: otherwise)."""
+
+    method: str
+    definition: str
+    name: str
+    when: Any
+    at: Token
+
+
+@dataclass
+class Fact:
+    """A value a party declares (a version, capabilities): remembered from the field `path` of
+    the messages named, for rules and gates later in the session."""
+
+    name: str
+    events: list[str]
+    sender: str | None
+    path: str
+    at: Token
+
+
+@dataclass
+class Reference:
+    """A message that refers to a request: `cancel` (the sender's own request, by its id,
+    answered or not) or `track` (an open request of the other party, by the value one of its
+    fields carries)."""
+
+    how: str  # cancel | track
+    events: list[str]
+    sender: str | None
+    field: str
+    request_field: str | None  # track: the request's field holding the value
+    keep: list[str]  # track: result alternatives after which the request stays tracked
+    rule: str
+    at: Token
+    unique: str | None = None  # track: a request carrying a value an open request carries
+
+
+@dataclass
+class Rising:
+    """Each message of these types referring to one tracked request carries a larger `field`
+    than the last one that did."""
+
+    events: list[str]
+    field: str
+    rule: str
+    at: Token
+
+
+EXCHANGE_RULES = (
+    "unknown",
+    "again",
+    "reused",
+    "reused-answered",
+    "open-at-end",
+    "mistyped",
+    "wrong-sender",
+    "wrong-kind",
+    "unknown-method",
+    "answered-after-cancel",
+)
+
+
+@dataclass
+class Exchanges:
+    """Request/response correlation: a request opens an exchange keyed by (sender, id), the
+    other party's result or error with that id closes it; the findings each slip draws."""
+
+    rules: dict[str, tuple[str, Token]]
+    references: list[Reference]
+    rising: list[Rising]
     at: Token
 
 
@@ -185,6 +286,12 @@ class RulesFile:
     answers: list[Answers] = field(default_factory=list)
     listings: list[Listing] = field(default_factory=list)
     retired: list[Retired] = field(default_factory=list)
+    parties: list[str] = field(default_factory=list)  # two parties: who sends (empty: one-way)
+    envelope: list[EnvelopeKind] = field(default_factory=list)
+    sends: dict[str, list[tuple[str, Token]]] = field(default_factory=dict)  # party -> definitions
+    results: list[ResultAlt] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    exchanges: Exchanges | None = None
     decode_error_rule: tuple[str, Token] | None = None
     stripped_rule: tuple[str, Token] | None = None
     unknown_event_rule: tuple[str, Token] | None = None

@@ -9,7 +9,7 @@ from ..errors import SpecError
 from . import model as R
 from .syntax import Statement, Token, statements
 
-BLOCKS = ("machine", "entity", "chunks", "chunk", "answers", "sequence", "listing", "retired")
+BLOCKS = ("machine", "entity", "chunks", "chunk", "answers", "sequence", "listing", "retired", "envelope", "results", "exchanges")
 CMP = ("==", "!=", "<=", ">=", "<", ">")
 
 
@@ -126,8 +126,14 @@ class Parser:
                 raise Cursor(stmt, self.file).fail(stmt.head, f"unknown statement {head!r}")
             handler(Cursor(stmt, self.file))
             i += 1
-        if not self.out.events_union:
-            raise SpecError(self.file, "line 1 column 1", "missing `events <Union> by <field>` statement")
+        if self.out.parties:
+            if self.out.events_union:
+                raise Cursor(stmts[0], self.file).fail(self.out.header, "a file of two parties (`parties`) has no `events` statement: its messages are typed by `envelope`, `sends` and `results`")
+            for need, what in ((self.out.envelope, "an `envelope` block"), (self.out.sends, "`sends PARTY DEFINITION...`")):
+                if not need:
+                    raise SpecError(self.file, "line 1 column 1", f"a file of two parties needs {what}")
+        elif not self.out.events_union:
+            raise SpecError(self.file, "line 1 column 1", "missing `events <Union> by <field>` statement (or `parties A B` for a protocol of two parties)")
         return self.out
 
     # -- top-level statements -------------------------------------------------------------------
@@ -193,13 +199,66 @@ class Parser:
         self.out.retired_rule = (t.text, t)
         c.end()
 
+    def sender(self, c: Cursor) -> str | None:
+        """`from PARTY` after a list of event types (a file of two parties only)."""
+        if not c.peek_is("from"):
+            return None
+        at = c.next("from")
+        if not self.out.parties:
+            raise c.fail(at, "`from PARTY` names a sender: declare the parties first (`parties A B`)")
+        party = c.word("a party")
+        if party.text not in self.out.parties:
+            raise c.fail(party, f"unknown party {party.text!r}: {', '.join(self.out.parties)}")
+        return party.text
+
+    def stmt_parties(self, c: Cursor) -> None:
+        at = c.keyword("parties")
+        names = c.words_until()
+        if self.out.parties:
+            raise c.fail(at, "the parties are already declared")
+        if len(names) != 2 or names[0].text == names[1].text:
+            raise c.fail(at, "`parties` names the two parties of the protocol (who sends a message), e.g. `parties client server`")
+        for t in names:
+            if t.text in ("from", "in", "except") or t.text.startswith("*") or not t.text.replace("-", "").replace("_", "").isalnum():
+                raise c.fail(t, f"{t.text!r} cannot name a party: letters, digits, '-' and '_'")
+        self.out.parties = [t.text for t in names]
+        self.out.header = at
+
+    def stmt_sends(self, c: Cursor) -> None:
+        at = c.keyword("sends")
+        if not self.out.parties:
+            raise c.fail(at, "declare the parties first (`parties A B`)")
+        party = c.word("a party")
+        if party.text not in self.out.parties:
+            raise c.fail(party, f"unknown party {party.text!r}: {', '.join(self.out.parties)}")
+        defs = c.words_until()
+        if not defs:
+            raise c.fail(None, "`sends PARTY` names the definitions (unions of requests and notifications) the party sends")
+        self.out.sends.setdefault(party.text, []).extend((t.text, t) for t in defs)
+
+    def stmt_fact(self, c: Cursor) -> None:
+        at = c.keyword("fact")
+        name = c.word("the fact's name")
+        if any(f.name == name.text for f in self.out.facts):
+            raise c.fail(name, f"duplicate fact {name.text!r}")
+        c.keyword("on")
+        events = [t.text for t in c.words_until("from", "at")]
+        if not events:
+            raise c.fail(c.peek(), "expected the messages that declare the fact after 'on'")
+        sender = self.sender(c)
+        c.keyword("at")
+        path = c.word("the field holding the fact").text
+        c.end()
+        self.out.facts.append(R.Fact(name.text, events, sender, path, at))
+
     def stmt_check(self, c: Cursor) -> None:
         at = c.keyword("check")
         rule = c.word("a rule ID").text
         c.keyword("on")
-        events = [t.text for t in c.words_until("each", "expect")]
+        events = [t.text for t in c.words_until("each", "expect", "from")]
         if not events:
             raise c.fail(c.peek(), "expected the event types the check applies to")
+        sender = self.sender(c)
         each = None
         if c.peek_is("each"):
             c.next("each")
@@ -207,7 +266,7 @@ class Parser:
         c.keyword("expect")
         expr = Expr(c).parse()
         c.end()
-        self.out.checks.append(R.Check(rule, events, each, expr, at))
+        self.out.checks.append(R.Check(rule, events, each, expr, at, sender))
 
     # -- blocks -----------------------------------------------------------------------------------
 
@@ -260,13 +319,14 @@ class Parser:
 
     def transition(self, c: Cursor) -> R.Transition:
         at = c.keyword("on")
-        events = [t.text for t in c.words_until("in", "except")]
+        events = [t.text for t in c.words_until("in", "except", "from")]
         if not events:
             raise c.fail(c.peek(), "expected event types after 'on'")
         exclude = []
         if c.peek_is("except"):
             c.next("except")
-            exclude = [t.text for t in c.words_until("in")]
+            exclude = [t.text for t in c.words_until("in", "from")]
+        sender = self.sender(c)
         c.keyword("in")
         sources = [t.text for t in c.words_until("->", "fail", "when")]
         if not sources:
@@ -275,13 +335,17 @@ class Parser:
         if c.peek_is("when"):
             c.next("when")
             when = Expr(c).parse()
-        target = fail = None
+        target = fail = target_field = None
         if c.peek_is("fail"):
             c.next("fail")
             fail = c.word("a rule ID").text
         else:
             c.keyword("->")
-            target = c.word("the target state").text
+            if c.peek_is("from"):  # the state the event's field names
+                c.next("from")
+                target_field = c.word("the field that names the target state").text
+            else:
+                target = c.word("the target state").text
         requires: list[R.Require] = []
         actions: list[str] = []
         key = None
@@ -299,10 +363,10 @@ class Parser:
                 raise c.fail(kw, f"expected 'require', 'do' or 'key', got {kw.text!r}")
         if fail and (requires or actions):
             raise c.fail(at, "a forbidden transition (fail) takes no require or do clauses")
-        return R.Transition(events, sources, target, fail, requires, actions, at, exclude, when, key)
+        return R.Transition(events, sources, target, fail, requires, actions, at, exclude, when, key, sender, target_field)
 
     def require(self, c: Cursor, at: Token) -> R.Require:
-        kind = c.word("closed, same, agree, agree-if-present, exists or missing")
+        kind = c.word("closed, same, agree, agree-if-present, exists, missing or in-state")
         if kind.text == "closed":
             args = [t.text for t in c.words_until("else")]
             req = R.Require("closed", args, "", at)
@@ -318,8 +382,10 @@ class Parser:
             target = c.word("an entity kind").text
             field = c.word("a field").text
             req = R.Require(kind.text, [field], "", at, target=target)
+        elif kind.text == "in-state":
+            req = R.Require("in-state", [c.word("the field that names the item's state").text], "", at)
         else:
-            raise c.fail(kind, f"unknown requirement {kind.text!r}: closed, same, agree, agree-if-present, exists, missing")
+            raise c.fail(kind, f"unknown requirement {kind.text!r}: closed, same, agree, agree-if-present, exists, missing, in-state")
         if not req.args:
             raise c.fail(kind, f"`require {kind.text}` needs at least one name")
         c.keyword("else")
@@ -533,10 +599,116 @@ class Parser:
             m.end()
         self.out.retired.append(R.Retired(event, replacement, sets, drops, at))
 
+    def block_envelope(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("envelope")
+        c.end()
+        if self.out.envelope:
+            raise c.fail(at, "only one envelope per rules file")
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kind = m.word("request, notification, result or error")
+            if kind.text not in R.ENVELOPE_KINDS:
+                raise m.fail(kind, f"unknown kind of message {kind.text!r}: {', '.join(R.ENVELOPE_KINDS)}")
+            if any(k.kind == kind.text for k in self.out.envelope):
+                raise m.fail(kind, f"{kind.text} is already declared")
+            definition = m.word("the definition such a message is").text
+            named: dict[str, str] = {}
+            while not m.done:
+                slot = m.word("id, method or payload")
+                if slot.text not in ("id", "method", "payload"):
+                    raise m.fail(slot, f"expected id, method or payload, got {slot.text!r}")
+                named[slot.text] = m.word(f"the {slot.text} field").text
+            need = {"request": ("id", "method"), "notification": ("method",), "result": ("id", "payload"), "error": ("payload",)}[kind.text]
+            missing = [n for n in need if n not in named]
+            if missing:
+                raise m.fail(kind, f"a {kind.text} names its {' and '.join(missing)} field: `{kind.text} DEFINITION {' '.join(f'{n} FIELD' for n in need)}`")
+            self.out.envelope.append(R.EnvelopeKind(kind.text, definition, named.get("id"), named.get("method"), named.get("payload"), kind))
+        kinds = [k.kind for k in self.out.envelope]
+        for wanted in ("request", "result"):
+            if wanted not in kinds:
+                raise c.fail(at, f"an envelope declares at least a request and a result ({wanted} missing)")
+
+
+    def block_results(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        c.keyword("results")
+        c.end()
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            method = m.next("a request method")
+            if method.kind not in ("word", "string"):
+                raise m.fail(method, f"expected a request method, got {method.text!r}")
+            definition = m.word("the definition a result of it is").text
+            name = "result"
+            when = None
+            if m.peek_is("as"):
+                m.next("as")
+                alias = m.word("the name of this kind of result")
+                if alias.text in ("error",) or not alias.text.replace("-", "").replace("_", "").isalnum():
+                    raise m.fail(alias, f"{alias.text!r} cannot name a kind of result")
+                name = alias.text
+            if m.peek_is("when"):
+                m.next("when")
+                when = Expr(m).parse()
+            m.end()
+            self.out.results.append(R.ResultAlt(str(method.value), definition, name, when, method))
+
+
+    def block_exchanges(self, head: Statement, body: list[Statement]) -> None:
+        c = Cursor(head, self.file)
+        at = c.keyword("exchanges")
+        c.end()
+        if self.out.exchanges is not None:
+            raise c.fail(at, "only one exchanges block per rules file")
+        out = R.Exchanges({}, [], [], at)
+        for stmt in body:
+            m = Cursor(stmt, self.file)
+            kw = m.word("a statement")
+            if kw.text in R.EXCHANGE_RULES:
+                named = m.word("a rule ID")
+                out.rules[kw.text] = (named.text, named)
+            elif kw.text in ("cancel", "track"):
+                events = [t.text for t in m.words_until("from", "by")]
+                if not events:
+                    raise m.fail(m.peek(), f"expected the messages that {kw.text} a request")
+                sender = self.sender(m)
+                m.keyword("by")
+                field = m.word("the field naming the request").text
+                request_field = None
+                keep: list[str] = []
+                if kw.text == "track":
+                    m.keyword("to")
+                    request_field = m.word("the request's field that carries the same value").text
+                    if m.peek_is("keep"):
+                        m.next("keep")
+                        keep = [t.text for t in m.words_until("else")]
+                m.keyword("else")
+                rule = m.word("a rule ID").text
+                unique = None
+                if kw.text == "track" and m.peek_is("unique"):
+                    m.next("unique")
+                    unique = m.word("a rule ID").text
+                out.references.append(R.Reference(kw.text, events, sender, field, request_field, keep, rule, kw, unique))
+            elif kw.text == "rising":
+                events = [t.text for t in m.words_until("field")]
+                m.keyword("field")
+                field = m.word("the field that must grow").text
+                m.keyword("else")
+                out.rising.append(R.Rising(events, field, m.word("a rule ID").text, kw))
+            else:
+                raise m.fail(kw, f"unknown exchanges statement {kw.text!r}: {', '.join(R.EXCHANGE_RULES)}, cancel, track, rising")
+            m.end()
+        for need in ("unknown", "again", "reused", "open-at-end", "mistyped"):
+            if need not in out.rules:
+                raise c.fail(at, f"exchanges needs `{need} RULE`")
+        self.out.exchanges = out
+
 
 class Expr:
     """or > and > not > comparison > sum > atom. Atoms: a field path, a string or number,
-    `present PATH`, `absent PATH`, `unique PATH`, or a parenthesised expression."""
+    `present PATH`, `absent PATH`, `unique PATH`, `length PATH`, or a parenthesised expression.
+    A path is the message's, or (two parties) `request PATH`, `fact NAME[.PATH]`."""
 
     def __init__(self, c: Cursor) -> None:
         self.c = c
@@ -588,9 +760,20 @@ class Expr:
             return inner
         if t.kind in ("string", "number"):
             return ("lit", t.value)
+        if t.kind == "word" and t.text in ("true", "false"):
+            return ("lit", t.text == "true")
         if t.kind == "word" and t.text in ("present", "absent", "unique", "length"):
-            path = self.c.word("a field path")
-            return (t.text, ("field", path.text, path))
+            return (t.text, self.operand(self.c.word("a field path")))
         if t.kind == "word":
-            return ("field", t.text, t)
+            return self.operand(t)
         raise self.c.fail(t, f"unexpected {t.text!r} in an expression")
+
+    def operand(self, t: Token) -> Any:
+        """A field path: of the message (`params.name`), of the request a message answers or
+        refers to (`request params.name`), or of a fact (`fact NAME.path`). The words become
+        scopes only when a path follows them."""
+        nxt = self.c.peek()
+        if t.text in ("request", "fact") and nxt is not None and nxt.kind == "word" and nxt.text not in ("and", "or", "not"):
+            path = self.c.word("a field path")
+            return ("field", path.text, path, t.text)
+        return ("field", t.text, t, None)

@@ -1,5 +1,9 @@
 """Tokens and statements of the rules DSL. A statement is a line; a more-indented line continues
-the statement above it; `#` starts a comment. Every token keeps its line and column."""
+the statement above it; `#` starts a comment. Every token keeps its line and column.
+
+A word may hold `/`, `:` and `$` after its first character (a method name such as `files/read`,
+a response `files/read:result`) and bracketed segments (`_meta.[io.example/key].id`: a member
+name holding dots, as one segment of a path)."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ _TOKEN = re.compile(
   | (?P<string>"(?:[^"\\]|\\.)*"?)
   | (?P<number>-?\d+(?:\.\d+)?(?![A-Za-z_]))
   | (?P<op>->|==|!=|<=|>=|<|>|\+|-|=|\(|\))
-  | (?P<word>[A-Za-z_*][A-Za-z0-9_.*-]*)
+  | (?P<word>[A-Za-z_*$](?:[A-Za-z0-9_.*/:$-]|\[[^\]\s]*\])*)
     """,
     re.VERBOSE,
 )
@@ -72,3 +76,23 @@ def statements(text: str, file: str, blocks: tuple[str, ...] = ()) -> list[State
         else:
             out.append(Statement(tokens, indent))
     return out
+
+
+def split_path(dotted: str) -> list[str]:
+    """A dotted field path as its member names: `a.b` is two, `a.[x.y/z].b` three (a bracketed
+    segment is one name, dots and all)."""
+    parts: list[str] = []
+    current = ""
+    depth = 0
+    for ch in dotted:
+        if ch == "[" and depth == 0 and not current:
+            depth = 1
+        elif ch == "]" and depth == 1:
+            depth = 0
+        elif ch == "." and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts

@@ -23,6 +23,7 @@ import { JSONParseError, ORDER, codePointOrder, dumps, jsonEqual, keysOf, member
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
+import { Dialogue, MISSING } from "./dialogue.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Obj = Record<string, any>;
@@ -40,6 +41,14 @@ const SEQUENCE: Obj | null = TABLES.sequence;
 const EVENTS: string = TABLES.events_definition;
 const CHUNK_KINDS = new Set<string>(CHUNKS ? Object.keys(CHUNKS["kinds"]) : []);
 const UNKNOWN = Symbol("unknown");
+/** two parties: messages are typed by the exchange stage (dialogue.ts), not by one events union */
+const PARTIES: string[] | null = TABLES.parties ?? null;
+const UNIT = PARTIES ? "message" : "event"; // what a finding's index counts
+
+/** What reads scoped paths (a fact, the request a message answers): the automaton's dialogue. */
+interface Scopes {
+  scoped(node: Expr): unknown;
+}
 
 const own = (o: unknown, k: string): boolean => o !== null && typeof o === "object" && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k);
 
@@ -123,8 +132,28 @@ function compare(a: any, op: string, b: any): boolean {
   }
 }
 
-/** Three-valued: a comparison or sum naming an absent field is unknown, not false. */
-export function evaluate(e: Expr, obj: unknown): any {
+/** A scoped path's value: UNKNOWN when there is nothing to read, undefined when absent. */
+function scoped(e: Expr, ctx: Scopes | null): any {
+  const v = ctx === null ? MISSING : ctx.scoped(e);
+  return v === MISSING ? UNKNOWN : v;
+}
+
+/** Three-valued: a comparison or sum naming an absent field is unknown, not false. `ctx` reads
+ * scoped paths (two parties: a fact, the request a message answers). */
+export function evaluate(e: Expr, obj: unknown, ctx: Scopes | null = null): any {
+  if (e["scope"] !== undefined && e.op !== "lit") {
+    const v = scoped(e, ctx);
+    switch (e.op) {
+      case "field":
+        return v === undefined ? UNKNOWN : v;
+      case "present":
+        return v === UNKNOWN ? UNKNOWN : v !== undefined;
+      case "absent":
+        return v === UNKNOWN ? UNKNOWN : v === undefined;
+      case "length":
+        return v === UNKNOWN || v === undefined ? UNKNOWN : len(v);
+    }
+  }
   switch (e.op) {
     case "lit":
       return e["value"];
@@ -145,12 +174,12 @@ export function evaluate(e: Expr, obj: unknown): any {
       return new Set(values.map(key)).size === values.length;
     }
     case "not": {
-      const v = evaluate(e["args"][0], obj);
+      const v = evaluate(e["args"][0], obj, ctx);
       return v === UNKNOWN ? UNKNOWN : !truthy(v);
     }
   }
-  const a = evaluate(e["args"][0], obj);
-  const b = evaluate(e["args"][1], obj);
+  const a = evaluate(e["args"][0], obj, ctx);
+  const b = evaluate(e["args"][1], obj, ctx);
   switch (e.op) {
     case "and":
       return a === false || b === false ? false : a === UNKNOWN || b === UNKNOWN ? UNKNOWN : true;
@@ -205,7 +234,7 @@ export class Finding {
   }
 
   toString(): string {
-    return `${this.rule} [${this.level}] event ${this.index} (${this.type}): ${this.message}`;
+    return `${this.rule} [${this.level}] ${UNIT} ${this.index} (${this.type}): ${this.message}`;
   }
 }
 
@@ -287,6 +316,8 @@ export class Automaton {
   private readonly held = new Map<string, string>();
   private readonly lanes = new Map<any, Lane>();
   private out: Finding[] = [];
+  /** two parties: the exchanges, facts and references of the session */
+  private readonly dialogue: Dialogue | null = PARTIES ? new Dialogue(this) : null;
 
   /** `after`: the stream is a replay that starts after this cursor (see the rules DSL). */
   constructor(after: number | null = null) {
@@ -317,14 +348,16 @@ export class Automaton {
 
   // -- reporting ----------------------------------------------------------------------------------
 
-  private report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = []): void {
+  /** @internal (the exchange stage reports through it) */
+  report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = []): void {
     const f = finding(rule, this.index, type, values, ids);
     this.out.push(f);
     this.findings.push(f);
     if (f.fatal) this.failed = true;
   }
 
-  private take(): Finding[] {
+  /** @internal */
+  take(): Finding[] {
     const out = this.out;
     this.out = [];
     return out;
@@ -354,6 +387,10 @@ export class Automaton {
   /** Decode one event leniently and feed it: a document that does not decode is a finding, what
    * lenient decoding strips is reported, an unknown event is dropped and reported. */
   feedDocument(data: Uint8Array | string): Finding[] {
+    if (this.dialogue !== null) {
+      this.dialogue.feedEntry(data);
+      return this.take();
+    }
     let raw: unknown;
     try {
       raw = parseJson(data);
@@ -371,7 +408,7 @@ export class Automaton {
   /** Like feedDocument, for a line of a text already decoded from UTF-8 (a JSON Lines file read
    * whole): no byte order mark or lone surrogate can be in it. */
   feedText(text: string): Finding[] {
-    if (text.charCodeAt(0) === 0xfeff) return this.feedDocument(text);
+    if (text.charCodeAt(0) === 0xfeff || this.dialogue !== null) return this.feedDocument(text);
     let raw: unknown;
     try {
       raw = parseText(text);
@@ -384,6 +421,26 @@ export class Automaton {
       return this.feed(raw as Obj);
     }
     return this.feedValue(raw, text);
+  }
+
+  /** Two parties: one message as sent (its bytes or text) and the party that sent it; the
+   * findings for it. What a live relay calls for each message it forwards, in wire order. */
+  feedMessage(data: Uint8Array | string, sender: string): Finding[] {
+    if (this.dialogue === null) throw new TypeError("feedMessage belongs to protocols of two parties: these rules have one stream");
+    this.dialogue.feedMessage(data, sender);
+    return this.take();
+  }
+
+  /** @internal (the exchange stage hands each message that passes on through it) */
+  applyMessage(value: Obj, type: string, shallow = false): void {
+    this.expandedEvents = null;
+    this.last = value;
+    this.apply(value, type, shallow);
+  }
+
+  /** @internal */
+  evaluateWith(e: Expr, obj: unknown): unknown {
+    return evaluate(e, obj, this.dialogue);
   }
 
   private feedValue(raw: unknown, data: Uint8Array | string): Finding[] {
@@ -540,8 +597,10 @@ export class Automaton {
     return this.take();
   }
 
-  /** End of stream: a run still active is truncated. */
+  /** End of stream: a run still active is truncated (two parties: and requests still
+   * unanswered are reported). */
   finish(): Finding[] {
+    if (this.dialogue !== null) this.dialogue.finish();
     if (CHUNKS !== null) for (const lane of [...this.lanes.keys()]) this.closeLane(lane);
     const rule: string | undefined = MACHINE["at_end"][this.state];
     if (rule) {
@@ -558,13 +617,16 @@ export class Automaton {
     return { run, state: this.state };
   }
 
-  private apply(ev: Obj, type: string): void {
+  /** The machine's row for the event, its requirements, entity steps and checks, its actions.
+   * `shallow`: the row alone (two parties: a result not of its request's type, already
+   * reported, still answers its request and so moves the phases). */
+  private apply(ev: Obj, type: string, shallow = false): void {
     const rows: Obj = MACHINE["table"][this.state];
     let row: Obj | undefined = rows[type];
     if (row === undefined) return;
     if (row["cases"]) {
       for (const c of row["cases"] as Obj[]) {
-        if (evaluate(c["when"], ev) === true) {
+        if (evaluate(c["when"], ev, this.dialogue) === true) {
           row = c;
           break;
         }
@@ -574,9 +636,11 @@ export class Automaton {
       this.report(row["fail"], type, this.runValues());
       return;
     }
-    for (const req of row["requires"] as Obj[]) this.require(req, ev, type, null);
-    for (const step of STEPS[type] ?? []) this.step(step, ev, type);
-    for (const check of CHECKS[type] ?? []) this.check(check, ev, type);
+    if (!shallow) {
+      for (const req of row["requires"] as Obj[]) this.require(req, ev, type, null);
+      for (const step of STEPS[type] ?? []) this.step(step, ev, type);
+      for (const check of CHECKS[type] ?? []) this.check(check, ev, type);
+    }
     for (const action of row["actions"] as string[]) {
       if (action === "begin-run") {
         this.opener = ev;
@@ -675,15 +739,21 @@ export class Automaton {
       return;
     }
     for (const req of row["requires"] as Obj[]) this.require(req, ev, type, record ?? null, entity, text);
-    if (row["target"] !== null) {
+    let target: string | null = row["target"];
+    if (row["target_field"]) {
+      // the state the event's field names (staying when it names none)
+      const named = getPath(ev, row["target_field"]);
+      target = typeof named === "string" && (TABLES.entities[entity]["states"] as string[]).includes(named) ? named : null;
+    }
+    if (target !== null) {
       if (record === undefined) {
         const remembered: Obj = {};
         for (const f of step["remember"] as Obj[]) {
           const v = attr(ev, f["field"]);
           remembered[f["field"]] = v === undefined ? f["default"] : v;
         }
-        store.set(itemKey, [row["target"], remembered, text]);
-      } else record[0] = row["target"];
+        store.set(itemKey, [target, remembered, text]);
+      } else record[0] = target;
     }
   }
 
@@ -714,6 +784,12 @@ export class Automaton {
           this.report(req["rule"], type, { field: f["wire"], actual: show(value), expected: show(expected), kind }, [text]);
         }
       }
+    } else if (what === "in-state") {
+      if (record === null) return;
+      const value = getPath(ev, req["field"]);
+      if (value !== undefined && !eq(value, record[0])) {
+        this.report(req["rule"], type, { field: req["wire"], actual: show(value), expected: record[0], kind }, [text]);
+      }
     } else {
       const v = attr(ev, req["field"]);
       if (v === undefined) return;
@@ -736,13 +812,15 @@ export class Automaton {
     }
     const expect: Expr = check["expect"];
     targets.forEach((target, i) => {
-      if (evaluate(expect, target) === false) {
+      if (evaluate(expect, target, this.dialogue) === false) {
         let ids: string[] = [];
         if (expect.op === "unique") {
           const values = collect(target, expect["path"]).map(pyStr);
           ids = [...new Set(values.filter((v) => values.indexOf(v) !== values.lastIndexOf(v)))].sort(codePointOrder);
         }
-        this.report(check["rule"], type, { index: i }, ids);
+        const shown: Obj = { index: i };
+        if (check["facts"] && this.dialogue !== null) shown["declared"] = this.dialogue.declared(check["facts"]);
+        this.report(check["rule"], type, shown, ids);
       }
     });
   }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from functools import cache
 from typing import Any
 
 import pytest

@@ -224,7 +224,32 @@ def test_the_report_is_bounded() -> None:
     assert "delivered" not in report and "messages" not in report
 
 
-def reference_eval(e: dict[str, Any], obj: Any) -> Any:
+def scope_of(e: dict[str, Any]) -> str:
+    """Where a path reads: the message (""), the request it answers, or a fact."""
+    return (
+        ""
+        if "scope" not in e
+        else "request" if e["scope"] == "request" else "fact " + e["fact"]
+    )
+
+
+class Scopes:
+    """What scoped paths read in the test: a namespace per scope, absent scopes unknown (a fact
+    never declared, no request answered); the automaton's stand-in as ``ctx``."""
+
+    def __init__(self, roots: dict[str, Any]) -> None:
+        self.roots = roots
+        self._dialogue = self
+
+    def scoped(self, node: dict[str, Any]) -> Any:
+        from ..dialogue import MISSING
+        from ..automaton import _get
+
+        root = self.roots.get(scope_of(node))
+        return MISSING if root is None else _get(root, node["path"])
+
+
+def reference_eval(e: dict[str, Any], obj: Any, scopes: Scopes | None = None) -> Any:
     """The rules' expressions read as a tree, operand by operand: what the compiled functions
     of the automaton must compute."""
     from ..automaton import _UNKNOWN, _collect, _get
@@ -232,6 +257,11 @@ def reference_eval(e: dict[str, Any], obj: Any) -> Any:
     op = e["op"]
     if op == "lit":
         return e["value"]
+    if "scope" in e:
+        root = (scopes.roots if scopes else {}).get(scope_of(e))
+        if root is None:
+            return _UNKNOWN
+        obj = root
     if op in ("field", "length"):
         value = _get(obj, e["path"])
         return _UNKNOWN if value is UNSET else (value if op == "field" else len(value))
@@ -242,10 +272,12 @@ def reference_eval(e: dict[str, Any], obj: Any) -> Any:
         return len(set(values)) == len(values)
     args = e["args"]
     if op == "not":
-        v = reference_eval(args[0], obj)
+        v = reference_eval(args[0], obj, scopes)
         return v if v is _UNKNOWN else not v
     if op in ("and", "or"):
-        a, b = reference_eval(args[0], obj), reference_eval(args[1], obj)
+        a, b = reference_eval(args[0], obj, scopes), reference_eval(
+            args[1], obj, scopes
+        )
         if op == "and":
             return (
                 False
@@ -257,7 +289,7 @@ def reference_eval(e: dict[str, Any], obj: Any) -> Any:
             if a is True or b is True
             else (_UNKNOWN if _UNKNOWN in (a, b) else False)
         )
-    a, b = reference_eval(args[0], obj), reference_eval(args[1], obj)
+    a, b = reference_eval(args[0], obj, scopes), reference_eval(args[1], obj, scopes)
     if a is _UNKNOWN or b is _UNKNOWN:
         return _UNKNOWN
     if op == "add":
@@ -291,11 +323,12 @@ def expressions(node: Any) -> list[dict[str, Any]]:
     return found
 
 
-def paths(e: Any) -> list[list[str]]:
+def paths(e: Any) -> list[tuple[str, list[str]]]:
+    """Every path an expression reads, with its scope."""
     if not isinstance(e, dict):
         return []
     if e["op"] in ("field", "present", "absent", "length", "unique"):
-        return [e["path"]]
+        return [(scope_of(e), e["path"])]
     return [p for x in e.get("args", []) for p in paths(x)]
 
 
@@ -310,9 +343,16 @@ def test_compiled_expressions_compute_what_the_tree_computes() -> None:
     assert found or not TABLES["checks"]
     for e in found:
         for _ in range(200):
-            root = SimpleNamespace()
-            for path in paths(e):
-                node = root
+            roots: dict[str, Any] = {"": SimpleNamespace()}
+            for scope, path in paths(e):
+                if scope not in roots:
+                    if rnd.random() < 0.2:
+                        continue  # a fact never declared, a message that answers no request
+                    roots[scope] = SimpleNamespace()
+                if not path:  # the scope's value itself (a fact that is one value)
+                    roots[scope] = rnd.choice(values)
+                    continue
+                node = roots[scope]
                 for attr in path[:-1]:
                     if not isinstance(getattr(node, attr, None), SimpleNamespace):
                         setattr(node, attr, SimpleNamespace())
@@ -320,8 +360,10 @@ def test_compiled_expressions_compute_what_the_tree_computes() -> None:
                 choice = rnd.choice(values)
                 if choice is not UNSET:
                     setattr(node, path[-1], choice)
+            root, scopes = roots[""], Scopes(roots)
             try:
-                expected: Any = reference_eval(e, root)
+                expected: Any = reference_eval(e, root, scopes)
             except TypeError:  # operands of kinds the schema never gives together
                 continue
-            assert _eval(e, root) == expected or (_eval(e, root) is expected), (e, root)
+            got = _eval(e, root, scopes)
+            assert got == expected or got is expected, (e, roots)

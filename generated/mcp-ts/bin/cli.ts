@@ -6,6 +6,7 @@
  * prints.
  *
  *     node dist/bin/cli.js validate --as DEFINITION [--lenient] FILE...
+ *     node dist/bin/cli.js replay [--format auto|jsonl|sse|json] [--after N] FILE...
  *     node dist/bin/cli.js batch JOBS.jsonl   # {"id", "op": "validate"|"replay", "path"|"text"|"data", ...}
  *     node dist/bin/cli.js batch -            # jobs on stdin, each answered as it arrives
  *
@@ -21,6 +22,8 @@ import { DecodeError, decode, decodeLenient, ROOT } from "../src/codec_json.js";
 import { DEFINITION_NAMES } from "../src/types.js";
 import type { DefinitionName } from "../src/types.js";
 import { utf8Text } from "../src/json.js";
+import { replay, replayChunks, FORMATS } from "../src/replay.js";
+import type { Format } from "../src/replay.js";
 
 function out(value: unknown): void {
   process.stdout.write(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? Number(v) : v)) + "\n");
@@ -39,6 +42,37 @@ function read(path: string): Uint8Array {
     return path === "-" ? readFileSync(0) : readFileSync(path);
   } catch (e) {
     return usage(`${path}: cannot be read: ${(e as Error).message}`);
+  }
+}
+
+const CHUNK = 1 << 20;
+
+/** A file a chunk at a time (JSON Lines and SSE are judged in flat memory); stdin whole. */
+function* chunksOf(path: string): Generator<Uint8Array> {
+  if (path === "-") {
+    yield read(path);
+    return;
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    return usage(`${path}: cannot be read: ${(e as Error).message}`);
+  }
+  try {
+    for (;;) {
+      const buffer = new Uint8Array(CHUNK);
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, CHUNK, null);
+      } catch (e) {
+        return usage(`${path}: cannot be read: ${(e as Error).message}`);
+      }
+      if (n === 0) return;
+      yield n === CHUNK ? buffer : buffer.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -125,6 +159,10 @@ function runJob(line: string, file: string): void {
   const path: string | undefined = job["path"];
   const input: Uint8Array | string = path !== undefined ? read(path) : job["data"] !== undefined ? fromBase64(String(job["data"])) : job["text"];
   if (job["op"] === "validate") out({ id: job["id"], ...validateOne(input, definitionOf(job["definition"]), Boolean(job["lenient"])) });
+  else if (job["op"] === "replay") {
+    const options = { format: job["format"] ?? "auto", after: job["after"] ?? null };
+    out({ id: job["id"], ...(path !== undefined ? replayChunks(chunksOf(path), options) : replay(input, options)) });
+  }
   else usage(`unknown job ${JSON.stringify(job["op"])}`);
 }
 
@@ -154,6 +192,18 @@ function main(argv: string[]): number {
     }
     return ok ? 0 : 1;
   }
+  if (command === "replay") {
+    const format = (options["format"] ?? "auto") as Format;
+    if (!FORMATS.includes(format)) usage(`--format ${format}: expected one of ${FORMATS.join(", ")}`);
+    const after = integer("after", options["after"]);
+    let ok = true;
+    for (const file of files) {
+      const report = replayChunks(chunksOf(file), { format, after });
+      ok &&= report.outcome === "completed";
+      out({ file, ...report });
+    }
+    return ok ? 0 : 1;
+  }
   if (command === "batch") {
     if (files.length === 1 && files[0] === "-") {
       batchStdin();
@@ -162,7 +212,7 @@ function main(argv: string[]): number {
     for (const file of files) for (const line of utf8Text(read(file)).split("\n")) if (line.trim()) runJob(line, file);
     return 0;
   }
-  usage(`unknown command ${JSON.stringify(command)}: validate or batch`);
+  usage(`unknown command ${JSON.stringify(command)}: validate, replay or batch`);
 }
 
 // a reader that stops early (`| head`) ends the run quietly, as a closed pipe should

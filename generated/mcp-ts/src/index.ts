@@ -2,7 +2,7 @@
 // Do not edit: change the spec or the templates and run `specbind generate`.
 /**
  * Model Context Protocol 2025-11-25 for TypeScript: types for every definition, the exact
- * JSON codec. Zero runtime
+ * JSON codec, the lifecycle automaton (53 rules) and replay. Zero runtime
  * dependencies.
  */
 
@@ -13,6 +13,9 @@ export type { Decoded } from "./codec_json.js";
 export { DecodeError, EncodeError, Issue, ValidationError } from "./errors.js";
 export { MAX_DEPTH } from "./json.js";
 export * from "./version.js";
+export { Automaton, Finding, RULES, checkAnswers, checkListing } from "./automaton.js";
+export { replay, replayChunks, sniff, conformant, FORMATS, OUTCOMES } from "./replay.js";
+export type { Report } from "./replay.js";
 export { SSEDecoder } from "./sse.js";
 export { Router, FamilyFinding } from "./family.js";
 export type { Delivery, Segment } from "./family.js";

@@ -99,10 +99,12 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
             "sha256": rules.sha256,
             "table": repr(tables),
             "has_cases": any("cases" in row for rows in tables["machine"]["table"].values() for row in rows.values()),
+            "two_party": bool(tables.get("parties")),
             "rules": [vars(r) | {"used": True} for r in rules.ast.rules.values()],
             "entities": [e.name for e in rules.ast.entities],
             "passed": rules.lint.passed,
             "diagrams": [as_context(d) for d in diagrams(rules.tables)],
+            "parties": _parties(rules),
         },
     }
     data = [
@@ -120,6 +122,50 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     runtime += ("vocabulary",) if vocabulary else ()
     runtime += ("family",) if family is not None else ()
     return Plan(package_dir=package, context=context, data=tuple(data), templates="python", runtime=runtime)
+
+
+def _parties(rules: Any) -> dict[str, Any] | None:
+    """What RULES.md says of a protocol of two parties: who sends what, what answers what, the
+    facts and the correlation rules (None for one-way rules)."""
+    tables = rules.tables
+    if not tables.get("parties"):
+        return None
+    senders = {m: " and ".join(p for p in tables["parties"] if tables["messages"][p].get(m, {}).get("kind") == "request") for m in tables["results"]}
+    results = [
+        {"method": method, "senders": senders[method], "definition": alt["definition"], "name": alt["name"], "when": _shown(alt["when"])}
+        for method, alts in tables["results"].items()
+        for alt in alts
+    ]
+    facts: dict[str, dict[str, Any]] = {}
+    for type_, declared in tables["facts"].items():
+        for f in declared:
+            facts.setdefault(f["name"], {"name": f["name"], "path": f["wire"], "types": []})["types"].append(f"`{type_}`")
+    return {
+        "names": tables["parties"],
+        "mistyped": tables["exchanges"]["rules"]["mistyped"],
+        "results": results,
+        "facts": [{**f, "types": ", ".join(f["types"])} for f in facts.values()],
+        "slots": sorted(tables["exchanges"]["rules"].items()),
+    }
+
+
+def _shown(e: Any) -> str:
+    """An expression of the tables as the rules file writes it."""
+    if e is None:
+        return "otherwise"
+    op = e["op"]
+    if op == "lit":
+        return json.dumps(e["value"])
+    if op in ("field", "present", "absent", "length", "unique"):
+        path = e["wire"]
+        scoped = f"fact {path}" if e.get("scope") == "fact" else f"request {path}" if e.get("scope") == "request" else path
+        return scoped if op == "field" else f"{op} {scoped}"
+    args = [_shown(a) for a in e.get("args", [])]
+    if op == "not":
+        return f"not {args[0]}"
+    if op == "cmp":
+        return f"{args[0]} {e['cmp']} {args[1]}"
+    return f"({args[0]} {'+' if op == 'add' else '-' if op == 'sub' else op} {args[1]})"
 
 
 def _family(binding: Binding, family: Family) -> dict[str, Any]:

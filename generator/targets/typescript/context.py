@@ -233,7 +233,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
             "source": binding.stable(binding.rules) if binding.rules else rules.source,
             "sha256": rules.sha256,
             "table": json.dumps(rules.tables, indent=1, ensure_ascii=False),
-            "events_ts": types.ts[rules.tables["events_definition"]],
+            "events_ts": types.ts[rules.tables["events_definition"]] if rules.tables["events_definition"] else None,
+            "two_party": bool(rules.tables.get("parties")),
             "count": len(rules.tables["rules"]),
         },
     }

@@ -24,6 +24,7 @@ from msgspec import UNSET
 
 from . import codec_json, models
 from .automaton_table import TABLES
+from .dialogue import MISSING, Dialogue
 from .errors import DecodeError
 from .jsonscan import member_scalar
 from .limits import int_digits_limit, too_deep
@@ -51,7 +52,10 @@ _CLASSES: dict[str, Any] = {t: models.DEFINITIONS[c] for t, c in TABLES["event_c
 # retired event type -> how it is translated into its replacement, before any rule sees it
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
 _UNKNOWN: Any = object()
-_EVENTS = codec_json.decoder(TABLES["events_definition"])
+# two parties: messages are typed by the exchange stage (dialogue.py), not by one events union
+_PARTIES: list[str] | None = TABLES.get("parties")
+_EVENTS: Any = codec_json.decoder(TABLES["events_definition"]) if TABLES["events_definition"] else None
+_UNIT = "message" if _PARTIES else "event"  # what a finding's index counts
 
 
 def _refuse(data: bytes) -> Any:
@@ -80,11 +84,20 @@ def _collect(obj: Any, path: list[str]) -> list[Any]:
     return items
 
 
-def _eval(e: dict[str, Any], obj: Any) -> Any:
+def _eval(e: dict[str, Any], obj: Any, ctx: Any = None) -> Any:
     """Three-valued: a comparison or sum naming an absent field is unknown, not false. Each
     expression is compiled into one Python function on first use (the tables live as long as
-    the module, so that happens once per expression)."""
-    return _compiled(e)(obj)
+    the module, so that happens once per expression). ``ctx``: the automaton, whose dialogue
+    reads scoped paths (a fact, the request a message answers)."""
+    return _compiled(e)(obj, ctx)
+
+
+def _scoped(ctx: Any, node: dict[str, Any]) -> Any:
+    """A scoped path's value for the compiled expressions: ``_UNKNOWN`` when there is nothing to
+    read (a fact never declared, no request answered), ``UNSET`` when the member is absent."""
+    dialogue = getattr(ctx, "_dialogue", None)
+    value = MISSING if dialogue is None else dialogue.scoped(node)
+    return _UNKNOWN if value is MISSING else value
 
 
 _COMPILED: dict[int, tuple[Any, Any]] = {}
@@ -119,6 +132,16 @@ def _compile(e: dict[str, Any]) -> Any:
         op = e["op"]
         if op == "lit":
             return const(e["value"])
+        if op in ("field", "present", "absent", "length") and "scope" in e:
+            v = fresh()
+            get = f"_scoped(ctx, {const(e)})"
+            if op == "field":
+                return f"(_U if ({v} := {get}) is UNSET or {v} is _U else {v})"
+            if op == "present":
+                return f"({v} if ({v} := {get}) is _U else {v} is not UNSET)"
+            if op == "absent":
+                return f"({v} if ({v} := {get}) is _U else {v} is UNSET)"
+            return f"(_U if ({v} := {get}) is UNSET or {v} is _U else len({v}))"
         if op in ("field", "present", "absent", "length"):
             path = e["path"]
             get = f"getattr(obj, {path[0]!r}, UNSET)" if len(path) == 1 else f"_get(obj, {const(path)})"
@@ -153,8 +176,8 @@ def _compile(e: dict[str, Any]) -> Any:
         return f"(_U if {both} is _U or {b} is _U else bool({a} {cmp} {b}))"
 
     body = emit(e)
-    scope: dict[str, Any] = {"UNSET": UNSET, "_U": _UNKNOWN, "_get": _get, "_unique": _unique, "_C": consts}
-    exec(f"def expression(obj):\n    return {body}\n", scope)
+    scope: dict[str, Any] = {"UNSET": UNSET, "_U": _UNKNOWN, "_get": _get, "_unique": _unique, "_scoped": _scoped, "_C": consts}
+    exec(f"def expression(obj, ctx=None):\n    return {body}\n", scope)
     return scope["expression"]
 
 
@@ -174,6 +197,8 @@ def _requirement(req: dict[str, Any]) -> tuple[Any, ...]:
         return (kind, req["field"], req["rule"], req["wire"])
     if kind in ("agree", "agree-if-present"):
         return (kind, tuple((f["field"], f["default"], f["wire"]) for f in req["fields"]), req["rule"])
+    if kind == "in-state":
+        return (kind, req["field"], req["rule"], req["wire"])
     return (kind, req["entity"], req["field"], req["rule"])
 
 
@@ -186,8 +211,9 @@ def _prepare_require(req: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
+    # a target a field names is held as ("from", path) in the target's place
     transitions = {
-        s: (r["target"], r["fail"], tuple(_prepare_require(q) for q in r["requires"]))
+        s: (("from", tuple(r["target_field"])) if r.get("target_field") else r["target"], r["fail"], tuple(_prepare_require(q) for q in r["requires"]))
         for s, r in step["transitions"].items()
     }
     paths = [tuple(p) for p in step["key"]]
@@ -201,8 +227,8 @@ def _prepare_step(step: dict[str, Any]) -> tuple[Any, ...]:
 
 def _prepare_row(state: str, type_: str, row: dict[str, Any]) -> tuple[Any, ...]:
     steps = tuple(_prepare_step(s) for s in _STEPS.get(type_, ()))
-    # (rule, each, expression, the expression compiled)
-    checks = tuple((c["rule"], c["each"], c["expect"], _compiled(c["expect"])) for c in _CHECKS.get(type_, ()))
+    # (rule, each, expression, the expression compiled, the facts it reads)
+    checks = tuple((c["rule"], c["each"], c["expect"], _compiled(c["expect"]), c.get("facts", ())) for c in _CHECKS.get(type_, ()))
     plain = not (row["fail"] or row["requires"] or row["actions"] or checks or row.get("cases")) and row["target"] == state
     return (row["target"], row["fail"], tuple(_requirement(q) for q in row["requires"]), tuple(row["actions"]), steps, checks, plain)
 
@@ -215,6 +241,7 @@ _ROWS: dict[str, dict[str, tuple[Any, ...]]] = {
     for state, rows in _MACHINE["table"].items()
 }
 _CHUNK_KINDS: frozenset[str] = frozenset(_CHUNKS["kinds"]) if _CHUNKS else frozenset()
+_ENTITY_STATES: dict[str, frozenset[str]] = {name: frozenset(spec["states"]) for name, spec in TABLES["entities"].items()}
 _SEQUENCE: dict[str, Any] | None = TABLES["sequence"]
 # (state, event type) -> the conditional alternatives of that row, tried in order
 _CASES: dict[tuple[str, str], list[tuple[Any, tuple[Any, ...]]]] = {
@@ -305,7 +332,7 @@ class Finding:
         }
 
     def __str__(self) -> str:
-        return f"{self.rule} [{self.level}] event {self.index} ({self.type}): {self.message}"
+        return f"{self.rule} [{self.level}] {_UNIT} {self.index} ({self.type}): {self.message}"
 
 
 class _Values(dict[str, Any]):
@@ -329,10 +356,13 @@ def _key_text(key: Any) -> str:
 
 
 def _raw(data: bytes | str) -> Any:
-    """The document as plain JSON values, or None when it is not JSON at all."""
+    """The document as plain JSON values, read as the codec reads it (its limits; of a member
+    given twice, the last), or None when the codec does not read it."""
+    from .validation import JSONParseError, parse_json  # loaded by the lenient path already
+
     try:
-        return msgspec.json.decode(data)
-    except (msgspec.DecodeError, ValueError, RecursionError):
+        return parse_json(data)
+    except JSONParseError:
         return None
 
 
@@ -382,6 +412,8 @@ class Automaton:
         }
         # retired shapes: slot -> the id a translation minted and later ones continue
         self._held: dict[str, str] = {}
+        # two parties: the exchanges, facts and references of the session
+        self._dialogue: Dialogue | None = Dialogue(self) if _PARTIES else None
         self._lanes: dict[Any, list[Any]] = {}
         self._out: list[Finding] = []
         # when a dict: the events decoded from documents, counted per class
@@ -442,8 +474,22 @@ class Automaton:
 
     def feed_document(self, data: bytes | str) -> tuple[Finding, ...]:
         """Decode one event leniently and feed it: a document that does not decode is a finding,
-        what lenient decoding strips is reported, an unknown event is dropped and reported."""
+        what lenient decoding strips is reported, an unknown event is dropped and reported.
+
+        For a protocol of two parties, a document is a line of a transcript, ``{"from": PARTY,
+        "message": MESSAGE}`` (``feed_message`` takes a message and its sender apart)."""
+        if self._dialogue is not None:
+            self._dialogue.feed_entry(data)
+            return self._take()
         return self._feed_lenient(data)
+
+    def feed_message(self, data: bytes | str, sender: str) -> tuple[Finding, ...]:
+        """Two parties: one message as sent (its bytes) and the party that sent it; the findings
+        for it. What a live relay calls for each message it forwards, in wire order."""
+        if self._dialogue is None:
+            raise TypeError("feed_message belongs to protocols of two parties: these rules have one stream")
+        self._dialogue.feed_message(data.encode() if isinstance(data, str) else bytes(data), sender)
+        return self._take()
 
     def _feed_lenient(self, data: bytes | str) -> tuple[Finding, ...]:
         try:
@@ -565,6 +611,8 @@ class Automaton:
         ``skip_blank``: a document of whitespace alone is no event, and the others are read
         stripped (JSON Lines); else every document is one, decoding or not. Returns how many
         blank documents were skipped."""
+        if self._dialogue is not None:
+            return self._feed_entries(documents, skip_blank)
         # the codec's own fast reading (Decoder.fast, inlined: this loop is the hot path): its
         # typed decode (whose classes refuse undeclared members: an event that has some takes
         # feed_document) and its limits
@@ -662,6 +710,21 @@ class Automaton:
             self._last = ev
         return skipped
 
+    def _feed_entries(self, documents: Iterable[bytes], skip_blank: bool) -> int:
+        """feed_documents for transcript lines: each as feed_document would."""
+        dialogue = self._dialogue
+        assert dialogue is not None
+        skipped = 0
+        for doc in documents:
+            if skip_blank:
+                doc = doc.strip()
+                if not doc:
+                    skipped += 1
+                    continue
+            dialogue.feed_entry(doc)
+        self._out.clear()
+        return skipped
+
     # -- the stream ---------------------------------------------------------------------------
 
     def feed(self, event: Any) -> tuple[Finding, ...]:
@@ -698,7 +761,10 @@ class Automaton:
         return [self._last] if self._expanded is None else self._expanded
 
     def finish(self) -> tuple[Finding, ...]:
-        """End of stream: a run still active is truncated."""
+        """End of stream: a run still active is truncated (two parties: and requests still
+        unanswered are reported)."""
+        if self._dialogue is not None:
+            self._dialogue.finish()
         if _CHUNKS is not None:
             for lane in list(self._lanes):
                 self._close_lane(lane)
@@ -715,18 +781,23 @@ class Automaton:
         run = _show(_get(opener, identity)) if opener is not None and identity else "?"
         return {"run": run, "state": self.state}
 
-    def _apply(self, ev: Any, type_: str) -> None:
+    def _apply(self, ev: Any, type_: str, shallow: bool = False) -> None:
+        """The machine's row for the event, its requirements, entity steps and checks, its
+        actions. ``shallow``: the row alone (two parties: a result not of its request's type,
+        already reported, still answers its request and so moves the phases)."""
         row = self._rows[self.state].get(type_)
         if row is None:
             return
         for when, case in _CASES.get((self.state, type_), ()):
-            if _eval(when, ev) is True:
+            if _eval(when, ev, self) is True:
                 row = case[:4] + row[4:]
                 break
         target, fail, requires, actions, steps, checks, _ = row
         if fail:
             self._report(fail, type_, self._run_values())
             return
+        if shallow:
+            requires = steps = checks = ()
         for req in requires:
             self._require(req, ev, type_, None)
         for step in steps:
@@ -825,6 +896,9 @@ class Automaton:
                     continue
                 req = req[2]
             self._require(req, ev, type_, record, entity, key)
+        if target.__class__ is tuple:  # the state the event's field names (staying when it names none)
+            named = _get(ev, list(target[1]))
+            target = named if named.__class__ is str and named in _ENTITY_STATES[entity] else None
         if target is not None:
             if record is None:
                 remembered = {}
@@ -867,6 +941,12 @@ class Automaton:
                 if value != expected:
                     values = {"field": wire, "actual": _show(value), "expected": _show(expected), "kind": kind}
                     self._report(req[2], type_, values, (_key_text(key),))
+        elif what == "in-state":
+            if record is None:
+                return
+            value = _get(ev, req[1])
+            if value is not UNSET and value != record[0]:
+                self._report(req[2], type_, {"field": req[3], "actual": _show(value), "expected": record[0], "kind": kind}, (_key_text(key),))
         else:  # exists / missing
             key = getattr(ev, req[2], UNSET)
             if key is UNSET:
@@ -880,7 +960,7 @@ class Automaton:
     # -- checks on one event --------------------------------------------------------------------
 
     def _check(self, check: tuple[Any, ...], ev: Any, type_: str) -> None:
-        rule, each, expect, evaluate = check
+        rule, each, expect, evaluate, facts = check
         if each is None:
             targets = [ev]
         else:
@@ -889,12 +969,15 @@ class Automaton:
                 return
             targets = items
         for i, target in enumerate(targets):
-            if evaluate(target) is False:
+            if evaluate(target, self) is False:
                 ids: tuple[str, ...] = ()
                 if expect["op"] == "unique":
                     values = [_text(v) for v in _collect(target, expect["path"])]
                     ids = tuple(sorted({v for v in values if values.count(v) > 1}))
-                self._report(rule, type_, {"index": i}, ids)
+                shown: dict[str, Any] = {"index": i}
+                if facts and self._dialogue is not None:
+                    shown["declared"] = self._dialogue.declared(facts)
+                self._report(rule, type_, shown, ids)
 
     # -- chunk expansion ------------------------------------------------------------------------
 
