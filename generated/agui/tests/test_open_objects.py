@@ -68,7 +68,7 @@ def _at(document: Any, pointer: str) -> Any:
 
 
 # undeclared members tried, in order: the first the schema admits at a place is the one added
-MEMBERS = ([1, {"a": "b"}, None], "x", 1, {}, None)
+MEMBERS: tuple[Any, ...] = ([1, {"a": "b"}, None], "x", 1, {}, None)
 
 
 def _cases() -> list[tuple[str, Any, str, Any]]:
