@@ -667,7 +667,6 @@ class Documents:
     def _schema(self, node: dict[str, Any], budget: int) -> Any:
         """A value for a node of the general vocabulary, built from its keywords (best effort:
         ``document`` keeps it only when the validator agrees)."""
-        s = self.source
         around, self._around = self._around, ()
         if around:
             return self._schema_value(node, budget, around)
