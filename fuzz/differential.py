@@ -1,18 +1,23 @@
 """Differential fuzzing: the same inputs through both bindings of a spec, whole answers compared.
 
-    python fuzz/differential.py [--spec agui|harness-runtime|all] [--runs N] [--seed S] [--out DIR]
+    python fuzz/differential.py [--spec agui|harness-runtime|mcp|mcp-2026-07-28|all] [--runs N] [--seed S] [--out DIR]
 
 Every input (a stream from the specs' own material, framed as JSON Lines, SSE, a JSON array, a
-test case or one document, then mutated: in its values, then in its bytes) goes through
+test case or one document; or one document of any definition from the package's ``docgen``;
+then mutated: in its values, then in its bytes) goes through
 
 - ``replay`` (the whole report: outcome, every finding, runs, events, types, format, notes), with
-  the format sniffed and, for some inputs, forced; for Harness streams, sometimes after a cursor;
-- ``validate`` strict and lenient as the root definition (valid, every error and warning),
+  the format sniffed and, for some inputs, forced; for Harness streams, sometimes after a cursor
+  (specs with rules only: the MCP revisions have none yet, so their inputs are validated only);
+- ``validate`` strict and lenient (valid, every error and warning), as the root definition or,
+  for a generated document, mostly as its own definition,
 
 in the Python package, in process, and in the TypeScript package, in one long-lived Node process
 (``node dist/bin/cli.js batch -``) fed job after job while Python works on its side. Any
 difference is a disagreement; a Python exception, or Node dying, is a crash. Each disagreement's
 input is written to ``--out`` (``<spec>-<n>.bin`` and the two answers in ``<spec>-<n>.json``).
+Each spec's line gives its inputs, answers, disagreements, crashes, wall time, inputs/s and the
+peak RSS of both processes.
 
 Exit 0 when every answer agreed, 1 otherwise. ``make test`` runs a short budget
 (tests/test_differential.py); fuzz/README.md has the long run's figures.
@@ -23,9 +28,11 @@ from __future__ import annotations
 import argparse
 import base64
 import importlib
+import importlib.util
 import json
 import queue
 import random
+import resource
 import subprocess
 import sys
 import threading
@@ -47,7 +54,17 @@ from corpus import spec_streams  # noqa: E402
 from generator.targets.typescript import node as ts_node  # noqa: E402
 
 # spec folder -> (Python package, TypeScript package folder under generated/)
-SPECS = {"agui": ("agui", "agui-ts"), "harness-runtime": ("harness_runtime", "harness-runtime-ts")}
+SPECS = {
+    "agui": ("agui", "agui-ts"),
+    "harness-runtime": ("harness_runtime", "harness-runtime-ts"),
+    "mcp": ("mcp", "mcp-ts"),
+    "mcp-2026-07-28": ("mcp_2026_07_28", "mcp-2026-07-28-ts"),
+}
+
+
+def replays(spec: str) -> bool:
+    """Whether the spec's packages replay streams (it has rules), or only validate documents."""
+    return importlib.util.find_spec(f"{SPECS[spec][0]}.replay") is not None
 
 
 # -- the TypeScript side -----------------------------------------------------------------------
@@ -92,6 +109,14 @@ class Peer:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
+    def peak_rss_kb(self) -> int:
+        """The Node process's peak resident set so far (VmHWM), 0 where /proc cannot say."""
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return 0
+        return next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+
     def close(self) -> None:
         self.jobs.put(None)
         self.writer.join(timeout=10)
@@ -121,19 +146,21 @@ class Reference:
     def __init__(self, package: str) -> None:
         self.package = importlib.import_module(package)
         self.codec = self.package.codec_json
-        self.replay_module = importlib.import_module(f"{package}.replay")
+        self.replay_module = importlib.import_module(f"{package}.replay") if importlib.util.find_spec(f"{package}.replay") else None
 
     def answer(self, job: dict[str, Any], data: bytes) -> dict[str, Any]:
         if job["op"] == "replay":
+            assert self.replay_module is not None
             report = self.replay_module.replay(data, fmt=job["format"], after=job["after"])
             return _plain(report)
         errors: list[Any] = []
         warnings: list[Any] = []
+        definition = job.get("definition", self.codec.ROOT)
         try:
             if job["lenient"]:
-                warnings = list(self.codec.decode_lenient(data).warnings)
+                warnings = list(self.codec.decode_lenient(data, definition).warnings)
             else:
-                self.codec.decode(data)
+                self.codec.decode(data, definition)
         except self.package.DecodeError as exc:
             errors = list(exc.errors)
         return _plain({"valid": not errors, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]})
@@ -174,7 +201,17 @@ def _slots(value: Any, found: list[tuple[Any, Any]]) -> None:
         _slots(v, found)
 
 
-def mutate_values(events: list[Any], rng: random.Random) -> list[Any]:
+# the member that names what a document is, and names to put there: known ones, retired ones,
+# unknown ones (per spec: the one place the fuzzer knows the protocols' words)
+TAGS: dict[str, tuple[str, list[str]]] = {
+    "agui": ("type", ["THINKING_START", "THINKING_TEXT_MESSAGE_CONTENT", "THINKING_END", "X_UNKNOWN", "RUN_STARTED", "TEXT_MESSAGE_CHUNK"]),
+    "harness-runtime": ("type", ["run.unknown", "provider.event", "run.started", "checkpoint.created"]),
+    "mcp": ("method", ["tools/call", "initialize", "notifications/unknown", "x/unknown", "", "ping"]),
+}
+TAGS["mcp-2026-07-28"] = TAGS["mcp"]
+
+
+def mutate_values(events: list[Any], rng: random.Random, spec: str = "agui") -> list[Any]:
     """One change to the events as values: a member with an array-index or prototype name, a
     string of odd code points, an unknown enum member or type, a retired type, a number that
     binds differently, an event delivered again (changed or reordered)."""
@@ -202,8 +239,13 @@ def mutate_values(events: list[Any], rng: random.Random) -> list[Any]:
         c[k] = rng.choice(ODD_STRINGS)
     elif kind == 3:
         event = rng.choice(events)
+        if _entry(event) and rng.random() < 0.3:  # a transcript's sender: a party, the other, none
+            event["from"] = rng.choice(["client", "server", "proxy", "", None])
+        elif _entry(event) and isinstance(event["message"], dict):
+            event = event["message"]
         if isinstance(event, dict):
-            event["type"] = rng.choice(["THINKING_START", "THINKING_TEXT_MESSAGE_CONTENT", "THINKING_END", "X_UNKNOWN", "run.unknown", "provider.event"])
+            tag, names = TAGS[spec]
+            event[tag] = rng.choice(names)
             if rng.random() < 0.5:
                 event["__proto__"] = {"polluted": 1}
     elif kind == 4 and slots:
@@ -247,33 +289,88 @@ def frame(events: list[Any], rng: random.Random) -> bytes:
     return dumps(rng.choice(events) if events else {}).encode("utf-8", "surrogatepass")
 
 
-def inputs(spec: str, seed: int) -> Iterator[bytes]:
-    """Inputs for one spec, forever, from a seed (the same sequence for the same seed)."""
+def streams_of(spec: str) -> list[list[Any]]:
+    """A spec's own streams: its conformance streams and rule examples, its recorded sessions
+    (samples/*.jsonl) and its example documents. A spec of two parties replays transcripts
+    (`{"from", "message"}` lines, as its rule examples and sessions are written); one without
+    rules validates messages, so its sessions' lines are their messages."""
+    found = spec_streams().get(spec)
+    if found is not None:
+        return [s for s in found if s]
+    folder = REPO / "spec" / spec
+    whole = replays(spec)
+    out: list[list[Any]] = []
+    if (folder / "rule-examples.json").is_file():
+        examples = json.loads((folder / "rule-examples.json").read_text(encoding="utf-8"))
+        for rule in sorted(examples):
+            for kind in ("violates", "satisfies"):
+                out += [e["stream"] for e in examples[rule].get(kind, []) if "stream" in e]
+    for path in sorted((folder / "samples").glob("*.jsonl")):
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        out.append(lines if whole else [m["message"] if _entry(m) else m for m in lines])
+    out += [[json.loads(p.read_text(encoding="utf-8"))] for p in sorted((folder / "examples").glob("*/*.json"))]
+    return [s for s in out if s]
+
+
+def _entry(line: Any) -> bool:
+    """Whether a line is a transcript's entry: {"from": PARTY, "message": MESSAGE}."""
+    return isinstance(line, dict) and "from" in line and "message" in line
+
+
+def inputs(spec: str, seed: int) -> Iterator[tuple[bytes, str | None]]:
+    """Inputs for one spec, forever, from a seed (the same sequence for the same seed): each
+    its bytes and the definition to validate it as (None: the root). For a spec with rules,
+    mostly streams; for one without, mostly single documents."""
     rng = random.Random(seed)
-    streams = [s for s in spec_streams()[spec] if s]
+    streams = streams_of(spec)
+    package = importlib.import_module(f"{SPECS[spec][0]}.docgen")
+    documents = package.Documents(package.RandomSource(rng))
+    names = sorted(package.DEFINITIONS)
+    whole = replays(spec)
     while True:
-        events = list(rng.choice(streams))
-        if rng.random() < 0.3:  # a piece of a stream
-            i = rng.randrange(len(events))
-            events = events[i : i + rng.randrange(1, 6)]
+        definition: str | None = None
+        if rng.random() < (0.15 if whole else 0.5):  # one document of any definition
+            definition = rng.choice(names)
+            try:
+                events = [documents.document(definition)]
+            except (ValueError, RecursionError):  # a definition with no finite instance
+                continue
+            if rng.random() < 0.2:
+                definition = None
+        else:
+            events = list(rng.choice(streams))
+            if rng.random() < (0.3 if whole else 0.8):  # a piece of a stream
+                i = rng.randrange(len(events))
+                events = events[i : i + rng.randrange(1, 6 if whole else 2)]
         for _ in range(rng.choice([0, 1, 1, 2, 3])):
-            events = mutate_values(events, rng)
-        data = frame(events, rng)
+            events = mutate_values(events, rng, spec)
+        data = frame(events, rng) if definition is None else frame_one(events, rng)
         if rng.random() < 0.5:
             data = mutate_bytes(data, rng)
-        yield data
+        yield data, definition
 
 
-def jobs_for(spec: str, n: int, rng: random.Random) -> list[dict[str, Any]]:
-    """The jobs of the n-th input: replay (the format sniffed, or one forced; for a spec with a
-    replay cursor, sometimes after one) and validate, strict and lenient."""
-    fmt = "auto" if rng.random() < 0.7 else rng.choice(["jsonl", "sse", "json"])
-    after = rng.choice([None, None, None, 0, 1, 3]) if spec == "harness-runtime" else None
-    return [
-        {"id": f"{n}:replay", "op": "replay", "format": fmt, "after": after},
-        {"id": f"{n}:strict", "op": "validate", "lenient": False},
-        {"id": f"{n}:lenient", "op": "validate", "lenient": True},
-    ]
+def frame_one(events: list[Any], rng: random.Random) -> bytes:
+    """A generated document (the first of `events`: a mutation may have added one) as one JSON
+    text, compact or not."""
+    value = events[0] if events else {}
+    text = json.dumps(value, ensure_ascii=rng.random() < 0.3, indent=rng.choice([None, None, 1]))
+    return text.encode("utf-8", "surrogatepass")
+
+
+def jobs_for(spec: str, n: int, rng: random.Random, definition: str | None = None) -> list[dict[str, Any]]:
+    """The jobs of the n-th input: replay where the spec has rules (the format sniffed, or one
+    forced; for a spec with a replay cursor, sometimes after one) and validate, strict and
+    lenient (as `definition`, or the root)."""
+    jobs = []
+    if replays(spec):
+        fmt = "auto" if rng.random() < 0.7 else rng.choice(["jsonl", "sse", "json"])
+        after = rng.choice([None, None, None, 0, 1, 3]) if spec == "harness-runtime" else None
+        jobs.append({"id": f"{n}:replay", "op": "replay", "format": fmt, "after": after})
+    named = {} if definition is None else {"definition": definition}
+    jobs.append({"id": f"{n}:strict", "op": "validate", "lenient": False, **named})
+    jobs.append({"id": f"{n}:lenient", "op": "validate", "lenient": True, **named})
+    return jobs
 
 
 # -- the run ------------------------------------------------------------------------------------
@@ -286,6 +383,8 @@ class Stats:
     disagreements: int = 0
     crashes: int = 0
     seconds: float = 0.0
+    python_rss_kb: int = 0  # peak resident set of this process (all specs run in it so far)
+    node_rss_kb: int = 0  # peak resident set of the Node process
     first: list[dict[str, Any]] = field(default_factory=list)  # the first few, for the report
 
 
@@ -303,8 +402,8 @@ def run(spec: str, runs: int, seed: int, out: Path | None = None, batch: int = 2
         while stats.inputs < runs and (budget is None or time.monotonic() - started < budget):
             block = []
             for n in range(stats.inputs, min(runs, stats.inputs + batch)):
-                data = next(source)
-                block.append((n, data, jobs_for(spec, n, rng)))
+                data, definition = next(source)
+                block.append((n, data, jobs_for(spec, n, rng, definition)))
             peer.send([{**j, "data": base64.b64encode(data).decode()} for _, data, js in block for j in js])
             for n, data, js in block:
                 mine: dict[str, Any] = {}
@@ -322,14 +421,17 @@ def run(spec: str, runs: int, seed: int, out: Path | None = None, batch: int = 2
                         stats.disagreements += 1
                         _record(stats, out, spec, n, data, job, mine[job["id"]], theirs, keep)
                 stats.inputs += 1
+            stats.node_rss_kb = max(stats.node_rss_kb, peer.peak_rss_kb())
             if on_batch is not None:
                 on_batch(stats)
     except RuntimeError as exc:  # node died: a crash of the TypeScript side
         stats.crashes += 1
         stats.first.append({"spec": spec, "input": stats.inputs, "node": str(exc)})
     finally:
+        stats.node_rss_kb = max(stats.node_rss_kb, peer.peak_rss_kb())
         peer.close()
         stats.seconds = time.monotonic() - started
+        stats.python_rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return stats
 
 
@@ -364,7 +466,8 @@ def main() -> int:
 
         stats = run(spec, args.runs, args.seed, args.out, on_batch=progress)
         print(f"{spec}: {stats.inputs:,} inputs ({stats.answers:,} answers compared), {stats.disagreements:,} disagreements, "
-              f"{stats.crashes:,} crashes, {stats.seconds:.1f} s ({stats.inputs / max(stats.seconds, 1e-9):,.0f} inputs/s), seed {args.seed}")
+              f"{stats.crashes:,} crashes, {stats.seconds:.1f} s ({stats.inputs / max(stats.seconds, 1e-9):,.0f} inputs/s), seed {args.seed}, "
+              f"peak RSS python {stats.python_rss_kb / 1024:.0f} MB, node {stats.node_rss_kb / 1024:.0f} MB", flush=True)
         for entry in stats.first:
             print(json.dumps(entry, ensure_ascii=False)[:3000])
         failed |= bool(stats.disagreements or stats.crashes)

@@ -36,6 +36,18 @@ def hr(seq: int | str, type_: str = "run.queued", data: bytes = b'{"providerId":
             % (str(seq).encode(), str(seq).encode(), type_.encode(), data, extra))
 
 
+MCP_OPEN = (
+    b'{"from":"client","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}',
+    b'{"from":"server","message":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}',
+    b'{"from":"client","message":{"jsonrpc":"2.0","method":"notifications/initialized"}}',
+)
+
+
+def mcp(*entries: bytes) -> bytes:
+    """An MCP 2025-11-25 transcript: the handshake, then `entries` ({"from", "message"} lines)."""
+    return lines(*MCP_OPEN, *entries)
+
+
 def lines(*docs: bytes) -> bytes:
     return b"".join(d + b"\n" for d in docs)
 
@@ -99,9 +111,23 @@ CASES: list[Case] = [
     # 8. member order as in the document: errors, and the sequence stage's "the same event"
     ("8-error-order", "agui", STRICT, AG_START[:-1] + b',"b":1,"0":2,"a":3}',
      lambda r: [e["message"] for e in r["errors"]] == ["unknown property 'b'", "unknown property '0'", "unknown property 'a'"]),
+    # ... and "the same event again" is the same JSON value, its members in any order (a
+    # redelivery another encoder re-serialised), nested too; a changed value is a conflict
     ("8-redelivery-reordered", "harness-runtime", REPLAY,
-     lines(hr(1), hr(2, "provider.event", b'{"b":1,"0":2}'), hr(2, "provider.event", b'{"0":2,"b":1}')),
-     lambda r: any(rule == "HR-SEQUENCE-CONFLICT" for rule, _ in rules(r)) or any("SEQUENCE" in rule for rule, _ in rules(r))),
+     lines(hr(1), hr(2, "provider.event", b'{"b":1,"0":2,"c":{"y":[{"q":1,"p":2}],"x":1}}'),
+           b'{"data":{"c":{"x":1,"y":[{"p":2,"q":1}]},"0":2,"b":1},"time":"2026-09-02T10:00:01Z","type":"provider.event","sequence":2,"executionId":"e1","id":"e1-ev2"}'),
+     lambda r: r["events"] == 3 and not any("SEQUENCE" in rule for rule, _ in rules(r))),
+    # ... a number by its value: 1 and 1.0, 0 and -0.0, 100 and 1e2, 10^21 and 1e21 alike
+    # (the bindings disagreed: Python's digest kept the float's spelling, TypeScript wrote
+    # 1e21 as 1e+21 beside a bigint's digits); 2^53 + 1 and 2^53 + 1.0 (a double: 2^53) differ
+    ("redelivery-numbers-by-value", "harness-runtime", REPLAY,
+     lines(hr(1), hr(2, "provider.event", b'{"a":1,"b":[0,100],"c":1000000000000000000000,"d":2.5}'),
+           hr(2, "provider.event", b'{"a":1.0,"b":[-0.0,1e2],"c":1e21,"d":25e-1}'),
+           hr(3, "provider.event", b'{"a":9007199254740993}'), hr(3, "provider.event", b'{"a":9007199254740993.0}')),
+     lambda r: [(rule, i) for rule, i in rules(r) if "SEQUENCE" in rule] == [("HR-SEQUENCE-CONFLICT", 4)]),
+    ("8-redelivery-changed", "harness-runtime", REPLAY,
+     lines(hr(1), hr(2, "provider.event", b'{"b":1,"0":2,"c":[1,2]}'), hr(2, "provider.event", b'{"0":2,"b":1,"c":[2,1]}')),
+     lambda r: [rule for rule, _ in rules(r) if "SEQUENCE" in rule] == ["HR-SEQUENCE-CONFLICT"]),
     ("8-order-in-retired-translation", "agui", REPLAY,
      lines(AG_START, b'{"type":"THINKING_START","b":1,"0":2}', AG_END),
      lambda r: [m for m in messages(r).splitlines() if "unknown property" in m]
@@ -128,6 +154,46 @@ CASES: list[Case] = [
     # 12. a JSON text that is a scalar, or not JSON at all, is read by the same rule
     ("12-colon-as-json", "agui", {**REPLAY, "format": "json"}, b":",
      lambda r: "not one JSON document: invalid JSON at line 1 column 1: Expecting value" in r["notes"]),
+    # MCP transcripts (two parties; found by the differential run once their rules landed):
+    # a transcript line is read as the codec reads a document, whole: Python read the message's
+    # bytes unchecked and crashed (DecodeError, ValidationError) on invalid UTF-8, 1e400 or an
+    # integer past the digits limit inside it, or judged the message where TypeScript refused
+    # the line
+    *[(f"mcp-line-read-whole-{name}", "mcp", REPLAY,
+       mcp(b'{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":' + bad + b"}}}}"),
+       lambda r, why=why: [(f["rule"], f["index"]) for f in r["violations"]] == [("MSG-JSONRPC", 3)]
+       and "not a transcript entry: " in messages(r) and why in messages(r))
+      for name, bad, why in (("not-utf8", b'"\xff"', "not UTF-8"), ("1e400", b"1e400", "out of the range of a double"),
+                             ("4301-digits", b"1" * 4301, "beyond the limit of 4300"))],
+    # ... as the codec reads it: of a member given twice the last (found by the long run: a
+    # first "from" holding a lone surrogate crashed Python, whose reader of the members refused
+    # what the codec never keeps)
+    ("mcp-line-member-given-twice", "mcp", REPLAY,
+     lines(b'{"from":"\\ud800","from":"client","message":' + MCP_OPEN[0][27:-1] + b"}", *MCP_OPEN[1:],
+           b'{"message":{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\\udc00"}},"from":"server","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}',
+           b'{"from":"client","message":{"jsonrpc":"2.0","id":1,"result":{}}}'),
+     lambda r: r["outcome"] == "completed" and not r["violations"] and r["events"] == 5),
+    # ids are exact in both (TypeScript read 2^53 + 1 as 2^53 and 10^903 as inf) and written by
+    # the one integer-size rule (Python wrote all 904 digits); an integer written 1e21 is the id
+    # 1000000000000000000000
+    ("mcp-ids-exact", "mcp", REPLAY,
+     mcp(b'{"from":"client","message":{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}}',
+         b'{"from":"server","message":{"jsonrpc":"2.0","id":9007199254740992,"result":{}}}',
+         b'{"from":"client","message":{"jsonrpc":"2.0","id":1' + b"0" * 903 + b',"method":"ping"}}',
+         b'{"from":"client","message":{"jsonrpc":"2.0","id":1000000000000000000000,"method":"ping"}}',
+         b'{"from":"server","message":{"jsonrpc":"2.0","id":1e21,"result":{}}}'),
+     lambda r: "a result from server with id 9007199254740992, which names no request client sent" in messages(r)
+     and "client's ping request 9007199254740993 (message 3) is never answered" in messages(r)
+     and "client's ping request an integer of 904 digits (message 5) is never answered" in messages(r)
+     and "1000000000000000000000" not in messages(r)),
+    # progress compares exactly past 2^53 (TypeScript compared doubles)
+    ("mcp-progress-exact", "mcp", REPLAY,
+     mcp(b'{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"progressToken":"p"}}}}',
+         *[b'{"from":"server","message":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":%s}}}' % v
+           for v in (b"9007199254740992", b"9007199254740993", b"9007199254740993.0")],
+         b'{"from":"server","message":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}'),
+     lambda r: [(f["rule"], f["index"]) for f in r["violations"]] == [("PROGRESS-RISING", 6)]
+     and "progress 9007199254740992.0 does not exceed 9007199254740993" in messages(r)),
     # the readings (issue 22 item 3): Harness, a type StandardEventType does not name fails the
     # stream (MUST), it is not stripped; AG-UI, an unrecognised member of a closed string set is
     # stripped with a warning (basic/processing.mdx), and the event goes on without it
@@ -254,3 +320,32 @@ def test_the_corpus_fixture_the_reading_contradicts_is_an_override_with_its_reas
         assert "processing.mdx" in fixture["override"]["intentional"] and fixture["override"]["drop"] == ["errorContains"]
         others = [s for s in corpus["streams"] if s["name"] != "unknown-enum-value-role-fatal"]
         assert others and not any("override" in s for s in others)
+
+
+@pytest.mark.parametrize(
+    ("override", "says"),
+    [
+        ('fixture = "unknown-enum-value-role-fatal"\ndrop = ["errorContains"]', "needs `fixture` and `intentional`"),
+        ('fixture = "unknown-enum-value-role-fatal"\nintentional = "why"', "`expect` (a table: the keys it replaces) and/or `drop`"),
+        ('fixture = "unknown-enum-value-role-fatl"\nintentional = "why"\ndrop = ["errorContains"]', "names no fixture: 'unknown-enum-value-role-fatl'"),
+        ('fixture = "unknown-enum-value-role-fatal"\nintentional = "why"\ndrop = ["errorContain"]', "drops keys its expect has not: ['errorContain']"),
+    ],
+    ids=["no-reason", "nothing-overridden", "misspelt-fixture", "misspelt-key"],
+)
+def test_a_conformance_override_is_never_silently_ignored(tmp_path: Path, override: str, says: str) -> None:
+    """An override without its reason, overriding nothing, naming a fixture the corpus has not
+    or a key its expect has not is a located spec error (exit 2, one line), not a skip."""
+    import shutil
+
+    from conftest import run_cli
+
+    spec = tmp_path / "agui"
+    shutil.copytree(agree.REPO / "spec" / "agui", spec)
+    binding = spec / "binding.toml"
+    text = binding.read_text(encoding="utf-8")
+    start = text.index("[[conformance_override]]")
+    end = text.index("\n\n", start)
+    binding.write_text(text[:start] + "[[conformance_override]]\n" + override + text[end:], encoding="utf-8")
+    result = run_cli("check", "--spec", spec, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert says in str(result.stderr) and "binding.toml" in str(result.stderr) and "Traceback" not in str(result.stderr)

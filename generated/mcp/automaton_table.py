@@ -4443,6 +4443,7 @@ TABLES: dict[str, Any] = {
             "id": "id",
             "method": "method",
             "payload": None,
+            "payload_definition": None,
         },
         {
             "kind": "notification",
@@ -4451,6 +4452,7 @@ TABLES: dict[str, Any] = {
             "id": None,
             "method": "method",
             "payload": None,
+            "payload_definition": None,
         },
         {
             "kind": "result",
@@ -4459,6 +4461,7 @@ TABLES: dict[str, Any] = {
             "id": "id",
             "method": None,
             "payload": "result",
+            "payload_definition": "Result",
         },
         {
             "kind": "error",
@@ -4467,6 +4470,7 @@ TABLES: dict[str, Any] = {
             "id": "id",
             "method": None,
             "payload": "error",
+            "payload_definition": "Error",
         },
     ],
     "messages": {
@@ -5124,36 +5128,84 @@ TABLES: dict[str, Any] = {
     },
     "results": {
         "initialize": [
-            {"name": "result", "definition": "InitializeResult", "when": None}
+            {
+                "name": "result",
+                "definition": "InitializeResult",
+                "when": None,
+                "by": "request",
+            }
         ],
-        "ping": [{"name": "result", "definition": "EmptyResult", "when": None}],
+        "ping": [
+            {
+                "name": "result",
+                "definition": "EmptyResult",
+                "when": None,
+                "by": "request",
+            }
+        ],
         "resources/list": [
-            {"name": "result", "definition": "ListResourcesResult", "when": None}
+            {
+                "name": "result",
+                "definition": "ListResourcesResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "resources/templates/list": [
             {
                 "name": "result",
                 "definition": "ListResourceTemplatesResult",
                 "when": None,
+                "by": "request",
             }
         ],
         "resources/read": [
-            {"name": "result", "definition": "ReadResourceResult", "when": None}
+            {
+                "name": "result",
+                "definition": "ReadResourceResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "resources/subscribe": [
-            {"name": "result", "definition": "EmptyResult", "when": None}
+            {
+                "name": "result",
+                "definition": "EmptyResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "resources/unsubscribe": [
-            {"name": "result", "definition": "EmptyResult", "when": None}
+            {
+                "name": "result",
+                "definition": "EmptyResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "prompts/list": [
-            {"name": "result", "definition": "ListPromptsResult", "when": None}
+            {
+                "name": "result",
+                "definition": "ListPromptsResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "prompts/get": [
-            {"name": "result", "definition": "GetPromptResult", "when": None}
+            {
+                "name": "result",
+                "definition": "GetPromptResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "tools/list": [
-            {"name": "result", "definition": "ListToolsResult", "when": None}
+            {
+                "name": "result",
+                "definition": "ListToolsResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "tools/call": [
             {
@@ -5176,24 +5228,62 @@ TABLES: dict[str, Any] = {
                         },
                     ],
                 },
+                "by": "request",
             },
-            {"name": "result", "definition": "CallToolResult", "when": None},
+            {
+                "name": "result",
+                "definition": "CallToolResult",
+                "when": None,
+                "by": "request",
+            },
         ],
-        "tasks/get": [{"name": "result", "definition": "GetTaskResult", "when": None}],
+        "tasks/get": [
+            {
+                "name": "result",
+                "definition": "GetTaskResult",
+                "when": None,
+                "by": "request",
+            }
+        ],
         "tasks/result": [
-            {"name": "result", "definition": "GetTaskPayloadResult", "when": None}
+            {
+                "name": "result",
+                "definition": "GetTaskPayloadResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "tasks/cancel": [
-            {"name": "result", "definition": "CancelTaskResult", "when": None}
+            {
+                "name": "result",
+                "definition": "CancelTaskResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "tasks/list": [
-            {"name": "result", "definition": "ListTasksResult", "when": None}
+            {
+                "name": "result",
+                "definition": "ListTasksResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "logging/setLevel": [
-            {"name": "result", "definition": "EmptyResult", "when": None}
+            {
+                "name": "result",
+                "definition": "EmptyResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "completion/complete": [
-            {"name": "result", "definition": "CompleteResult", "when": None}
+            {
+                "name": "result",
+                "definition": "CompleteResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "sampling/createMessage": [
             {
@@ -5216,11 +5306,22 @@ TABLES: dict[str, Any] = {
                         },
                     ],
                 },
+                "by": "request",
             },
-            {"name": "result", "definition": "CreateMessageResult", "when": None},
+            {
+                "name": "result",
+                "definition": "CreateMessageResult",
+                "when": None,
+                "by": "request",
+            },
         ],
         "roots/list": [
-            {"name": "result", "definition": "ListRootsResult", "when": None}
+            {
+                "name": "result",
+                "definition": "ListRootsResult",
+                "when": None,
+                "by": "request",
+            }
         ],
         "elicitation/create": [
             {
@@ -5243,8 +5344,14 @@ TABLES: dict[str, Any] = {
                         },
                     ],
                 },
+                "by": "request",
             },
-            {"name": "result", "definition": "ElicitResult", "when": None},
+            {
+                "name": "result",
+                "definition": "ElicitResult",
+                "when": None,
+                "by": "request",
+            },
         ],
     },
     "error_definition": "Error",

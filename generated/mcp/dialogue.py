@@ -24,8 +24,9 @@ from msgspec import UNSET
 
 from . import codec_json
 from .automaton_table import TABLES
-from .errors import DecodeError, Issue
+from .errors import DecodeError, Issue, JSONParseError
 from .limits import lone_surrogate_escape, too_deep
+from .shown import py_str
 
 if TYPE_CHECKING:
     from .automaton import Automaton
@@ -79,6 +80,11 @@ _BY_KIND: dict[str, dict[str, Any]] = {k["kind"]: k for k in _ENVELOPE}
 _ID: str = next((k["id"] for k in _ENVELOPE if k["id"]), "")
 _METHOD: str = next((k["method"] for k in _ENVELOPE if k["method"]), "")
 _DECODERS: dict[str, codec_json.Decoder] = {}
+# method -> the kinds of result the answer itself chooses (`when answer`), tried in order first
+_BY_ANSWER: dict[str, list[dict[str, Any]]] = {
+    m: [a for a in alts if a.get("by") == "answer"] for m, alts in _RESULTS.items()
+}
+_BLANK: dict[str, bool] = {}  # envelope kind -> whether `{}` stands in for its payload
 
 
 def _decoder(definition: str) -> codec_json.Decoder:
@@ -164,7 +170,33 @@ def _issues(errors: Iterable[Issue]) -> str:
 
 
 def _text(value: Any) -> str:
-    return str(value)
+    """A value in a message, by the one rule of every binding (``shown``: an integer past 900
+    digits by its size)."""
+    return py_str(value)
+
+
+def _read(raw: bytes) -> tuple[Any, dict[str, msgspec.Raw] | None]:
+    """A document read as the codec reads a document (UTF-8, numbers in range, no lone
+    surrogate, MAX_DEPTH: ``validation.parse_json`` says where and why, as JSONParseError), with
+    its members' own bytes when it is an object. msgspec alone reads a member it is asked to
+    keep as bytes without these checks, so the whole document is read first; and where it
+    refuses what the codec keeps (a member given twice, the first with a value the codec never
+    keeps: a lone surrogate), the members are the codec's values, written again."""
+    try:
+        value = _ANY.decode(raw)
+        suspect = lone_surrogate_escape(raw) or too_deep(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        suspect = True
+    if suspect:
+        from .validation import parse_json  # loaded for a refused document only
+
+        value = parse_json(raw)
+    if value.__class__ is not dict:
+        return value, None
+    try:
+        return value, _ENTRY.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return value, {k: msgspec.Raw(msgspec.json.encode(v)) for k, v in value.items()}
 
 
 class Dialogue:
@@ -216,30 +248,18 @@ class Dialogue:
         """
         raw = data.encode() if isinstance(data, str) else bytes(data)
         try:
-            members = _ENTRY.decode(raw)
-            suspect = lone_surrogate_escape(raw) or too_deep(raw)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            members, suspect = None, True
-        if suspect:
-            from .validation import (
-                JSONParseError,
-                parse_json,
-            )  # loaded for a refused document only
-
-            try:
-                value = parse_json(raw)
-            except JSONParseError as exc:
-                self._bad(
-                    "not a transcript entry: "
-                    + _issues(Issue(p, "transcript", k, m) for p, k, m in exc.issues)
-                )
-                return
-            if members is None:
-                self._bad(
-                    f'not a transcript entry: {_json_type(value)}, where an object with "from" and "message" is expected'
-                )
-                return
-        assert members is not None
+            value, members = _read(raw)
+        except JSONParseError as exc:
+            self._bad(
+                "not a transcript entry: "
+                + _issues(Issue(p, "transcript", k, m) for p, k, m in exc.issues)
+            )
+            return
+        if members is None:
+            self._bad(
+                f'not a transcript entry: {_json_type(value)}, where an object with "from" and "message" is expected'
+            )
+            return
         sender_raw = members.get("from")
         message = members.get("message")
         text = members.get("raw") if message is None else None
@@ -281,27 +301,17 @@ class Dialogue:
             )
             return
         try:
-            members = _ENTRY.decode(raw)
-            suspect = lone_surrogate_escape(raw) or too_deep(raw)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            members, suspect = None, True
-        if suspect:
-            from .validation import JSONParseError, parse_json
-
-            try:
-                value = parse_json(raw)
-            except JSONParseError as exc:
-                self._bad(
-                    _issues(
-                        Issue(p, _ENVELOPE[0]["definition"], k, m)
-                        for p, k, m in exc.issues
-                    )
+            message, members = _read(raw)
+        except JSONParseError as exc:
+            self._bad(
+                _issues(
+                    Issue(p, _ENVELOPE[0]["definition"], k, m) for p, k, m in exc.issues
                 )
-                return
-            if members is None:
-                self._bad(f"the message is {_json_type(value)}, not an object")
-                return
-        assert members is not None
+            )
+            return
+        if members is None:
+            self._bad(f"the message is {_json_type(message)}, not an object")
+            return
         for kind, marks, spec in _KINDS:
             if marks <= members.keys():
                 break
@@ -311,7 +321,6 @@ class Dialogue:
                 f"the message is none of the kinds the protocol has, each told by its fields: {shown}"
             )
             return
-        message = _ANY.decode(raw)
         if kind in ("request", "notification"):
             self._call(kind, spec, raw, message, sender)
         else:
@@ -422,6 +431,8 @@ class Dialogue:
 
         view = View(message)
         for alt in _RESULTS.get(record[1], ()):
+            if alt.get("by") == "answer":
+                continue  # chosen when the answer comes (`_chosen`)
             if alt["when"] is None or _eval(alt["when"], view, self.host) is True:
                 record[4] = alt["name"]
                 break
@@ -499,7 +510,7 @@ class Dialogue:
                 last = record[5].get(rising["wire"])
                 if isinstance(now, (int, float)) and not isinstance(now, bool):
                     if last is not None and not now > last:
-                        detail = f"{rising['wire']} {now} does not exceed {last}, the last for {requester}'s {record[1]} request {_text(record[6])}"
+                        detail = f"{rising['wire']} {_text(now)} does not exceed {_text(last)}, the last for {requester}'s {record[1]} request {_text(record[6])}"
                         self._report_rule(
                             rising["rule"], type_, detail, (_text(value),)
                         )
@@ -526,7 +537,11 @@ class Dialogue:
         record = None if ident is None else self.exchanges.get((requester, ident))
         generic = f"{sender} {kind}"
         payload_name = spec["payload"]
-        if kind == "result" and message.get(payload_name).__class__ is dict:
+        if (
+            kind == "result"
+            and message.get(payload_name).__class__ is dict
+            and _blank(kind, spec)
+        ):
             # the envelope alone: a result's payload is decoded below, as its request's result
             raw = msgspec.json.encode({**message, payload_name: {}})
         try:
@@ -567,7 +582,11 @@ class Dialogue:
             self._untrack(record)
             self._count(generic)
             return
-        alt = "error" if kind == "error" else record[4]
+        alt = (
+            "error"
+            if kind == "error"
+            else self._chosen(record, message.get(payload_name))
+        )
         type_ = f"{sender} {method}:{alt}"
         if record[0] == "cancelled" and "answered-after-cancel" in _RULES:
             self._report(
@@ -608,6 +627,24 @@ class Dialogue:
                 self._report("stripped_rule", type_, str(issue), table=True)
         self.request = record[3]
         self._take(type_, message[payload_name])
+
+    def _chosen(self, record: list[Any], payload: Any) -> str:
+        """The kind of result an answer is: the first the answer itself chooses (`when answer`,
+        read from the result, `request PATH` from its request), else the request's choice.
+        """
+        alts = _BY_ANSWER.get(record[1])
+        if alts and payload.__class__ is dict:
+            from .automaton import _eval
+
+            view = View(payload)
+            self.request = record[3]
+            try:
+                for alt in alts:
+                    if _eval(alt["when"], view, self.host) is True:
+                        return str(alt["name"])
+            finally:
+                self.request = None
+        return str(record[4])
 
     def _mistyped(
         self,
@@ -688,6 +725,17 @@ class Dialogue:
             if record[0] == "open" and record[4] is not None:
                 detail = f"{party}'s {record[1]} request {_text(ident)} (message {record[2]}) is never answered"
                 self._report_rule(rule, "end of stream", detail, (_text(ident),))
+
+
+def _blank(kind: str, spec: dict[str, Any]) -> bool:
+    """Whether the envelope of `kind` accepts a payload of `{}` (its payload's own definition
+    does): then a result's envelope is checked with `{}` in place of the payload, which its
+    request's result type checks; otherwise the envelope is decoded whole."""
+    known = _BLANK.get(kind)
+    if known is None:
+        generic = spec.get("payload_definition")
+        known = _BLANK[kind] = generic is not None and not _requires_members(generic)
+    return known
 
 
 def _requires_members(definition: str) -> bool:

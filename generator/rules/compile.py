@@ -124,11 +124,10 @@ class _Compiler:
             },
             "results": {
                 method: [
-                    {"name": a.name, "definition": a.definition, "when": None if a.when is None else self.expr(a.when)}
-                    for a in rf.results
-                    if a.method == method
+                    {"name": a.name, "definition": a.definition, "when": None if a.when is None else self.expr(a.when), "by": a.by}
+                    for a in alts
                 ]
-                for method in dict.fromkeys(a.method for a in rf.results)
+                for method, alts in u.results.items()
             },
             "error_definition": u.error_definition,
             "facts": facts,

@@ -464,10 +464,14 @@ class _Linter:
             for ev in types:
                 t = self.path(self.out.event_types[ev], f.path, f.at)
                 self.out.fact_types.setdefault(f.name, t)
-        for alt in self.rf.results:
-            if alt.when is not None:
-                for party in u.requests[alt.method]:
-                    self.expr(alt.when, self.out.event_types[f"{party} {alt.method}"])
+        for method, alts in u.results.items():
+            for alt in alts:
+                for party in u.requests[method] if alt.when is not None else ():
+                    request = self.out.event_types[f"{party} {method}"]
+                    if alt.by == "answer":  # read from the result, `request PATH` from its request
+                        self.expr(alt.when, self.out.event_types[f"{u.other[party]} {method}:{alt.name}"], request)
+                    else:
+                        self.expr(alt.when, request)
         ex = self.rf.exchanges
         if ex is None:
             raise self.fail(self.rf.header, "a file of two parties needs an `exchanges` block (what a response to no request is, and the rest)")

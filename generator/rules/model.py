@@ -152,14 +152,17 @@ class EnvelopeKind:
 
 @dataclass
 class ResultAlt:
-    """What a request of `method` is answered with: `definition`, named `name` (the event type
-    `METHOD:NAME`), when `when` holds of the request (None: otherwise)."""
+    """What a request of `method` (`*`: any request) is answered with: `definition`, named
+    `name` (the event type `METHOD:NAME`), when `when` holds of the request (None: otherwise),
+    or with `by` "answer", when it holds of the result itself (`when answer EXPR`: a kind of
+    result the answering party chooses, tried before the request's choice)."""
 
     method: str
     definition: str
     name: str
     when: Any
     at: Token
+    by: str = "request"
 
 
 @dataclass

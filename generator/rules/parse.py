@@ -28,8 +28,9 @@ class Cursor:
     def done(self) -> bool:
         return self.i >= len(self.tokens)
 
-    def peek(self) -> Token | None:
-        return None if self.done else self.tokens[self.i]
+    def peek(self, ahead: int = 0) -> Token | None:
+        at = self.i + ahead
+        return self.tokens[at] if at < len(self.tokens) else None
 
     def peek_is(self, *texts: str) -> bool:
         t = self.peek()
@@ -637,8 +638,8 @@ class Parser:
         for stmt in body:
             m = Cursor(stmt, self.file)
             method = m.next("a request method")
-            if method.kind not in ("word", "string"):
-                raise m.fail(method, f"expected a request method, got {method.text!r}")
+            if method.kind not in ("word", "string") and method.text != "*":
+                raise m.fail(method, f"expected a request method or *, got {method.text!r}")
             definition = m.word("the definition a result of it is").text
             name = "result"
             when = None
@@ -648,11 +649,19 @@ class Parser:
                 if alias.text in ("error",) or not alias.text.replace("-", "").replace("_", "").isalnum():
                     raise m.fail(alias, f"{alias.text!r} cannot name a kind of result")
                 name = alias.text
+            by = "request"
             if m.peek_is("when"):
                 m.next("when")
+                after = m.peek(1)
+                # `when answer EXPR`: chosen by the result (`answer` is a field otherwise)
+                if m.peek_is("answer") and after is not None and after.kind == "word" and after.text not in ("and", "or"):
+                    m.next("answer")
+                    by = "answer"
                 when = Expr(m).parse()
+            if method.text == "*" and by != "answer":
+                raise m.fail(method, "`*` answers every request: its kind of result is chosen by the answer (`when answer EXPR`)")
             m.end()
-            self.out.results.append(R.ResultAlt(str(method.value), definition, name, when, method))
+            self.out.results.append(R.ResultAlt(str(method.value) if method.text != "*" else "*", definition, name, when, method, by))
 
 
     def block_exchanges(self, head: Statement, body: list[Statement]) -> None:

@@ -46,6 +46,7 @@ class Universe:
     requests: dict[str, list[str]]  # method -> the parties that send it as a request
     error_definition: str | None
     other: dict[str, str]
+    results: dict[str, list[R.ResultAlt]]  # method -> its kinds of result, `*`'s among them, in trying order
 
     def resolve(self, name: str, sender: str | None, tok: Token | None, fail: Callable[[Token | None, str], SpecError]) -> tuple[list[str], int]:
         """The event types a name in the rules file stands for, and how specific the name is (an
@@ -107,7 +108,12 @@ def universe(rf: R.RulesFile, ir: M.IR, fail: Callable[[Token | None, str], Spec
             if not isinstance(payload.type, M.TRef) or object_shape(defs[payload.type.name], defs) is None:
                 raise fail(k.at, f"{k.definition}.{k.payload} is not an object definition: an error's payload is typed by one")
             error_definition = payload.type.name
-        envelope.append({"kind": k.kind, "definition": k.definition, "required": required, "id": k.id, "method": k.method, "payload": k.payload})
+        # the definition the envelope itself gives its payload (a result's is typed by its request
+        # later): whether a payload of `{}` stands in for it, the runtime asks that definition
+        carried = shape.field(k.payload) if k.payload is not None else None
+        generic = carried.type.name if carried is not None and isinstance(carried.type, M.TRef) else None
+        envelope.append({"kind": k.kind, "definition": k.definition, "required": required, "id": k.id, "method": k.method, "payload": k.payload,
+                         "payload_definition": generic})
     if "notification" not in [k.kind for k in rf.envelope]:
         pass  # a protocol may have no notifications
     assert method_field is not None and id_field is not None
@@ -134,7 +140,14 @@ def universe(rf: R.RulesFile, ir: M.IR, fail: Callable[[Token | None, str], Spec
 
     # -- results ------------------------------------------------------------------------------
     alts: dict[str, list[R.ResultAlt]] = {}
+    anyone: list[R.ResultAlt] = []  # `* DEFINITION ... when answer`: a kind of result any request may get
     for r in rf.results:
+        if r.method == "*":
+            obj(r.definition, r.at, "a result of any request")
+            if any(x.name == r.name for x in anyone):
+                raise fail(r.at, f"* already has a result named {r.name!r}: name this one with `as NAME`")
+            anyone.append(r)
+            continue
         if r.method not in requests:
             raise fail(r.at, f"{r.method!r} is no request either party sends: nothing is answered with {r.definition}")
         obj(r.definition, r.at, f"the result of {r.method}")
@@ -149,6 +162,12 @@ def universe(rf: R.RulesFile, ir: M.IR, fail: Callable[[Token | None, str], Spec
     for method, entries in alts.items():
         if entries[-1].when is not None:
             raise fail(entries[-1].at, f"{method} needs a result without `when` (last): what it is answered with otherwise")
+        for r in anyone:
+            mine = next((x for x in entries if x.name == r.name), None)
+            if mine is not None:
+                raise fail(mine.at, f"{method}'s result {r.name!r} is also the name of `*`'s (line {r.at.line}): name one of them otherwise")
+        # the answer's own kinds of result for every request are tried first, before the method's
+        alts[method] = [dataclasses.replace(r, method=method) for r in anyone] + entries
 
     # -- the event types ----------------------------------------------------------------------
     types: dict[str, MessageType] = {}
@@ -170,7 +189,7 @@ def universe(rf: R.RulesFile, ir: M.IR, fail: Callable[[Token | None, str], Spec
                 t = MessageType(f"{responder} {method}:error", responder, "error", method, "error", error_definition)
                 types[t.name] = t
                 shapes[t.name] = obj(error_definition, None, "")
-    return Universe(types, shapes, envelope, messages, requests, error_definition, other)
+    return Universe(types, shapes, envelope, messages, requests, error_definition, other, alts)
 
 
 def _members(name: str, method_field: str, defs: dict[str, M.Definition], tok: Token, fail: Callable[[Token | None, str], SpecError]) -> list[tuple[str, str]]:

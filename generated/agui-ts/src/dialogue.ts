@@ -42,6 +42,9 @@ const OTHER: Record<string, string> = PARTIES.length === 2 ? { [PARTIES[0]!]: PA
 const ID: string = ENVELOPE.find((k) => k["id"])?.["id"] ?? "";
 const METHOD: string = ENVELOPE.find((k) => k["method"])?.["method"] ?? "";
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+/** method -> the kinds of result the answer itself chooses (`when answer`), tried in order first. */
+const BY_ANSWER: Record<string, Obj[]> = Object.fromEntries(Object.entries(RESULTS).map(([m, alts]) => [m, alts.filter((a) => a["by"] === "answer")]));
+const BLANK = new Map<string, boolean>(); // envelope kind -> whether `{}` stands in for its payload
 
 /** Whether a value is a document of the definition, strictly (the codec's own validator: the
  * general vocabulary where the package has one). */
@@ -75,20 +78,31 @@ function walk(value: any, path: readonly string[]): any {
   return value;
 }
 
-/** A request id as a key (an integer written `1.0` is the integer), or undefined: not an id. */
-function asId(v: unknown): string | number | undefined {
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A request id as a key (an integer written `1.0` is the integer), or undefined: not an id.
+ * Exact: an integer within 2^53 is a number, beyond it a bigint, however it was written. */
+function asId(v: unknown): string | number | bigint | undefined {
   if (typeof v === "string") return v;
-  if (typeof v === "number" && Number.isInteger(v)) return v;
-  if (v instanceof PyFloat && Number.isInteger(v.value)) return v.value;
-  if (typeof v === "bigint") return Number(v);
+  const n = v instanceof PyFloat ? v.value : v;
+  if (typeof n === "number") return !Number.isInteger(n) ? undefined : Number.isSafeInteger(n) ? n + 0 : BigInt(n);
+  if (typeof n === "bigint") return n >= -SAFE && n <= SAFE ? Number(n) : n;
   return undefined;
 }
 
-function numberOf(v: unknown): number | null {
-  if (typeof v === "number") return v;
+/** A number's value, exactly (a bigint past 2^53), or null: not a number. */
+function numberOf(v: unknown): number | bigint | null {
+  if (typeof v === "number" || typeof v === "bigint") return v;
   if (v instanceof PyFloat) return v.value;
-  if (typeof v === "bigint") return Number(v);
   return null;
+}
+
+/** a > b, exactly, for numbers and bigints alike. */
+function exceeds(a: number | bigint, b: number | bigint): boolean {
+  if (typeof a === "number" && typeof b === "number") return a > b;
+  if (typeof a === "bigint" && typeof b === "bigint") return a > b;
+  // a bigint against a double: against the integers either side of it
+  return typeof a === "bigint" ? a > BigInt(Math.floor(b as number)) : BigInt(Math.ceil(a)) > (b as bigint);
 }
 
 function jsonType(v: unknown): string {
@@ -259,7 +273,7 @@ export class Dialogue {
     this.take(type, message);
   }
 
-  private open(sender: string, id: string | number, method: string, message: Obj, type: string): Exchange | null {
+  private open(sender: string, id: string | number | bigint, method: string, message: Obj, type: string): Exchange | null {
     const known = this.exchanges.get(exchangeKey(sender, id));
     if (known !== undefined) {
       if (known[0] !== "answered") {
@@ -280,6 +294,7 @@ export class Dialogue {
 
   private choose(record: Exchange, message: Obj, sender: string): void {
     for (const alt of RESULTS[record[1]] ?? []) {
+      if (alt["by"] === "answer") continue; // chosen when the answer comes (`chosen`)
       if (alt["when"] === null || this.host.evaluateWith(alt["when"], message) === true) {
         record[4] = alt["name"];
         break;
@@ -331,7 +346,7 @@ export class Dialogue {
         const now = typeof raw === "boolean" ? null : numberOf(raw);
         const last = record[5].get(rising["wire"]);
         if (now !== null) {
-          if (last !== undefined && !(now > last)) {
+          if (last !== undefined && !exceeds(now, last)) {
             const detail = `${rising["wire"]} ${text(raw)} does not exceed ${text(record[5].get(rising["wire"] + "\u0000shown"))}, the last for ${requester}'s ${record[1]} request ${text(record[6])}`;
             this.reportRule(rising["rule"], type, detail, [text(value)]);
           }
@@ -356,7 +371,7 @@ export class Dialogue {
     const generic = `${sender} ${kind}`;
     const payloadName: string = spec["payload"];
     // the envelope alone: a result's payload is checked below, as its request's result
-    const envelope = kind === "result" && isObject(message[payloadName]) ? { ...message, [payloadName]: {} } : message;
+    const envelope = kind === "result" && isObject(message[payloadName]) && blank(kind, spec) ? { ...message, [payloadName]: {} } : message;
     let decoded;
     try {
       decoded = checkLenient(envelope, spec["definition"] as any);
@@ -386,7 +401,7 @@ export class Dialogue {
       this.count(generic);
       return;
     }
-    const alt = kind === "error" ? "error" : record[4];
+    const alt = kind === "error" ? "error" : this.chosen(record, message[payloadName]);
     const type = `${sender} ${method}:${alt}`;
     if (record[0] === "cancelled" && has(RULES, "answered-after-cancel")) {
       this.reportSlot("answered-after-cancel", type, `${sender} answers ${requester}'s ${method} request ${text(id)} after it was cancelled (message ${record[7]})`, [text(id)]);
@@ -411,6 +426,21 @@ export class Dialogue {
     }
     this.request = record[3];
     this.take(type, payload);
+  }
+
+  /** The kind of result an answer is: the first the answer itself chooses (`when answer`, read
+   * from the result, `request PATH` from its request), else the request's choice. */
+  private chosen(record: Exchange, payload: unknown): string {
+    const alts = BY_ANSWER[record[1]];
+    if (alts !== undefined && alts.length > 0 && isObject(payload)) {
+      this.request = record[3];
+      try {
+        for (const alt of alts) if (this.host.evaluateWith(alt["when"], payload) === true) return alt["name"];
+      } finally {
+        this.request = null;
+      }
+    }
+    return record[4]!;
   }
 
   private mistyped(method: string, record: Exchange, definition: string, payload: unknown, e: DecodeError): string {
@@ -473,17 +503,30 @@ export class Dialogue {
 
 const KEPT = new Set<string>(Object.values(REFERENCES).flatMap((r) => r["keep"] as string[]));
 
-function exchangeKey(party: string, id: string | number): string {
+function exchangeKey(party: string, id: string | number | bigint): string {
   return `${party}\u0000${typeof id}:${id}`;
 }
 
-function trackKey(party: string, path: readonly string[], id: string | number): string {
+function trackKey(party: string, path: readonly string[], id: string | number | bigint): string {
   return `${party}\u0000${path.join("\u0001")}\u0000${typeof id}:${id}`;
 }
 
 const MEMBERS = new Map<string, boolean>();
 
 /** Whether a definition's documents must carry some member (an open one accepts anything). */
+/** Whether the envelope of `kind` accepts a payload of `{}` (its payload's own definition does):
+ * then a result's envelope is checked with `{}` in place of the payload, which its request's
+ * result type checks; otherwise the envelope is checked whole. */
+function blank(kind: string, spec: Obj): boolean {
+  let known = BLANK.get(kind);
+  if (known === undefined) {
+    const generic: string | null = spec["payload_definition"] ?? null;
+    known = generic !== null && !requiresMembers(generic);
+    BLANK.set(kind, known);
+  }
+  return known;
+}
+
 function requiresMembers(definition: string): boolean {
   let found = MEMBERS.get(definition);
   if (found === undefined) MEMBERS.set(definition, (found = !accepts(definition, {})));

@@ -19,7 +19,7 @@
 import { check, checkLenient } from "./codec_json.js";
 import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, ORDER, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
+import { JSONParseError, ORDER, PyFloat, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -262,11 +262,14 @@ function keyText(parts: any): string {
   return pyStr(parts);
 }
 
-/** The canonical text of an event, for the sequence stage's "the same event again": fields of
- * the schema's objects in the schema's order (undeclared members left out), other values as
- * they are. */
+/** The canonical text of an event, for the sequence stage's "the same event again": the same
+ * JSON value, whatever the order of an object's members (RFC 8259 section 4) or the spelling of
+ * a number (1, 1.0, 1e0), so a redelivery
+ * re-serialised by another encoder or store is no conflict. Fields of the schema's objects in
+ * the schema's order (undeclared members left out), any other object's members in code point
+ * order. */
 function canonical(value: any, node: Node | null): string {
-  if (node === null) return dumps(value);
+  if (node === null) return sortedDumps(value);
   switch (node.kind) {
     case "ref":
       return canonical(value, DEFINITIONS[node["name"]] ?? null);
@@ -275,7 +278,7 @@ function canonical(value: any, node: Node | null): string {
       return canonical(value, member === undefined ? null : DEFINITIONS[member] ?? null);
     }
     case "object": {
-      if (value === null || typeof value !== "object" || Array.isArray(value)) return dumps(value);
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return sortedDumps(value);
       const parts: string[] = [];
       for (const [wire, spec] of Object.entries(node["fields"] as Record<string, { type: Node }>)) {
         if (own(value, wire)) parts.push(JSON.stringify(wire) + ":" + canonical(value[wire], spec.type));
@@ -283,13 +286,26 @@ function canonical(value: any, node: Node | null): string {
       return "{" + parts.join(",") + "}";
     }
     case "array":
-      return Array.isArray(value) ? "[" + value.map((v) => canonical(v, node["items"])).join(",") + "]" : dumps(value);
+      return Array.isArray(value) ? "[" + value.map((v) => canonical(v, node["items"])).join(",") + "]" : sortedDumps(value);
     case "map":
-      if (node["values"] == null || value === null || typeof value !== "object" || Array.isArray(value)) return dumps(value);
-      return "{" + keysOf(value).map((k) => JSON.stringify(k) + ":" + canonical(value[k], node["values"])).join(",") + "}";
+      if (node["values"] == null || value === null || typeof value !== "object" || Array.isArray(value)) return sortedDumps(value);
+      return "{" + keysOf(value).sort(codePointOrder).map((k) => JSON.stringify(k) + ":" + canonical(value[k], node["values"])).join(",") + "}";
     default:
-      return dumps(value);
+      return sortedDumps(value);
   }
+}
+
+/** A JSON value's text with every object's members in code point order and every number by
+ * its value (1, 1.0 and 1e0 alike; -0 as 0). */
+function sortedDumps(value: any): string {
+  if (Array.isArray(value)) return "[" + value.map((v) => (v === undefined ? "null" : sortedDumps(v))).join(",") + "]";
+  if (value instanceof PyFloat) value = value.value;
+  // an integer-valued double past 2^53 written as the integer it is (1e21, not 1e+21), as a bigint is
+  if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
+  if (value === null || typeof value !== "object") return dumps(value);
+  const parts: string[] = [];
+  for (const k of keysOf(value).sort(codePointOrder)) if (value[k] !== undefined) parts.push(JSON.stringify(k) + ":" + sortedDumps(value[k]));
+  return "{" + parts.join(",") + "}";
 }
 
 type EntityRecord = [state: string, remembered: Obj, text: string];

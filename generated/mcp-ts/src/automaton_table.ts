@@ -4988,7 +4988,8 @@ export const TABLES: { readonly [key: string]: any } = {
    ],
    "id": "id",
    "method": "method",
-   "payload": null
+   "payload": null,
+   "payload_definition": null
   },
   {
    "kind": "notification",
@@ -4999,7 +5000,8 @@ export const TABLES: { readonly [key: string]: any } = {
    ],
    "id": null,
    "method": "method",
-   "payload": null
+   "payload": null,
+   "payload_definition": null
   },
   {
    "kind": "result",
@@ -5011,7 +5013,8 @@ export const TABLES: { readonly [key: string]: any } = {
    ],
    "id": "id",
    "method": null,
-   "payload": "result"
+   "payload": "result",
+   "payload_definition": "Result"
   },
   {
    "kind": "error",
@@ -5022,7 +5025,8 @@ export const TABLES: { readonly [key: string]: any } = {
    ],
    "id": "id",
    "method": null,
-   "payload": "error"
+   "payload": "error",
+   "payload_definition": "Error"
   }
  ],
  "messages": {
@@ -5746,70 +5750,80 @@ export const TABLES: { readonly [key: string]: any } = {
    {
     "name": "result",
     "definition": "InitializeResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "ping": [
    {
     "name": "result",
     "definition": "EmptyResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "resources/list": [
    {
     "name": "result",
     "definition": "ListResourcesResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "resources/templates/list": [
    {
     "name": "result",
     "definition": "ListResourceTemplatesResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "resources/read": [
    {
     "name": "result",
     "definition": "ReadResourceResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "resources/subscribe": [
    {
     "name": "result",
     "definition": "EmptyResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "resources/unsubscribe": [
    {
     "name": "result",
     "definition": "EmptyResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "prompts/list": [
    {
     "name": "result",
     "definition": "ListPromptsResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "prompts/get": [
    {
     "name": "result",
     "definition": "GetPromptResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "tools/list": [
    {
     "name": "result",
     "definition": "ListToolsResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "tools/call": [
@@ -5840,54 +5854,62 @@ export const TABLES: { readonly [key: string]: any } = {
        "fact": "server-capabilities"
       }
      ]
-    }
+    },
+    "by": "request"
    },
    {
     "name": "result",
     "definition": "CallToolResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "tasks/get": [
    {
     "name": "result",
     "definition": "GetTaskResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "tasks/result": [
    {
     "name": "result",
     "definition": "GetTaskPayloadResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "tasks/cancel": [
    {
     "name": "result",
     "definition": "CancelTaskResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "tasks/list": [
    {
     "name": "result",
     "definition": "ListTasksResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "logging/setLevel": [
    {
     "name": "result",
     "definition": "EmptyResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "completion/complete": [
    {
     "name": "result",
     "definition": "CompleteResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "sampling/createMessage": [
@@ -5918,19 +5940,22 @@ export const TABLES: { readonly [key: string]: any } = {
        "fact": "client-capabilities"
       }
      ]
-    }
+    },
+    "by": "request"
    },
    {
     "name": "result",
     "definition": "CreateMessageResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "roots/list": [
    {
     "name": "result",
     "definition": "ListRootsResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ],
   "elicitation/create": [
@@ -5961,12 +5986,14 @@ export const TABLES: { readonly [key: string]: any } = {
        "fact": "client-capabilities"
       }
      ]
-    }
+    },
+    "by": "request"
    },
    {
     "name": "result",
     "definition": "ElicitResult",
-    "when": null
+    "when": null,
+    "by": "request"
    }
   ]
  },

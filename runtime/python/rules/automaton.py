@@ -355,6 +355,19 @@ def _key_text(key: Any) -> str:
     return str(key)
 
 
+def _by_value(literal: str) -> float | int:
+    """A float literal as the number it is: an integer-valued one as that integer (-0.0 as 0)."""
+    value = float(literal)
+    return int(value) if value.is_integer() else value
+
+
+# "the same event": its text with every object's members sorted, then read back with each
+# integer-valued float as the integer it equals (two passes in C, the second calling Python only
+# for a float)
+_SORTED = msgspec.json.Encoder(order="sorted")
+_BY_VALUE = msgspec.json.Decoder(float_hook=_by_value)
+
+
 def _raw(data: bytes | str) -> Any:
     """The document as plain JSON values, read as the codec reads it (its limits; of a member
     given twice, the last), or None when the codec does not read it."""
@@ -836,7 +849,11 @@ class Automaton:
         value = _get(event, spec["field"])
         key = _get(event, spec["key"])
         seen = self._seen.setdefault(key, {})
-        digest = hashlib.blake2b(msgspec.json.encode(event), digest_size=12).digest()
+        # the same event is the same JSON value: an object's members in any order (RFC 8259
+        # section 4), a number by its value (1, 1.0 and 1e0 alike), so a redelivery re-serialised
+        # by another encoder or store is no conflict
+        text = msgspec.json.encode(_BY_VALUE.decode(_SORTED.encode(event)))
+        digest = hashlib.blake2b(text, digest_size=12).digest()
         if value in seen:
             if seen[value] != digest:
                 self._report(spec["conflict"], type_, {"actual": value}, (f"{_show(key)}#{_text(value)}",))

@@ -59,7 +59,7 @@ function same(a: Json, b: Json): boolean {
   return a === b;
 }
 
-/** The JSON text Python's json.dumps(value, sort_keys=True) gives a JSON-RPC id (a string or a number). */
+/** The JSON text Python's json.dumps(value, sort_keys=True) gives a request id (a string or a number). */
 function key(value: Json): string {
   if (value !== null && typeof value === "object") {
     const keys = Object.keys(value).sort();
