@@ -316,6 +316,42 @@ def test_replay_of_the_family_with_the_typescript_binding_says_what_python_says(
     assert [(f["rule"], f["line"]) for f in bad["violations"]] == [("MSG-JSONRPC", n) for n in range(2, 8)]
 
 
+def test_replay_of_the_family_lists_the_first_max_findings_and_counts_the_rest_in_both_bindings(tmp_path: Path) -> None:
+    """`replay --spec spec/mcp --max-findings N`: the first N findings of the whole stream (the
+    family's own and each revision's, in stream order) listed, the rest counted in omitted by
+    rule, the outcome counting them all; the TypeScript binding's report the same."""
+    import typescript_agreement as agree
+
+    agree.require_toolchain()
+    stream = tmp_path / "many.jsonl"
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+    probe = [  # a modern server found, then a fallback to the handshake: the family's own finding
+        {"from": "client", "message": {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta}}},
+        {"from": "server", "message": {"jsonrpc": "2.0", "id": 0, "result": {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {}}}},
+    ]
+    session = SAMPLES.joinpath("python-sdk.jsonl").read_bytes()  # from its initialize on
+    # then findings of the revision's automaton: lines that are no transcript entry, one id reused
+    broken = b"".join(b"[1,2]\n" + b'{"from":"client","message":{"jsonrpc":"2.0","id":7,"method":"ping"}}\n' for _ in range(12))
+    stream.write_bytes(b"".join(json.dumps(e).encode() + b"\n" for e in probe) + session + broken)
+    whole = json.loads(run_cli("replay", "--spec", SPEC, "--out", GENERATED, "--json", "--max-findings", "0", stream).stdout.splitlines()[0])
+    found = whole["violations"] + whole["warnings"]
+    assert len(found) > 20 and "omitted" not in whole
+    assert [f["revision"] for f in found].count("family") == 1
+    first = sorted(found, key=lambda f: f["index"])[:5]
+    reports = []
+    for target in ([], ["--target", "typescript"]):
+        code = run_cli("replay", "--spec", SPEC, "--out", GENERATED, *target, "--json", "--max-findings", "5", stream)
+        assert code.exit_code == 1
+        reports.append(json.loads(code.stdout.splitlines()[0]))
+    assert reports[0] == reports[1]
+    capped = reports[0]
+    listed = capped["violations"] + capped["warnings"]
+    assert sorted(listed, key=lambda f: f["index"]) == first
+    omitted = capped["omitted"]
+    assert omitted["violations"] + omitted["warnings"] == len(found) - 5 == sum(omitted["rules"].values())
+    assert capped["outcome"] == whole["outcome"] == "failed"
+
+
 # -- hostile transcripts ---------------------------------------------------------------------------
 
 

@@ -9,6 +9,8 @@ needs from the two-party engine), on a variant of Courier (tests/data/courier):
 - the envelope's own payload definition (`Answer.ok`, a `Reply`) requires `meta` here: a
   result's envelope is checked whole, never with `{}` standing in for the payload (which such a
   definition refuses), so a conformant result passes and one without `meta` is refused.
+- `check ... each MAP`: a rule over every value of a map the answer carries (`Later.asks`, each
+  naming an op the callee will ask the caller: none the caller did not declare it takes).
 - a notification one party sends naming the *other* party's request by its id (`abort` from the
   callee names the caller's open fetch: `track abort from callee by params.target to ref`), next
   to the same notification naming the sender's own (`cancel abort from caller ...`), and a check
@@ -35,6 +37,8 @@ from conftest import REPO, run_cli
 COURIER = REPO / "tests" / "data" / "courier"
 LATER = "results\n  * Later as later when answer present later\n"
 ABORTS = "  cancel abort from caller by params.target else C-ABORT-UNKNOWN\n  track abort from callee by params.target to ref else C-ABORT-UNKNOWN\n"
+EACH = ('rule C-ASK-EACH MUST NOT ref "courier.md" "Asking" message "ask {index} to a caller without the asking feature ({declared})"\n'
+        'check C-ASK-EACH on fetch:later probe:later each asks\n  expect op != "ask" or present fact caller-features.asking\n')
 CACHED = "  fetch FetchReply as cached when answer present body and request params.name == \"cached\"\n  fetch FetchReply\n"
 
 
@@ -44,7 +48,8 @@ def variant(folder: Path, rules_edit: tuple[str, str] | None = None) -> Path:
     spec = folder / "courier"
     shutil.copytree(COURIER, spec)
     schema = json.loads((spec / "schema.json").read_text(encoding="utf-8"))
-    schema["$defs"]["Later"] = {"type": "object", "properties": {"later": {"type": "string"}, "meta": {"type": "object"}}, "required": ["later", "meta"]}
+    asks = {"type": "object", "additionalProperties": {"type": "object", "properties": {"op": {"type": "string"}}, "required": ["op"]}}
+    schema["$defs"]["Later"] = {"type": "object", "properties": {"later": {"type": "string"}, "meta": {"type": "object"}, "asks": asks}, "required": ["later", "meta"]}
     schema["$defs"]["Reply"]["required"] = ["meta"]
     (spec / "schema.json").write_text(json.dumps(schema, indent=1), encoding="utf-8")
     rules = (spec / "courier.rules").read_text(encoding="utf-8")
@@ -52,6 +57,7 @@ def variant(folder: Path, rules_edit: tuple[str, str] | None = None) -> Path:
     rules = rules.replace("  cancel abort by params.target else C-ABORT-UNKNOWN\n", ABORTS, 1)
     rules = rules.replace('''check C-ABORT-HELLO on abort from caller\n  expect request op != "hello"\n''',
                           '''check C-ABORT-HELLO on abort from caller\n  expect request op != "hello"\ncheck C-ABORT-HELLO on abort from callee\n  expect request op == "fetch"\n''', 1)
+    rules += EACH
     if rules_edit is not None:
         assert rules_edit[0] in rules
         rules = rules.replace(*rules_edit)
@@ -155,6 +161,7 @@ def test_an_envelope_whose_payload_must_carry_members_is_checked_whole(built: tu
         ((LATER, "results\n  * Later when answer present later\n"), "hello's result 'result' is also the name of `*`'s (line 17)"),
         ((LATER, "results\n  * Later as later when answer present nope\n"), "has no field 'nope'"),
         ((LATER, "results\n  * Nothing as later when answer present later\n"), "unknown definition 'Nothing'"),
+        ((EACH, EACH.replace("each asks", "each later")), "is neither an array nor a map: `each` walks an array's items or a map's values"),
         ((CACHED, "  fetch FetchReply as cached when answer present body and request params.nam == \"cached\"\n  fetch FetchReply\n"), "has no field 'nam'"),
     ],
 )
@@ -183,3 +190,18 @@ def test_a_notification_names_the_other_partys_request(built: tuple[Path, Path],
     found = [(f["rule"], f["index"]) for f in report["violations"] + report["warnings"]]
     assert found == [("C-ABORT-UNKNOWN", 5), ("C-ABORT-HELLO", 7), ("C-ABORT-ANSWERED", 10)], report
     assert "no outstanding request of caller carries it" in report["violations"][0]["message"]
+
+
+def test_a_check_walks_every_value_of_a_map(built: tuple[Path, Path], tmp_path: Path) -> None:
+    pytest.importorskip("typescript_agreement").require_toolchain()
+    asks = {"b": {"op": "ask"}, "a": {"op": "probe"}, "10": {"op": "ask"}, "9": {"op": "probe"}}
+    session = GREETING + [
+        entry("caller", ref=2, op="fetch", params={"name": "a"}),
+        entry("callee", ref=2, ok={"later": "soon", "asks": asks, **META}),
+    ]
+    report = judged(built, tmp_path, session)
+    # the caller declared no asking: each ask is a finding, named by its member, in name order
+    assert [(f["rule"], f["index"]) for f in report["violations"]] == [("C-ASK-EACH", 4), ("C-ASK-EACH", 4)], report
+    assert [f["message"].split(" to ")[0] for f in report["violations"]] == ["ask 10", "ask b"], report
+    declared = [dict(g, message={**g["message"], "params": {"edition": "1", "features": {"asking": {}}}}) if n == 0 else g for n, g in enumerate(session)]
+    assert judged(built, tmp_path, declared)["violations"] == []

@@ -96,29 +96,41 @@ def documents(spec: str) -> Iterator[tuple[str, str, str]]:
         yield f"case:{c['name']}", c["definition"], json.dumps(c["document"], ensure_ascii=False)
 
 
-def python_validation(spec: str, definition: str, text: str, lenient: bool) -> dict[str, Any]:
+def python_validation(spec: str, definition: str, text: str, lenient: bool, **options: Any) -> dict[str, Any]:
+    """validate --json's result for one document (``options``: decode's ``max_errors``)."""
     package = python_package(spec)
     try:
         if lenient:
-            result = package.codec_json.decode_lenient(text.encode("utf-8"), definition)
-            return {"valid": True, "errors": [], "warnings": [w.as_dict() for w in result.warnings]}
-        package.codec_json.decode(text.encode("utf-8"), definition)
+            result = package.codec_json.decode_lenient(text.encode("utf-8"), definition, **options)
+            found = {"valid": True, "errors": [], "warnings": [w.as_dict() for w in result.warnings]}
+            if result.omitted:
+                found["omitted"] = {"errors": 0, "warnings": result.omitted}
+            return found
+        package.codec_json.decode(text.encode("utf-8"), definition, **options)
         return {"valid": True, "errors": [], "warnings": []}
     except package.DecodeError as exc:
-        return {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": []}
+        found = {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": []}
+        if exc.count > len(exc.errors):
+            found["omitted"] = {"errors": exc.count - len(exc.errors), "warnings": 0}
+        return found
 
 
-def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]] = (), base: bool = True) -> dict[str, Any]:  # type: ignore[assignment]
+def compare_documents(spec: str, folder: Path, extra: list[tuple[str, str, str]] = (), base: bool = True, **options: Any) -> dict[str, Any]:  # type: ignore[assignment]
     """Every document (the fixtures and derived cases unless not `base`, then `extra`) strictly
-    and leniently through both bindings: the differences, and counts."""
+    and leniently through both bindings: the differences, and counts. ``options``: decode's
+    (``max_errors``), given to both."""
     docs = (list(documents(spec)) if base else []) + list(extra)
-    jobs = [{"id": f"{i}:{mode}", "op": "validate", "definition": d, "text": t, "lenient": mode == "lenient"} for i, (_, d, t) in enumerate(docs) for mode in ("strict", "lenient")]
+    jobs = [
+        {"id": f"{i}:{mode}", "op": "validate", "definition": d, "text": t, "lenient": mode == "lenient", **options}
+        for i, (_, d, t) in enumerate(docs)
+        for mode in ("strict", "lenient")
+    ]
     ts = run_batch(spec, jobs, folder)
     differences = []
     accepted = 0
     for i, (name, definition, text) in enumerate(docs):
         for mode in ("strict", "lenient"):
-            mine = python_validation(spec, definition, text, mode == "lenient")
+            mine = python_validation(spec, definition, text, mode == "lenient", **options)
             theirs = ts[f"{i}:{mode}"]
             if mode == "strict":
                 accepted += mine["valid"]
@@ -197,30 +209,31 @@ def jsonl(events: list[Any]) -> bytes:
     return b"".join(json.dumps(e, ensure_ascii=False).encode("utf-8") + b"\n" for e in events)
 
 
-def python_replay(spec: str, data: bytes | Path) -> dict[str, Any]:
+def python_replay(spec: str, data: bytes | Path, **options: Any) -> dict[str, Any]:
     module = importlib.import_module(f"{SPECS[spec][0]}.replay")
-    return dict(module.replay(data))
+    return dict(module.replay(data, **options))
 
 
 def verdict(report: dict[str, Any]) -> dict[str, Any]:
     """What must be identical: everything in the report but notes (which describe the input)."""
     keep = ("outcome", "events", "types", "runs", "format")
-    return {**{k: report[k] for k in keep}, "violations": report["violations"], "warnings": report["warnings"]}
+    return {**{k: report[k] for k in keep}, "violations": report["violations"], "warnings": report["warnings"], "omitted": report.get("omitted")}
 
 
-def compare_streams(spec: str, streams: list[tuple[str, bytes | Path]], folder: Path) -> dict[str, Any]:
-    """Every stream through both bindings' replay: the differences, and counts."""
+def compare_streams(spec: str, streams: list[tuple[str, bytes | Path]], folder: Path, **options: Any) -> dict[str, Any]:
+    """Every stream through both bindings' replay: the differences, and counts. ``options``:
+    replay's (``max_findings``), given to both."""
     jobs = []
     for i, (_, data) in enumerate(streams):
         if isinstance(data, Path):
-            jobs.append({"id": str(i), "op": "replay", "path": str(data)})
+            jobs.append({"id": str(i), "op": "replay", "path": str(data), **options})
         else:
-            jobs.append({"id": str(i), "op": "replay", "text": data.decode("utf-8", "surrogateescape")} if _text_safe(data) else {"id": str(i), "op": "replay", "path": str(_spill(folder, i, data))})
+            jobs.append({"id": str(i), "op": "replay", "text": data.decode("utf-8", "surrogateescape"), **options} if _text_safe(data) else {"id": str(i), "op": "replay", "path": str(_spill(folder, i, data)), **options})
     ts = run_batch(spec, jobs, folder)
     differences = []
     events = findings = failed = 0
     for i, (name, data) in enumerate(streams):
-        mine = verdict(python_replay(spec, data))
+        mine = verdict(python_replay(spec, data, **options))
         theirs = verdict(ts[str(i)])
         events += mine["events"]
         findings += len(mine["violations"]) + len(mine["warnings"])

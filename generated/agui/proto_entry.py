@@ -16,7 +16,8 @@ import msgspec
 
 from . import codec_json
 from .errors import DecodeError, EncodeError, Issue
-from .limits import MAX_DEPTH, value_depth
+from . import limits
+from .limits import MAX_DEPTH, Capped, value_depth
 from .proto_wire import DROPPED, LENIENT, Unencodable, WireError, locate
 from .validation import DROP, Validation
 
@@ -50,12 +51,15 @@ class Entry(NamedTuple):
 
 
 class Decoded(NamedTuple):
-    """A lenient decode: the value, what was skipped or stripped, and whether the whole message
-    was dropped (an envelope's arm this build does not know: ``value`` is then None)."""
+    """A lenient decode: the value, what was skipped or stripped (the first ``limits.MAX_ERRORS``
+    of each), whether the whole message was dropped (an envelope's arm this build does not
+    know: ``value`` is then None), and how many more warnings there were than are listed.
+    """
 
     value: Any
     warnings: tuple[Issue, ...]
     dropped: bool = False
+    omitted: int = 0
 
 
 def _too_deep(definition: str) -> DecodeError:
@@ -144,16 +148,21 @@ class Codec:
         field with a wrong value is still an error."""
         name = self.root if definition is None else definition
         entry = self._entry(name)
-        skipped: list[Issue] = []
+        skipped = Capped(limits.MAX_ERRORS)
         token = LENIENT.set(skipped)
         try:
             document = self._document(entry, data, name)
         finally:
             LENIENT.reset(token)
         if document is DROPPED:
-            return Decoded(None, tuple(skipped), True)
+            return Decoded(None, tuple(skipped), True, skipped.more)
         result = _typed(document, name, entry, True)
-        return Decoded(result.value, tuple(skipped) + result.warnings, result.dropped)
+        return Decoded(
+            result.value,
+            tuple(skipped) + result.warnings,
+            result.dropped,
+            skipped.more + result.omitted,
+        )
 
     def encode(
         self,
@@ -226,10 +235,11 @@ def _typed(document: Any, definition: str, entry: Entry, lenient: bool) -> Decod
         return Decoded(value, ())
     check = Validation(lenient)
     cleaned = check.run(document, definition)
-    if check.errors:
+    if check.errors or check.errors.more:  # type: ignore[attr-defined]
         raise DecodeError(definition, check.errors)
+    omitted = getattr(check.warnings, "more", 0)
     if cleaned is DROP:
-        return Decoded(None, tuple(check.warnings), True)
+        return Decoded(None, tuple(check.warnings), True, omitted)
     try:
         try:
             value = msgspec.convert(cleaned, entry.convert, strict=True)
@@ -246,7 +256,7 @@ def _typed(document: Any, definition: str, entry: Entry, lenient: bool) -> Decod
             definition,
             [Issue("", definition, "oneOf", f"decodes as {type(value).__name__}")],
         )
-    return Decoded(value, tuple(check.warnings))
+    return Decoded(value, tuple(check.warnings), False, omitted)
 
 
 def _wire(document: Any, definition: str, entry: Entry) -> bytes:

@@ -11,7 +11,9 @@ The report holds the outcome, the findings (``violations``: MUST-level; ``warnin
 number of ``events`` and their ``types`` counted by name, how each run ended (``runs``), the
 ``format`` read and ``notes`` on the input. It grows with the findings and the runs, never with
 the number of events, and reading is incremental for JSON Lines and SSE, so memory stays flat
-on files of any length. Nothing here needs more than the package and msgspec: it can be the map
+on files of any length. The findings listed are the first ``max_findings`` (``MAX_FINDINGS`` by
+default); when more were found, ``omitted`` counts the rest (``{"violations", "warnings",
+"rules"}``, the last by rule) and a note says so: the outcome counts them all. Nothing here needs more than the package and msgspec: it can be the map
 function of a job that judges an archive of stream files on many machines.
 
 Formats: ``jsonl`` (each non-blank line one event), ``sse`` (a captured ``text/event-stream``
@@ -33,13 +35,13 @@ from typing import Any, BinaryIO
 
 
 from . import codec_json, models
-from .automaton import Automaton, Finding
+from .automaton import MAX_FINDINGS, RULES, Automaton, Finding
 from .automaton_table import TABLES
 from .errors import JSONParseError
 from .jsonscan import Scanned, scan, scan_text
 from .version import PROTOCOL, PROTOCOL_VERSION
 
-__all__ = ["FORMATS", "OUTCOMES", "sniff", "replay", "conformant"]
+__all__ = ["FORMATS", "OUTCOMES", "MAX_FINDINGS", "sniff", "replay", "conformant"]
 
 FORMATS = ("auto", "jsonl", "sse", "json")
 OUTCOMES = ("completed", "failed", "empty", "unrecognized")
@@ -53,6 +55,7 @@ _TYPE_OF: dict[Any, str] = {
     models.DEFINITIONS[cls]: type_ for type_, cls in TABLES["event_classes"].items()
 }
 _NAME = f"{PROTOCOL} {PROTOCOL_VERSION}"
+_FATAL_LEVELS = frozenset(TABLES["fatal_levels"])
 _ORDINARY = "one JSON document per line"
 
 
@@ -119,15 +122,17 @@ def replay(
     on_findings: Callable[[list[Finding]], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     plain: bool = False,
+    max_findings: int | None = MAX_FINDINGS,
 ) -> dict[str, Any]:
     """Judge one stream and return its report (see the module docstring).
 
     ``after``: the stream is a replay that starts after this cursor. ``consumer``: a consumer
-    core driving its own automaton (``feed_document``, ``finish``, ``report``), fed one document
-    at a time; its report is merged in and its warnings join the findings. ``on_findings`` gets
+    core driving its own automaton (``feed_document``, ``finish``, ``report``; ``feed_documents``
+    if it has one, the findings then only kept), fed one document at a time; its report is merged in and its warnings join the findings. ``on_findings`` gets
     the new findings as they are made (in order, a block at a time); ``progress`` the number of
     events and bytes read so far, once per block. ``plain``: feed every document through
-    ``feed_document``, one at a time (the reference the fast path is held to)."""
+    ``feed_document``, one at a time (the reference the fast path is held to).
+    ``max_findings``: how many findings the report lists (None: all of them)."""
     if fmt not in FORMATS:
         raise ValueError(
             f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}"
@@ -137,6 +142,7 @@ def replay(
             "after replays the automaton alone: it does not combine with a consumer"
         )
     run = _Run(after, consumer, on_findings, progress, plain or consumer is not None)
+    run.automaton.max_findings = max_findings
     if isinstance(source, (bytes, bytearray, memoryview)):
         import io
 
@@ -207,17 +213,21 @@ class _Run:
         self._tell(end=True)
 
     def _jsonl(self, handle: BinaryIO, head: bytes) -> None:
-        pending = head
+        # a line longer than a block waits in pieces, joined once it ends (joining at every
+        # block would copy a long line once per block)
+        pending = [head] if head else []
         while True:
             chunk = handle.read(BLOCK)
-            data = pending + chunk if pending else chunk
             if chunk:
-                cut = data.rfind(b"\n") + 1
-                block, pending = data[:cut], data[cut:]
-                if not block:
+                cut = chunk.rfind(b"\n") + 1
+                if not cut:
+                    pending.append(chunk)
                     continue
+                pending.append(chunk[:cut])
+                block = b"".join(pending)
+                pending = [chunk[cut:]] if cut < len(chunk) else []
             else:
-                block, pending = data, b""
+                block, pending = b"".join(pending), []
             self.done += len(block)
             lines = block.split(b"\n")
             if lines[-1] == b"":
@@ -231,13 +241,9 @@ class _Run:
         first = automaton.index + 1
         before = len(automaton.findings)
         if self.plain:
-            skipped = 0
-            for line in lines:
-                line = line.strip()
-                if line:
-                    self.driver.feed_document(line)
-                else:
-                    skipped += 1
+            documents = [line for line in (line.strip() for line in lines) if line]
+            skipped = len(lines) - len(documents)
+            self._feed(documents)
         else:
             skipped = automaton.feed_documents(lines, skip_blank=True)
         count = automaton.index + 1 - first
@@ -304,10 +310,18 @@ class _Run:
                 self.notes.append("one JSON object: a stream of one event")
         self._documents(documents)
 
-    def _documents(self, documents: list[bytes]) -> None:
-        if self.plain:
+    def _feed(self, documents: list[bytes]) -> None:
+        """Documents one at a time (the plain path): a consumer's in bulk, the findings only kept."""
+        bulk = getattr(self.consumer, "feed_documents", None)
+        if bulk is not None:
+            bulk(documents)
+        else:
             for doc in documents:
                 self.driver.feed_document(doc)
+
+    def _documents(self, documents: list[bytes]) -> None:
+        if self.plain:
+            self._feed(documents)
         else:
             self.automaton.feed_documents(documents)
         self._tell()
@@ -360,6 +374,21 @@ class _Run:
             )
         else:
             outcome = automaton.outcome
+        omitted: dict[str, Any] = {}
+        if automaton.omitted:
+            fatal = sum(
+                n for rule, n in automaton.omitted_rules.items() if _fatal(rule)
+            )
+            omitted = {
+                "omitted": {
+                    "violations": fatal,
+                    "warnings": automaton.omitted - fatal,
+                    "rules": dict(sorted(automaton.omitted_rules.items())),
+                }
+            }
+            notes.append(
+                f"{automaton.omitted} more findings than the {len(automaton.findings)} listed (max_findings): counted in omitted"
+            )
         types = sorted(
             (
                 (
@@ -383,8 +412,13 @@ class _Run:
             "runs": automaton.runs,
             "format": self.format,
             "notes": notes,
+            **omitted,
             **extra,
         }
+
+
+def _fatal(rule: str) -> bool:
+    return RULES.get(rule, {}).get("level") in _FATAL_LEVELS
 
 
 def _consumer_warning(text: str) -> dict[str, Any]:

@@ -14,15 +14,21 @@ mark, no lone surrogate escape, at most ``MAX_DEPTH`` levels of nesting, numbers
 range and integers within CPython's 4300 digits (exact, as Python ints; beyond 2^53 - 1 they are
 not portable, and the protobuf codec refuses them). Anything else is a located DecodeError, never
 another exception; encoders refuse the same things with EncodeError.
+
+A DecodeError lists the first ``limits.MAX_ERRORS`` problems (``max_errors`` per call or per
+Decoder; None: all) and counts them all (``count``); a lenient decode likewise lists the first
+warnings and counts the rest (``Decoded.omitted``). The cost of a refused document stays that
+of its size, however many problems it holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar, overload
 
 import msgspec
 
-from . import models
+from . import limits, models
 from .errors import DecodeError, EncodeError, Issue
 from .limits import MAX_DEPTH, lone_surrogate_escape, safe_text, too_deep
 
@@ -358,20 +364,23 @@ converted to the typed model."""
 
 
 class Decoded(NamedTuple):
-    """A lenient decode: the value, what was stripped from it, and whether the whole document
-    was stripped (an unknown union member at the top: ``value`` is then None)."""
+    """A lenient decode: the value, what was stripped from it (the first ``max_errors``), whether
+    the whole document was stripped (an unknown union member at the top: ``value`` is then
+    None), and how many more warnings there were than ``warnings`` lists."""
 
     value: Any
     warnings: tuple[Issue, ...]
     dropped: bool = False
+    omitted: int = 0
 
 
 _NO_WARNINGS: tuple[Issue, ...] = ()
+_DEFAULT: Any = object()  # max_errors not given: limits.MAX_ERRORS when it is needed
 
 
 def _decoded(value: Any) -> Decoded:
     # tuple.__new__ skips NamedTuple's Python-level __new__ on the hot path
-    return tuple.__new__(Decoded, (value, _NO_WARNINGS, False))
+    return tuple.__new__(Decoded, (value, _NO_WARNINGS, False, 0))
 
 
 FULL: Any = object()
@@ -379,64 +388,179 @@ FULL: Any = object()
 
 
 class Decoder:
-    """Decodes documents of one definition; keep one per definition on hot paths."""
+    """Decodes documents of one definition; keep one per definition on hot paths.
+    ``max_errors``: how many errors and warnings a refused or stripped document lists (default
+    ``limits.MAX_ERRORS``, read when a document needs it; None: every one).
+
+    ``decode(data)``: the typed value, or DecodeError carrying the problems in the document.
+    ``decode_lenient(data)``: a ``Decoded``, stripping (and reporting) what a newer peer may
+    have added.
+    ``fast(data, extras=True)``: the typed value when the fast path decides the document (then
+    it is valid), else FULL: only the full path can say (what msgspec reads past without the
+    package's limits, a lone surrogate escape and nesting, makes it so). Every fast reader of
+    this package's documents is this one. ``extras``: keep the undeclared members of open
+    objects on the value (else they are only checked).
+
+    The classes refuse undeclared members, so a document that decodes has none; one that has
+    some (valid where their object is open) is read again through the open twins (``_reopen``).
+
+    The three are closures over what they need (a call on the hot path costs fewer steps than a
+    method reading its instance), and every check that cannot fail on the usual document costs
+    next to nothing: what msgspec accepts but this package refuses needs a backslash (a lone
+    surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one memchr
+    (`92 in data`, an operator: no method call) and a length, and the depth itself is scanned
+    only when a member whose type bounds nothing holds an array or object; the type of what was
+    read needs a second look only when it is not the definition's own class."""
 
     __slots__ = (
         "definition",
         "_fast",
+        "_look",
         "_type",
         "_expect",
         "_open_type",
         "_open",
         "_top_type",
         "_top",
+        "max_errors",
+        "decode",
+        "decode_lenient",
+        "fast",
     )
 
-    def __init__(self, definition: str = ROOT) -> None:
+    def __init__(
+        self, definition: str = ROOT, max_errors: int | None = _DEFAULT
+    ) -> None:
         try:
             decode_type, expect, open_type, top_type = _FAST[definition]
         except KeyError:
             raise ValueError(f"unknown definition {definition!r}") from None
         self.definition = definition
+        self.max_errors = max_errors
         self._type = decode_type
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
+        # the types of a value the typed read gave that the definition refuses: every other
+        # class of the union it is read through
+        self._look = _NOTHING if expect is None else _CLASSES - {expect}
         # the twins' decoders are made with the first document that needs them
         self._open_type = open_type
         self._open: msgspec.json.Decoder[Any] | None = None
         self._top_type = top_type
         self._top: msgspec.json.Decoder[Any] | None = None
+        self.fast: Callable[..., Any] = self._fast_reader()
+        self.decode: Callable[[bytes | str], Any] = self._reader(False)
+        self.decode_lenient: Callable[[bytes | str], Decoded] = self._reader(True)
 
-    def fast(self, data: bytes, extras: bool = True) -> Any:
-        """The typed value when the fast path decides the document (then it is valid), else
-        FULL: only the full path can say (what msgspec reads past without the package's limits,
-        a lone surrogate escape and nesting, makes it so). Every fast reader of this package's
-        documents is this one. The classes refuse undeclared members, so a document that
-        decodes has none; one that has some (valid where their object is open) is read again
-        through the open twins. ``extras``: keep those members on the value (else they are
-        only checked)."""
-        try:
-            value = self._fast.decode(data)
-        except msgspec.ValidationError as exc:
-            if self._open_type is None:
+    def _fast_reader(self) -> Callable[..., Any]:
+        fast, look, reopen = self._fast.decode, self._look, self._reopen
+
+        def read(data: Any, extras: bool = True) -> Any:
+            try:
+                value = fast(data)
+                if (
+                    _LONE_READ
+                    and 92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _SHORT
+                    and _deep(value, data)
+                ):  # 92: \\
+                    return FULL
+            except msgspec.ValidationError as exc:  # undeclared members, or invalid
+                value = reopen(data, exc, extras)
+            except (msgspec.DecodeError, RecursionError, TypeError, UnicodeEncodeError):
                 return FULL
-            # msgspec names the object holding the first undeclared member it met: at the top
-            # (no path), the shallow twins may do
+            if type(value) in look:
+                return FULL
+            return value
+
+        return read
+
+    def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
+        explain, definition = self._explain, self.definition
+        fast, look, reopen = self._fast.decode, self._look, self._reopen
+
+        def decode(data: Any) -> Any:
+            try:
+                value = fast(data)
+                if (
+                    _LONE_READ
+                    and 92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _SHORT
+                    and _deep(value, data)
+                ):
+                    value = FULL
+            except msgspec.ValidationError as exc:
+                value = reopen(
+                    data if type(data) is bytes else _as_bytes(data, definition),
+                    exc,
+                    True,
+                )
+            except (msgspec.DecodeError, RecursionError):
+                return explain(data, False).value
+            except (
+                TypeError,
+                UnicodeEncodeError,
+            ):  # a str (92 in it is a TypeError): its bytes, once; a lone surrogate in it, or no text at all: refused there
+                if type(data) is bytes:
+                    raise
+                return decode(_as_bytes(data, definition))
+            if value is FULL or type(value) in look:
+                return explain(data, False).value
+            return value
+
+        def decode_lenient(data: Any) -> Decoded:
+            try:
+                value = fast(data)
+                if (
+                    _LONE_READ
+                    and 92 in data
+                    and lone_surrogate_escape(data)
+                    or len(data) > _SHORT
+                    and _deep(value, data)
+                ):
+                    value = FULL
+            except msgspec.ValidationError as exc:
+                value = reopen(
+                    data if type(data) is bytes else _as_bytes(data, definition),
+                    exc,
+                    True,
+                )
+            except (msgspec.DecodeError, RecursionError):
+                return explain(data, True)
+            except (TypeError, UnicodeEncodeError):
+                if type(data) is bytes:
+                    raise
+                return decode_lenient(_as_bytes(data, definition))
+            if value is FULL or type(value) in look:
+                return explain(data, True)
+            return _decoded(value)
+
+        return decode_lenient if lenient else decode
+
+    def _reopen(self, data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
+        """A document the classes refused (``exc``) read again through the twins: the typed
+        value where its only fault was undeclared members of open objects, else FULL. msgspec
+        names the object holding the first undeclared member it met: at the top (no path), the
+        shallow twins may do."""
+        if self._open_type is None:
+            return FULL
+        try:
             value = None
             if self._top_type is not None and _AT not in exc.args[0]:
                 value = self._top_read(data, extras)
             if value is None:
                 value = self._open_read(data, extras)
-            if value is FULL:
+            if value is not FULL and (
+                _LONE_READ
+                and 92 in data
+                and lone_surrogate_escape(data)
+                or len(data) > _SHORT
+                and _deep(value, data)
+            ):
                 return FULL
-        except (msgspec.DecodeError, RecursionError):
-            return FULL
-        # _suspect, inline: this is every document's path
-        if (len(data) > _SHORT and too_deep(data)) or (
-            _LONE_READ and b"\\u" in data and lone_surrogate_escape(data)
-        ):
-            return FULL
-        if self._expect is not None and value.__class__ is not self._expect:
+        except (TypeError, UnicodeEncodeError):  # not bytes: the full path decides
             return FULL
         return value
 
@@ -502,24 +626,6 @@ class Decoder:
             twin = self._fast.decode(_ENCODER.encode(twin))
         return _adopt(twin, raw)
 
-    def decode(self, data: bytes | str) -> Any:
-        """The typed value, or DecodeError carrying every problem in the document."""
-        if type(data) is not bytes:
-            data = _as_bytes(data, self.definition)
-        value = self.fast(data)
-        if value is FULL:
-            return self._explain(data, lenient=False).value
-        return value
-
-    def decode_lenient(self, data: bytes | str) -> Decoded:
-        """Like decode, but strips (and reports) what a newer peer may have added."""
-        if type(data) is not bytes:
-            data = _as_bytes(data, self.definition)
-        value = self.fast(data)
-        if value is FULL:
-            return self._explain(data, lenient=True)
-        return _decoded(value)
-
     def accepts(self, data: bytes | str) -> bool:
         try:
             self.decode(data)
@@ -528,12 +634,17 @@ class Decoder:
         return True
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
-        # the table-driven validator loads on the first refused document, not with the package
-        from .validation import DROP, JSONParseError, Validation, parse_json
-
+        checker = _CHECKER or _checker()
+        DROP, JSONParseError, Validation, parse_json = (
+            checker.DROP,
+            checker.JSONParseError,
+            checker.Validation,
+            checker.parse_json,
+        )
         name = self.definition
+        most = limits.MAX_ERRORS if self.max_errors is _DEFAULT else self.max_errors
         try:
-            document = parse_json(data)
+            document = parse_json(data, most)
         except JSONParseError as exc:
             raise DecodeError(
                 name,
@@ -541,13 +652,15 @@ class Decoder:
                     Issue(ptr, name, keyword, message)
                     for ptr, keyword, message in exc.issues
                 ],
+                exc.count,
             ) from None
-        check = Validation(lenient)
+        check = Validation(lenient, most)
         cleaned = check.run(document, name)
-        if check.errors:
+        if check.errors or check.errors.more:
             raise DecodeError(name, check.errors)
+        omitted = getattr(check.warnings, "more", 0)
         if cleaned is DROP:
-            return Decoded(None, tuple(check.warnings), True)
+            return Decoded(None, tuple(check.warnings), True, omitted)
         try:
             value = self._convert(cleaned)
         except msgspec.ValidationError as exc:
@@ -559,7 +672,7 @@ class Decoder:
             raise DecodeError(
                 name, [Issue("", name, "oneOf", f"decodes as {type(value).__name__}")]
             )
-        return Decoded(value, tuple(check.warnings))
+        return Decoded(value, tuple(check.warnings), False, omitted)
 
 
 _SHORT = 2 * MAX_DEPTH  # a text no longer than this cannot nest past MAX_DEPTH
@@ -597,6 +710,48 @@ def _suspect(data: bytes) -> bool:
     return (len(data) > _SHORT and too_deep(data)) or (
         _LONE_READ and b"\\u" in data and lone_surrogate_escape(data)
     )
+
+
+_CHECKER: Any = None
+
+
+def _checker() -> Any:
+    """The table-driven validator's module: loaded on the first refused document, not with the
+    package, and looked up once (an import statement per refused document cost more than
+    checking a small one)."""
+    global _CHECKER
+    from . import validation as checker
+
+    _CHECKER = checker
+    return checker
+
+
+_NOTHING: frozenset[Any] = frozenset()
+_CLASSES: frozenset[Any] = frozenset(
+    v for v in models.DEFINITIONS.values() if isinstance(v, type)
+) | {list, dict}
+
+_SHALLOW: dict[Any, tuple[str, ...]] = {
+    cls: plan[1]
+    for cls, plan in models.NESTING.items()
+    if plan is not None and plan[0] <= MAX_DEPTH
+}
+"""Classes whose documents nest within the limit unless one of these attributes holds an array
+or an object (see ``models.NESTING``)."""
+
+
+def _deep(value: Any, data: Any) -> bool:
+    """Whether a document long enough to nest past MAX_DEPTH (msgspec reads any depth) does: a
+    look at the attributes that could, where its class says which, before the text itself.
+    """
+    free = _SHALLOW.get(type(value))
+    if free is not None:
+        for attr in free:
+            if type(getattr(value, attr)) not in _SCALARS:
+                break
+        else:
+            return False
+    return bool(too_deep(data))
 
 
 def _as_bytes(data: Any, definition: str) -> bytes:
@@ -775,14 +930,15 @@ def _builtins(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
-_DECODERS: dict[str, Decoder] = {}
+_DECODERS: dict[Any, Decoder] = {}
 
 
-def decoder(definition: str = ROOT) -> Decoder:
-    """The shared Decoder for a definition."""
-    found = _DECODERS.get(definition)
+def decoder(definition: str = ROOT, max_errors: int | None = _DEFAULT) -> Decoder:
+    """The shared Decoder for a definition (and an error list of ``max_errors``)."""
+    key = definition if max_errors is _DEFAULT else (definition, max_errors)
+    found = _DECODERS.get(key)
     if found is None:
-        found = _DECODERS[definition] = Decoder(definition)
+        found = _DECODERS[key] = Decoder(definition, max_errors)
     return found
 
 
@@ -801,17 +957,33 @@ def _name(definition: str | type[Any]) -> str:
 
 
 @overload
-def decode(data: bytes | str, definition: type[T]) -> T: ...
+def decode(
+    data: bytes | str, definition: type[T], *, max_errors: int | None = ...
+) -> T: ...
 @overload
-def decode(data: bytes | str, definition: str = ROOT) -> Any: ...
-def decode(data: bytes | str, definition: str | type[Any] = ROOT) -> Any:
-    """Strictly decode one JSON document as a definition (by name or class)."""
-    return decoder(_name(definition)).decode(data)
+def decode(
+    data: bytes | str, definition: str = ROOT, *, max_errors: int | None = ...
+) -> Any: ...
+def decode(
+    data: bytes | str,
+    definition: str | type[Any] = ROOT,
+    *,
+    max_errors: int | None = _DEFAULT,
+) -> Any:
+    """Strictly decode one JSON document as a definition (by name or class). ``max_errors``:
+    how many errors a DecodeError lists (default ``limits.MAX_ERRORS``; None: every one).
+    """
+    return decoder(_name(definition), max_errors).decode(data)
 
 
-def decode_lenient(data: bytes | str, definition: str | type[Any] = ROOT) -> Decoded:
+def decode_lenient(
+    data: bytes | str,
+    definition: str | type[Any] = ROOT,
+    *,
+    max_errors: int | None = _DEFAULT,
+) -> Decoded:
     """Leniently decode one JSON document: see the module docstring."""
-    return decoder(_name(definition)).decode_lenient(data)
+    return decoder(_name(definition), max_errors).decode_lenient(data)
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -892,6 +1064,7 @@ def _unencodable(value: Any, name: str, exc: BaseException) -> list[Issue]:
     if isinstance(exc, (UnicodeEncodeError, ValueError)):
         from .validation import unreadable  # loaded when needed, as in _explain
 
+        found: list[tuple[str, str, str]]
         try:
             found = unreadable(msgspec.to_builtins(value))
         except (TypeError, ValueError, RecursionError, msgspec.EncodeError):

@@ -1562,6 +1562,42 @@ CARRIERS: frozenset[type[Any]] = frozenset(
 )
 """Classes whose values can hold an open object somewhere inside (themselves included)."""
 
+NESTING: dict[type[Any], tuple[int, tuple[str, ...]] | None] = {
+    ActionRequest: None,
+    ActionRequiredEvent: None,
+    ActionRespondedData: None,
+    ActionRespondedEvent: None,
+    ActionResponse: None,
+    Artifact: None,
+    ArtifactCreatedEvent: None,
+    ArtifactList: None,
+    CancelExecutionRequest: None,
+    CancelledData: None,
+    Conversation: None,
+    CreateArtifactInput: None,
+    CreateConversationRequest: None,
+    EventList: None,
+    Execution: None,
+    ExecutionError: None,
+    OutputTextDeltaEvent: None,
+    OutputTextDoneEvent: None,
+    Problem: None,
+    ProviderEvent: None,
+    ProviderManifest: None,
+    RunCancelledEvent: None,
+    RunCompletedEvent: None,
+    RunFailedEvent: None,
+    RunQueuedEvent: None,
+    RunStartedEvent: None,
+    RuntimeDescription: None,
+    RuntimeEvent: None,
+    StartExecutionRequest: None,
+}
+"""How deep a class's documents can nest: (the deepest its bounded members reach, arrays and
+objects, its own object counting 1; the attributes whose types bound nothing: any JSON, a
+loose value, a type reaching itself), or None for an open object (undeclared members may nest
+as they like)."""
+
 CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     ActionRequiredEvent: (("data", "data"),),
     ActionRespondedEvent: (("data", "data"),),

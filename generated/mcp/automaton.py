@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Iterable
 
 import msgspec
 from msgspec import UNSET
 
-from . import codec_json, models
+from . import codec_json, limits, models
 from .automaton_table import TABLES
 from .dialogue import MISSING, Dialogue
 from .errors import DecodeError
@@ -32,7 +34,31 @@ from .jsonscan import member_scalar
 from .limits import int_digits_limit, too_deep
 from .shown import py_str, quote
 
-__all__ = ["Finding", "Automaton", "check_answers", "check_listing", "RULES"]
+__all__ = [
+    "Finding",
+    "Automaton",
+    "check_answers",
+    "check_listing",
+    "RULES",
+    "MAX_IDS",
+    "MAX_SHOWN",
+    "MAX_FINDINGS",
+]
+
+MAX_IDS = 20
+"""The most ids a finding lists (``ids``, and ``{ids}`` in its message): a finding about a set
+that may grow with the stream (the chunk streams open, the items a run leaves open, the ids
+that repeat) lists the first MAX_IDS and says how many more there are."""
+
+MAX_SHOWN = 200
+"""The most characters of one id or value a finding quotes; a longer one is cut to
+MAX_SHOWN - 3 characters and ``...``. (A value held from an earlier event, quoted by every later
+finding about it, would otherwise cost its size per finding.)"""
+
+MAX_FINDINGS = 10_000
+"""How many findings ``Automaton.findings`` keeps by default (``max_findings``): a stream can draw
+a finding per line, and the list would grow with it. Every finding is still returned by ``feed``
+when it is made, counts towards ``outcome``, and is counted in ``omitted`` when not kept."""
 
 RULES: dict[str, dict[str, str]] = TABLES["rules"]
 _FATAL = frozenset(TABLES["fatal_levels"])
@@ -68,6 +94,16 @@ _EVENTS: Any = (
     if TABLES["events_definition"]
     else None
 )
+# the same, making no error or warning (counting them): for findings that will not be kept
+_EVENTS_COUNTED: Any = (
+    codec_json.decoder(TABLES["events_definition"], max_errors=0)
+    if TABLES["events_definition"]
+    else None
+)
+_REMEMBER, _REMEMBERED = (
+    4096,
+    256,
+)  # how many refused documents counting remembers, how long each
 _UNIT = "message" if _PARTIES else "event"  # what a finding's index counts
 
 
@@ -204,6 +240,22 @@ def _compile(e: dict[str, Any]) -> Any:
     }
     exec(f"def expression(obj, ctx=None):\n    return {body}\n", scope)
     return scope["expression"]
+
+
+def _members(items: Any) -> tuple[list[Any], list[str] | None]:
+    """What `each` walks: an array's items, or a map's values in the order of their names (the
+    names, which a finding's {index} shows)."""
+    members = (
+        items._specbind_json if hasattr(items, "_specbind_json") else items
+    )  # a two-party View
+    if not isinstance(members, dict):
+        return list(items), None
+    from .dialogue import wrap
+
+    names = sorted(members)
+    return [
+        wrap(members[n]) if members is not items else members[n] for n in names
+    ], names
 
 
 def _unique(obj: Any, path: list[str]) -> bool:
@@ -414,7 +466,7 @@ class _Values(dict[str, Any]):
 
 
 def _show(value: Any) -> str:
-    return "absent" if value is UNSET or value is None else _text(value)
+    return "absent" if value is UNSET or value is None else _cut(_text(value))
 
 
 def _text(value: Any) -> str:
@@ -459,27 +511,59 @@ def _raw(data: bytes | str) -> Any:
         return None
 
 
+def _wire_get(raw: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        if not isinstance(raw, dict):
+            return None
+        raw = raw.get(part)
+    return raw
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
 def finding(
-    rule: str, index: int, type_: str, values: dict[str, Any], ids: tuple[str, ...] = ()
+    rule: str,
+    index: int,
+    type_: str,
+    values: dict[str, Any],
+    ids: tuple[str, ...] = (),
+    total: int = 0,
 ) -> Finding:
+    """A finding of ``rule`` at event ``index``. ``ids``: what it is about, at most MAX_IDS of
+    them; ``total``: how many there are in all, when ``ids`` is a sample of them. Ids are
+    quoted up to MAX_SHOWN characters (values, by ``_show``)."""
     spec = RULES[rule]
+    ids = tuple(_cut(i) for i in ids)
+    listed = ", ".join(ids)
+    if total > len(ids):
+        listed += f" and {total - len(ids)} more"
     shown = {
         k: _text(v) for k, v in values.items()
     }  # every binding writes values so (``shown``)
     text = spec["message"].format_map(
-        _Values({"type": type_, "index": index, "ids": ", ".join(ids), **shown})
+        _Values({"type": type_, "index": index, "ids": listed, **shown})
     )
     return Finding(rule, spec["level"], index, type_, text, ids)
+
+
+def _sample(items: Iterable[str], total: int) -> tuple[tuple[str, ...], int]:
+    """The first MAX_IDS of ``total`` ids, sorted, and ``total``."""
+    return tuple(sorted(islice(items, MAX_IDS))), total
 
 
 class Automaton:
     """Validates one event stream. Not thread-safe; one instance per stream."""
 
-    def __init__(self, after: int | None = None) -> None:
+    def __init__(
+        self, after: int | None = None, max_findings: int | None = MAX_FINDINGS
+    ) -> None:
         """`after`: the stream is a replay that starts after this cursor, so it may begin
         mid-stream: the machine starts in its after-cursor state, the sequence at after + 1, and
         an item first met without its opener is not reported (it may predate the cursor).
-        """
+        `max_findings`: how many findings ``findings`` keeps (None: all); the others are counted
+        in ``omitted``, by rule in ``omitted_rules``."""
         self.partial = bool(after)  # after 0 is the whole stream
         if self.partial and not _MACHINE["after_cursor"]:
             raise ValueError(
@@ -498,6 +582,16 @@ class Automaton:
         self._latest: dict[Any, Any] = {}
         self.index = -1
         self.findings: list[Finding] = []
+        self.max_findings = max_findings
+        self.omitted = 0
+        self.omitted_rules: dict[str, int] = {}
+        self.bulk = False
+        """True while the caller reads no finding ``feed`` returns, only ``findings`` (as
+        ``feed_documents`` and ``Consumer.feed_documents`` do): past ``max_findings`` a finding
+        is then counted in ``omitted`` and never made, nor the explanation it would quote."""
+        # documents that did not decode, while findings are only counted: the same bytes again
+        # are counted again without being decoded again (garbage repeats); bounded
+        self._refused: set[bytes] = set()
         self.failed = False
         self.runs: list[dict[str, Any]] = []
         self._expanded: list[Any] | None = []
@@ -538,6 +632,12 @@ class Automaton:
         # two parties: the exchanges, facts and references of the session
         self._dialogue: Dialogue | None = Dialogue(self) if _PARTIES else None
         self._lanes: dict[Any, list[Any]] = {}
+        # chunk type -> its open lanes, in the order they opened (the ambiguity check's)
+        self._kinds: dict[str, dict[Any, None]] = {}
+        # entity -> its items in state "open", in the order they opened (require closed)
+        self._open: dict[str, dict[Any, None]] = {
+            name: {} for name in TABLES["entities"]
+        }
         self._out: list[Finding] = []
         # when a dict: the events decoded from documents, counted per class
         self.counts: dict[Any, int] | None = None
@@ -564,10 +664,35 @@ class Automaton:
         type_: str,
         values: dict[str, Any] | None = None,
         ids: tuple[str, ...] = (),
+        total: int = 0,
     ) -> None:
-        f = finding(rule, self.index, type_, values or {}, ids)
+        if self._full():
+            return self._counted(rule)
+        f = finding(rule, self.index, type_, values or {}, ids, total)
         self._out.append(f)
-        self.findings.append(f)
+        self._keep(f)
+        return None
+
+    def _full(self) -> bool:
+        """Whether the findings being made now would only be counted (see ``bulk``)."""
+        return (
+            self.bulk
+            and self.max_findings is not None
+            and len(self.findings) >= self.max_findings
+        )
+
+    def _counted(self, rule: str, n: int = 1) -> None:
+        self.omitted += n
+        self.omitted_rules[rule] = self.omitted_rules.get(rule, 0) + n
+        if RULES[rule]["level"] in _FATAL:
+            self.failed = True
+
+    def _keep(self, f: Finding) -> None:
+        if self.max_findings is None or len(self.findings) < self.max_findings:
+            self.findings.append(f)
+        else:
+            self.omitted += 1
+            self.omitted_rules[f.rule] = self.omitted_rules.get(f.rule, 0) + 1
         if f.fatal:
             self.failed = True
 
@@ -591,10 +716,11 @@ class Automaton:
     def note_stripped(self, detail: str, type_: str = "?") -> tuple[Finding, ...]:
         """Something lenient decoding stripped from the event fed next (or dropped whole)."""
         rule = TABLES["stripped_rule"]
-        if rule:
+        if rule and self._full():
+            self._counted(rule)
+        elif rule:
             f = finding(rule, self.index + 1, type_, {"detail": detail})
-            self.findings.append(f)
-            self.failed = self.failed or f.fatal
+            self._keep(f)
             return (f,)
         return ()
 
@@ -628,9 +754,17 @@ class Automaton:
         return self._take()
 
     def _feed_lenient(self, data: bytes | str) -> tuple[Finding, ...]:
+        counting = self._full()
+        if counting and data in self._refused:
+            # as before: no finding made, the sequence stage has seen it, the event counted
+            return self.note_decode_error("")
         try:
-            result = _EVENTS.decode_lenient(data)
+            result = (_EVENTS_COUNTED if counting else _EVENTS).decode_lenient(data)
         except DecodeError as exc:
+            if counting and type(data) is bytes and len(data) <= _REMEMBERED:
+                if len(self._refused) >= _REMEMBER:
+                    self._refused.clear()
+                self._refused.add(data)
             return self._undecodable(data, exc)
         if result.dropped and _RETIRED:
             translated = self._translate(data)
@@ -640,11 +774,8 @@ class Automaton:
             result.dropped and TABLES["unknown_event_rule"]
         ):  # not stripped here: a finding
             return self._unknown(data)
-        noted: tuple[Finding, ...] = ()
+        noted = self._stripped(result, counting)
         value = result.value
-        type_ = "?" if value is None else str(getattr(value, _DISC))
-        for issue in result.warnings:
-            noted += self.note_stripped(str(issue), type_)
         if result.dropped:
             self._salvage_sequence(data)
             self.skip()
@@ -652,12 +783,39 @@ class Automaton:
         self._count(value)
         return noted + self.feed(value)
 
+    def _stripped(self, result: Any, counting: bool) -> tuple[Finding, ...]:
+        """A finding per warning of a lenient decode, and one for those it did not list; when
+        ``counting`` (the decode listed none), as many counted."""
+        value = result.value
+        type_ = "?" if value is None else str(getattr(value, _DISC))
+        rule = TABLES["stripped_rule"]
+        if counting:
+            if rule and result.omitted:
+                most = limits.MAX_ERRORS
+                self._counted(
+                    rule,
+                    (
+                        result.omitted
+                        if most is None
+                        else min(result.omitted, most) + (result.omitted > most)
+                    ),
+                )
+            return ()
+        noted: tuple[Finding, ...] = ()
+        for issue in result.warnings:
+            noted += self.note_stripped(str(issue), type_)
+        if result.omitted:
+            noted += self.note_stripped(f"and {result.omitted} more stripped", type_)
+        return noted
+
     def _undecodable(
         self, data: bytes | str, exc: DecodeError, rule: str | None = None
     ) -> tuple[Finding, ...]:
-        detail = "; ".join(str(e) for e in exc.errors[:3])
-        more = len(exc.errors) - 3
         self._salvage_sequence(data)
+        if self._full():
+            return self.note_decode_error("", rule)
+        detail = "; ".join(str(e) for e in exc.errors[:3])
+        more = exc.count - 3
         return self.note_decode_error(
             detail + (f"; and {more} more" if more > 0 else ""), rule
         )
@@ -667,7 +825,7 @@ class Automaton:
         whose required member is unrecognised), where the rules make that a finding
         (``on-unknown-event``): the strict decoder says why."""
         try:
-            _EVENTS.decode(data)
+            (_EVENTS_COUNTED if self._full() else _EVENTS).decode(data)
         except DecodeError as exc:
             return self._undecodable(data, exc, TABLES["unknown_event_rule"])
         raise AssertionError(
@@ -726,17 +884,17 @@ class Automaton:
                 del self._held[arg]
         rule = TABLES["retired_rule"]
         noted: tuple[Finding, ...] = ()
-        if rule:
+        if rule and self._full():
+            self._counted(rule)
+        elif rule:
             f = finding(rule, self.index + 1, old, {"detail": "; ".join(notes)})
-            self.findings.append(f)
-            self.failed = self.failed or f.fatal
+            self._keep(f)
             noted = (f,)
         try:
             result = _EVENTS.decode_lenient(msgspec.json.encode(event))
         except DecodeError as exc:
             return noted + self._undecodable(data, exc)
-        for issue in result.warnings:
-            noted += self.note_stripped(str(issue), how["as"])
+        noted += self._stripped(result, False)
         if result.dropped:
             self.skip()
             return noted
@@ -761,9 +919,20 @@ class Automaton:
 
         ``skip_blank``: a document of whitespace alone is no event, and the others are read
         stripped (JSON Lines); else every document is one, decoding or not. Returns how many
-        blank documents were skipped."""
-        if self._dialogue is not None:
-            return self._feed_entries(documents, skip_blank)
+        blank documents were skipped.
+
+        Findings past ``max_findings`` are counted in ``omitted`` without being made (nothing
+        would see them), so a stream of a million undecodable lines costs their decoding, not a
+        million explanations."""
+        self.bulk = True
+        try:
+            if self._dialogue is not None:
+                return self._feed_entries(documents, skip_blank)
+            return self._feed_documents(documents, skip_blank)
+        finally:
+            self.bulk = False
+
+    def _feed_documents(self, documents: Iterable[bytes], skip_blank: bool) -> int:
         # the codec's own fast reading (Decoder.fast, inlined: this loop is the hot path): its
         # typed decode (whose classes refuse undeclared members: an event that has some takes
         # feed_document) and its limits
@@ -1041,7 +1210,10 @@ class Automaton:
                 for key, record in store.items():
                     past[key] = record[1]
             store.clear()
+        for opened in self._open.values():
+            opened.clear()
         self._lanes.clear()
+        self._kinds.clear()
         self._held.clear()
 
     # -- entities -----------------------------------------------------------------------------
@@ -1075,6 +1247,8 @@ class Automaton:
                 established is not None
             ):  # an item of an earlier run, in the state it continues in
                 record = store[key] = [outlives, established]
+                if outlives == "open":
+                    self._open[entity][key] = None
         row = transitions.get("absent" if record is None else record[0])
         if row is None:
             return
@@ -1108,7 +1282,13 @@ class Automaton:
                     value = getattr(ev, attr, UNSET)
                     remembered[attr] = default if value is UNSET else value
                 store[key] = [target, remembered]
-            else:
+                if target == "open":
+                    self._open[entity][key] = None
+            elif record[0] != target:
+                if record[0] == "open":
+                    self._open[entity].pop(key, None)
+                elif target == "open":
+                    self._open[entity][key] = None
                 record[0] = target
 
     def _require(
@@ -1123,13 +1303,15 @@ class Automaton:
         what = req[0]
         if what == "closed":
             for name in req[1]:
-                still = [k for k, r in self._entities[name].items() if r[0] == "open"]
+                still = self._open[name]
                 if still:
+                    shown = tuple(_key_text(k) for k in islice(still, MAX_IDS))
                     self._report(
                         req[2],
                         type_,
                         {"kind": name, **self._run_values()},
-                        tuple(map(_key_text, still)),
+                        shown,
+                        len(still),
                     )
         elif what == "same":
             value, expected = getattr(ev, req[1], UNSET), getattr(
@@ -1193,23 +1375,28 @@ class Automaton:
 
     def _check(self, check: tuple[Any, ...], ev: Any, type_: str) -> None:
         rule, each, expect, evaluate, facts = check
+        names: list[str] | None = None
         if each is None:
             targets = [ev]
         else:
             items = getattr(ev, each, UNSET)
             if items is UNSET:
                 return
-            targets = items
+            targets, names = _members(items)
         for i, target in enumerate(targets):
             if evaluate(target, self) is False:
                 ids: tuple[str, ...] = ()
+                total = 0
                 if expect["op"] == "unique":
-                    values = [_text(v) for v in _collect(target, expect["path"])]
-                    ids = tuple(sorted({v for v in values if values.count(v) > 1}))
-                shown: dict[str, Any] = {"index": i}
+                    counted = Counter(
+                        _text(v) for v in _collect(target, expect["path"])
+                    )
+                    repeated = sorted(v for v, n in counted.items() if n > 1)
+                    ids, total = tuple(repeated[:MAX_IDS]), len(repeated)
+                shown: dict[str, Any] = {"index": i if names is None else names[i]}
                 if facts and self._dialogue is not None:
                     shown["declared"] = self._dialogue.declared(facts)
-                self._report(rule, type_, shown, ids)
+                self._report(rule, type_, shown, ids, total)
 
     # -- chunk expansion ------------------------------------------------------------------------
 
@@ -1236,6 +1423,7 @@ class Automaton:
         item = self._lanes.pop(lane, None)
         if item is None:
             return []
+        self._kinds[item[0]].pop(lane, None)
         kind = _CHUNKS["kinds"][item[0]]  # type: ignore[index]
         return [self._make(kind["end"], item[3], lane)]
 
@@ -1258,12 +1446,14 @@ class Automaton:
         item = self._lanes.get(lane)
         if item_id is UNSET:
             if owner is UNSET:
-                open_lanes = [k for k, v in self._lanes.items() if v[0] == type_]
-                if None in open_lanes or len(open_lanes) == 1:
-                    lane = None if None in open_lanes else open_lanes[0]
-                elif len(open_lanes) > 1:
-                    shown = tuple(sorted(_text(self._lanes[k][1]) for k in open_lanes))
-                    self._report(chunks["ambiguous"], type_, {}, shown)
+                open_lanes = self._kinds.get(type_)
+                if open_lanes and (None in open_lanes or len(open_lanes) == 1):
+                    lane = None if None in open_lanes else next(iter(open_lanes))
+                elif open_lanes:
+                    shown = (_text(self._lanes[k][1]) for k in open_lanes)
+                    self._report(
+                        chunks["ambiguous"], type_, {}, *_sample(shown, len(open_lanes))
+                    )
                     return []
                 item = self._lanes.get(lane)
             if item is None or item[0] != type_:
@@ -1282,6 +1472,7 @@ class Automaton:
             agreed[attr] = default if value is UNSET else value
         opener = self._make(kind["start"], event, lane)
         self._lanes[lane] = [type_, item_id, agreed, opener]
+        self._kinds.setdefault(type_, {})[lane] = None
         out.append(opener)
         out += self._content(kind, event, lane)
         return out
@@ -1345,13 +1536,15 @@ def check_answers(
     kind = spec["input"]["definition"]
     if not asking:
         if answered and "nothing-to-continue" in rules:
+            named = sorted(map(_text, answered))
             out.append(
                 finding(
                     rules["nothing-to-continue"],
                     0,
                     kind,
                     {},
-                    tuple(sorted(map(_text, answered))),
+                    tuple(named[:MAX_IDS]),
+                    len(named),
                 )
             )
         return out
@@ -1429,9 +1622,15 @@ def check_listing(name: str, events: Any, document: Any) -> list[Finding]:
                     finding(rules["missing"], len(listed), kind, {}, (_show(key),))
                 )
     if "order" in rules and positions != sorted(positions):
+        listed_order = [_show(k) for k in order if k in seen]
         out.append(
             finding(
-                rules["order"], 0, kind, {}, tuple(_show(k) for k in order if k in seen)
+                rules["order"],
+                0,
+                kind,
+                {},
+                tuple(listed_order[:MAX_IDS]),
+                len(listed_order),
             )
         )
     return out

@@ -41,13 +41,30 @@ class Issue:
 
 
 class ValidationError(ValueError):
-    """A document that is not what the schema says; ``errors`` holds every problem found."""
+    """A document that is not what the schema says. ``errors`` holds the problems found, the
+    first ``limits.MAX_ERRORS`` of them (or as many as the call asked for); ``count`` how many
+    there were in all."""
 
-    def __init__(self, definition: str, errors: list[Issue]) -> None:
+    def __init__(
+        self, definition: str, errors: list[Issue], count: int | None = None
+    ) -> None:
         self.definition = definition
         self.errors: tuple[Issue, ...] = tuple(errors)
-        head = f"not a valid {definition}: {len(self.errors)} error{'s' if len(self.errors) != 1 else ''}"
-        super().__init__("\n  ".join([head, *(str(e) for e in self.errors)]))
+        self.count: int = (
+            count
+            if count is not None
+            else len(self.errors) + getattr(errors, "more", 0)
+        )
+        super().__init__(
+            definition
+        )  # the message is made when asked for: often it is not
+
+    def __str__(self) -> str:
+        head = f"not a valid {self.definition}: {self.count} error{'s' if self.count != 1 else ''}"
+        lines = [head, *(str(e) for e in self.errors)]
+        if self.count > len(self.errors):
+            lines.append(f"... and {self.count - len(self.errors)} more")
+        return "\n  ".join(lines)
 
 
 class DecodeError(ValidationError):
@@ -61,11 +78,14 @@ class EncodeError(ValidationError):
 class JSONParseError(ValueError):
     """Bytes or text that are not one JSON document this package reads (see ``limits``):
     ``issues`` locates each problem (a JSON Pointer where the document parsed, else the line and
-    column or byte in the message), with its keyword: ``json``, or ``depth`` for nesting.
-    """
+    column or byte in the message), with its keyword: ``json``, or ``depth`` for nesting; the
+    first ``max_errors`` of them, ``count`` the number in all."""
 
     def __init__(
         self, message: str, issues: list[tuple[str, str, str]] | None = None
     ) -> None:
         super().__init__(message)
-        self.issues: list[tuple[str, str, str]] = issues or [("", "json", message)]
+        self.issues: list[tuple[str, str, str]] = (
+            issues if issues is not None else [("", "json", message)]
+        )
+        self.count: int = len(self.issues) + getattr(self.issues, "more", 0)

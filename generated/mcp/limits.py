@@ -18,6 +18,10 @@ can write and every peer can read:
   fixed limit, where before each step had its own (whatever the stack allowed it), so that a value
   one accepted could crash the next. Every recursive step downstream (validation, the consumer's
   state, JSON Patch, the protobuf codec) then needs at most a few hundred frames.
+- **Errors**: a document is checked whole, and every problem in it counts, but an error list keeps
+  the first ``MAX_ERRORS`` (``DecodeError.errors``; ``count`` says how many there were); lenient
+  warnings likewise. Which documents are valid does not change; what an invalid one costs to
+  report does (a 1 MB array of wrong items once made half a million located errors).
 - **Numbers**: a number beyond the range of a double (``1e400``) is refused; an integer is kept
   exact, as a Python int, up to CPython's limit on integer digits (4300 by default,
   ``sys.set_int_max_str_digits``), and refused beyond it. Integer fields of the schema are bounded
@@ -41,6 +45,8 @@ from .shown import (
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_ERRORS",
+    "Capped",
     "show_number",
     "too_deep",
     "value_depth",
@@ -55,31 +61,58 @@ MAX_DEPTH = 128
 as 1). serde_json's default; far beyond any real event, and within the interpreter's stack for
 every recursive step downstream."""
 
+MAX_ERRORS = 100
+"""How many errors (and lenient warnings) a decode keeps by default: the first ones, in the
+order found; the others are counted. Set it here for the whole package, or per call
+(``max_errors``); None keeps every one."""
+
+
+class Capped(list):  # type: ignore[type-arg]
+    """A list that keeps its first ``limit`` items (None: every one) and counts the rest in
+    ``more``; extending it by another Capped adds that one's ``more`` too."""
+
+    __slots__ = ("limit", "more")
+
+    def __init__(
+        self, limit: int | None
+    ) -> None:  # an empty list: list.__init__ has nothing to do
+        self.limit = limit
+        self.more = 0
+
+    def append(self, item: Any) -> None:
+        if self.limit is None or len(self) < self.limit:
+            super().append(item)
+        else:
+            self.more += 1
+
+    def extend(self, items: Any) -> None:
+        for item in items:
+            self.append(item)
+        self.more += getattr(items, "more", 0)
+
+
 # A JSON string, unrolled so the regex engine does not backtrack per character.
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_INNER = re.compile(rb"\[\]|\{\}|\[\}|\{\]")
-_RUN = re.compile(rb"[\[{]{" + str(MAX_DEPTH + 1).encode() + rb"}")
 
 
 def too_deep(data: bytes) -> bool:
-    """Whether a JSON text nests deeper than MAX_DEPTH. Cheap when it cannot (short texts, few
-    brackets); otherwise linear in C: strings removed, then brackets only, innermost pairs peeled
-    once per level."""
+    """Whether a JSON text nests deeper than MAX_DEPTH: whether, strings set aside, the `[` and
+    `{` open at some point outnumber it (a `]` or `}` closes the innermost one open; with none
+    open it closes nothing: the parser reports such a text). Cheap when it cannot (short texts,
+    few brackets); otherwise one pass over the brackets alone (the strings and everything else
+    removed in C)."""
     if len(data) <= 2 * MAX_DEPTH or data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
         return False
-    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
-    for _ in range(MAX_DEPTH):
-        if not brackets:
-            return False
-        if _RUN.search(
-            brackets
-        ):  # MAX_DEPTH + 1 openers in a row: the usual deep document
-            return True
-        brackets, n = _INNER.subn(b"", brackets)
-        if not n:
-            return False  # unbalanced: not JSON, which the parser reports
-    return bool(brackets)
+    depth = 0
+    for c in _STRING.sub(b"", data).translate(None, _NOT_BRACKETS):
+        if c == 91 or c == 123:  # [ {
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif depth:
+            depth -= 1
+    return False
 
 
 def value_depth(value: Any, limit: int = MAX_DEPTH) -> int:

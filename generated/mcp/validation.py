@@ -13,10 +13,14 @@ import math
 import re
 from typing import Any
 
+import msgspec
+
+from . import limits
 from .errors import Issue, JSONParseError
 from .jsonscan import text_of
 from .limits import (
     MAX_DEPTH,
+    Capped,
     int_digits_limit,
     lone_surrogate,
     lone_surrogate_escape,
@@ -44,12 +48,21 @@ _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 class _Refused:
     """A number the parser read but the document may not hold, kept in place so that it can be
-    reported at its JSON Pointer."""
+    reported at its JSON Pointer (its message made only if it is reported)."""
 
-    __slots__ = ("message",)
+    __slots__ = ("text", "limit")
 
-    def __init__(self, message: str) -> None:
-        self.message = message
+    def __init__(self, text: str, limit: int = 0) -> None:
+        self.text = text
+        self.limit = limit  # an integer's digits limit; 0: a float out of range
+
+    @property
+    def message(self) -> str:
+        text = self.text
+        if not self.limit:
+            return f"number {text[:40]}{'...' if len(text) > 40 else ''} is out of the range of a double"
+        digits = len(text) - (text[0] == "-")
+        return f"integer of {digits} digits: beyond the limit of {self.limit} digits an integer may have"
 
 
 def _reject_constant(name: str) -> Any:
@@ -69,25 +82,25 @@ class _Hooks:
         value = float(text)
         if math.isinf(value):
             self.refused += 1
-            return _Refused(
-                f"number {text[:40]}{'...' if len(text) > 40 else ''} is out of the range of a double"
-            )
+            return _Refused(text)
         return value
 
     def parse_int(self, text: str) -> Any:
         digits = len(text) - (text[0] == "-")
         if self.limit and digits > self.limit:
             self.refused += 1
-            return _Refused(
-                f"integer of {digits} digits: beyond the limit of {self.limit} digits an integer may have"
-            )
+            return _Refused(text, self.limit)
         return int(text)
 
 
-def parse_json(data: bytes | str) -> Any:
+_DEFAULT: Any = object()
+
+
+def parse_json(data: bytes | str, max_errors: int | None = _DEFAULT) -> Any:
     """The document as Python values, or JSONParseError with where and why: not UTF-8 (or with a
     byte order mark), not JSON, nested deeper than MAX_DEPTH, a number out of range, a lone
-    surrogate (``limits`` says why each is refused)."""
+    surrogate (``limits`` says why each is refused). ``max_errors``: how many of the last two
+    kinds it lists (default ``limits.MAX_ERRORS``; the rest are counted)."""
     if isinstance(data, str):
         at = lone_surrogate(data)
         if at is not None:
@@ -97,6 +110,15 @@ def parse_json(data: bytes | str) -> Any:
         raw = data.encode()
     else:
         raw = bytes(data)
+    if 92 not in raw and (len(raw) <= 2 * MAX_DEPTH or not too_deep(raw)):
+        # no escape (so no lone surrogate), not too deep: what msgspec reads, it reads exactly as
+        # the path below would (numbers, strings, member order, the last of a repeated name);
+        # what it refuses (a byte order mark, not UTF-8, not JSON, a number out of range...) the
+        # path below explains. A refused document's cost is then mostly its checking.
+        try:
+            return msgspec.json.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
     text = text_of(raw)
     if too_deep(raw):
         message = f"nested deeper than {MAX_DEPTH} arrays and objects"
@@ -121,16 +143,26 @@ def parse_json(data: bytes | str) -> Any:
         ) from None
     # valid UTF-8 holds no surrogate: a lone one can only come from an escape
     if hooks.refused or lone_surrogate_escape(raw):
-        issues = unreadable(document)
-        if issues:
-            raise JSONParseError(issues[0][2], issues)
+        issues = unreadable(
+            document, limits.MAX_ERRORS if max_errors is _DEFAULT else max_errors
+        )
+        if issues or issues.more:
+            raise JSONParseError(
+                (
+                    issues[0][2]
+                    if issues
+                    else "numbers or strings this package cannot hold"
+                ),
+                issues,
+            )
     return document
 
 
-def unreadable(document: Any) -> list[tuple[str, str, str]]:
+def unreadable(document: Any, most: int | None = None) -> Capped:
     """(pointer, keyword, message) of every lone surrogate and refused number in a parsed
-    document, in pointer order."""
-    found: list[tuple[str, str, str]] = []
+    document, in pointer order: the first ``most`` of them (None: all), the rest counted in the
+    result's ``more``. Memory: ``most`` at a time, however many there are."""
+    found = _First(most)
     limit = int_digits_limit()
     stack: list[tuple[Any, str]] = [(document, "")]
     while stack:
@@ -176,8 +208,33 @@ def unreadable(document: Any) -> list[tuple[str, str, str]]:
                 stack.append((value, sub))
         elif t is list:
             stack.extend((v, f"{ptr}/{i}") for i, v in enumerate(node))
-    found.sort(key=lambda f: f[0])
-    return found
+    return found.result()
+
+
+class _First:
+    """The first ``most`` of (pointer, keyword, message) items in pointer order (ties: in the
+    order added), in memory bounded by ``most``: the items are sorted and cut each time twice
+    ``most`` have gathered."""
+
+    def __init__(self, most: int | None) -> None:
+        self.most = most
+        self.items: list[tuple[str, int, str, str]] = []
+        self.count = 0
+
+    def append(self, item: tuple[str, str, str]) -> None:
+        self.items.append((item[0], self.count, item[1], item[2]))
+        self.count += 1
+        if self.most is not None and len(self.items) >= 2 * self.most + 64:
+            self.items.sort()
+            del self.items[self.most :]
+
+    def result(self) -> Capped:
+        self.items.sort()
+        out = Capped(self.most)
+        for ptr, _, keyword, message in self.items:
+            out.append((ptr, keyword, message))
+        out.more = self.count - len(out)
+        return out
 
 
 def json_type(value: Any) -> str:
@@ -223,6 +280,18 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+_CHOICES: dict[int, tuple[Any, str]] = {}
+
+
+def _listed(tags: dict[str, str]) -> str:
+    """A union's tags, sorted and listed: made once per union (the table lives as long as the
+    module), not once per value checked."""
+    found = _CHOICES.get(id(tags))
+    if found is None or found[0] is not tags:
+        found = _CHOICES[id(tags)] = (tags, ", ".join(sorted(tags)))
+    return found[1]
+
+
 def _loc(loc: str, keyword: str) -> str:
     return f"#{loc}/{keyword}"
 
@@ -230,10 +299,15 @@ def _loc(loc: str, keyword: str) -> str:
 class Validation:
     """One pass over one document. ``errors`` and (lenient) ``warnings`` fill as it goes."""
 
-    def __init__(self, lenient: bool = False) -> None:
+    def __init__(
+        self, lenient: bool = False, max_errors: int | None = _DEFAULT
+    ) -> None:
+        """``max_errors``: how many errors (and warnings) to keep (default ``limits.MAX_ERRORS``,
+        None: all); the rest are counted in ``errors.more`` and ``warnings.more``."""
         self.lenient = lenient
-        self.errors: list[Issue] = []
-        self.warnings: list[Issue] = []
+        most = limits.MAX_ERRORS if max_errors is _DEFAULT else max_errors
+        self.errors: list[Issue] = Capped(most)
+        self.warnings: list[Issue] = Capped(most)
         # members of open objects the schema does not declare: valid, ignored, not re-encoded
         self.ignored: list[str] = []
 
@@ -252,7 +326,15 @@ class Validation:
     def error(
         self, ptr: str, definition: str, keyword: str, message: str, loc: str
     ) -> None:
-        self.errors.append(Issue(ptr, definition, keyword, message, loc))
+        errors = self.errors
+        if (
+            type(errors) is Capped
+            and errors.limit is not None
+            and len(errors) >= errors.limit
+        ):
+            errors.more += 1  # counted, not made
+        else:
+            errors.append(Issue(ptr, definition, keyword, message, loc))
 
     def warn(
         self, ptr: str, definition: str, keyword: str, message: str, loc: str
@@ -342,7 +424,7 @@ class Validation:
         tags: dict[str, str] = node["tags"]
         field = node["field"]
         keyword = node["keyword"]
-        choices = ", ".join(sorted(tags))
+        choices = _listed(tags)
         where = _loc(node["loc"], keyword)
         if type(value) is not dict:
             self.error(

@@ -22,17 +22,23 @@ from .common import binding_option, binding_tools, load_package, out_option, rul
 @click.option("--as", "definition", default=None, help="Definition each document is validated as (default: the spec's root).")
 @click.option("--lenient", is_flag=True, help="Strip and report unknown properties and union members instead of failing.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file on stdout.")
+@click.option(
+    "--max-errors", type=click.IntRange(min=0), default=None, metavar="N",
+    help="List at most N errors (and N warnings) per document (default 100; 0: all); the rest are counted in \"omitted\". Which documents are valid does not change.",
+)
 @binding_option
 @out_option
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, dir_okay=False, exists=True, path_type=Path))
-def validate(spec_dir: Path, definition: str | None, lenient: bool, as_json: bool, binding_target: str | None, out: Path, files: tuple[Path, ...]) -> None:
+def validate(
+    spec_dir: Path, definition: str | None, lenient: bool, as_json: bool, max_errors: int | None, binding_target: str | None, out: Path, files: tuple[Path, ...]
+) -> None:
     """Validate JSON documents (one per FILE, - for stdin) against a definition.
 
     Exit 0 when every document is valid, 1 when any is not, 2 on usage errors."""
     tools = binding_tools(binding_target)
     if tools is not None:
         try:
-            results = tools.validate(spec_dir, out, definition, lenient, [str(p) for p in files])
+            results = tools.validate(spec_dir, out, definition, lenient, [str(p) for p in files], max_errors)
         except SpecError as exc:
             raise click.UsageError(str(exc)) from None
         for result in results:
@@ -45,53 +51,46 @@ def validate(spec_dir: Path, definition: str | None, lenient: bool, as_json: boo
         near = difflib.get_close_matches(name, list(package.models.DEFINITIONS), n=3)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
         raise click.UsageError(f"--as {name!r}: no such definition{hint}")
-    dec = codec.decoder(name)
+    dec = codec.decoder(name) if max_errors is None else codec.decoder(name, max_errors or None)
     all_valid = True
     for path in files:
         shown = "-" if str(path) == "-" else str(path)
         data = sys.stdin.buffer.read() if shown == "-" else path.read_bytes()
         errors: list[Any] = []
         warnings: list[Any] = []
+        more = {"errors": 0, "warnings": 0}
         try:
             if lenient:
                 result = dec.decode_lenient(data)
                 warnings = list(result.warnings)
+                more["warnings"] = result.omitted
             else:
                 dec.decode(data)
         except package.DecodeError as exc:
             errors = list(exc.errors)
+            more["errors"] = exc.count - len(errors)
         valid = not errors
         all_valid &= valid
-        if as_json:
-            click.echo(
-                json.dumps(
-                    {
-                        "file": shown,
-                        "valid": valid,
-                        "errors": [e.as_dict() for e in errors],
-                        "warnings": [w.as_dict() for w in warnings],
-                    },
-                    ensure_ascii=False,
-                )
-            )
-        else:
-            click.echo(f"{shown}: {'valid' if valid else 'invalid'} {name}")
-            for e in errors:
-                click.echo(f"  error   {e}")
-            for w in warnings:
-                click.echo(f"  warning {w}")
+        report: dict[str, Any] = {"file": shown, "valid": valid, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]}
+        if any(more.values()):
+            report["omitted"] = more
+        _print_validation(report, name, as_json)
     sys.exit(0 if all_valid else 1)
 
 
 def _print_validation(result: dict[str, Any], name: str, as_json: bool) -> None:
-    """One file's result from another target's binding, as this command prints its own."""
+    """One file's result (``omitted``: what the lists leave out, beyond --max-errors), from this
+    package or another target's binding, printed alike."""
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
         return
     click.echo(f"{result['file']}: {'valid' if result['valid'] else 'invalid'} {name}")
-    for kind, issues in (("error  ", result["errors"]), ("warning", result["warnings"])):
-        for e in issues:
+    omitted = result.get("omitted", {})
+    for kind, key in (("error  ", "errors"), ("warning", "warnings")):
+        for e in result[key]:
             click.echo(f"  {kind} {e['pointer'] or '/'}: {e['message']} [{e['keyword']}, {e['definition']}]")
+        if omitted.get(key):
+            click.echo(f"  ... and {omitted[key]} more {key} (--max-errors)")
 
 
 @click.command("check-resume")

@@ -173,8 +173,11 @@ class FamilyReplay:
         return out
 
     def replay(self, source: Any, *, fmt: str = "auto", after: int | None = None, consumer: Any = None,
-               on_findings: Callable[[list[Any]], None] | None = None, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-        run = _FamilyRun(self, on_findings)
+               on_findings: Callable[[list[Any]], None] | None = None, progress: Callable[[int, int], None] | None = None,
+               max_findings: int | None = 10_000) -> dict[str, Any]:
+        """The report of one stream; ``max_findings``: how many findings it lists (None: all),
+        the others counted in ``omitted`` (the outcome counts them all), as a package's replay."""
+        run = _FamilyRun(self, on_findings, max_findings)
         if isinstance(source, (str, Path)):
             with open(source, "rb") as handle:
                 run.read(handle, progress)
@@ -183,15 +186,17 @@ class FamilyReplay:
         return run.finish()
 
 
-    def replay_with(self, tools: Any, sources: list[str]) -> list[dict[str, Any]]:
+    def replay_with(self, tools: Any, sources: list[str], max_findings: int | None = 10_000) -> list[dict[str, Any]]:
         """Each stream (a path, or - for stdin) routed here and each revision's messages judged by
         another target's binding (`tools`: one process per revision for all the streams): the
-        reports, in the order given, shaped as `replay`'s."""
+        reports, in the order given, shaped as `replay`'s. ``max_findings`` as ``replay``'s: each
+        revision's binding lists at most as many (the first of the stream's are among them) and
+        counts the rest."""
         import tempfile
 
         runs: list[_OtherRun | dict[str, Any]] = []
         for source in sources:
-            run = _OtherRun(self)
+            run = _OtherRun(self, max_findings)
             try:
                 if source == "-":
                     run.read(sys.stdin.buffer, None)
@@ -214,7 +219,7 @@ class FamilyReplay:
                     path.write_bytes(b"".join(line + b"\n" for line in run.payloads[revision]))
                     paths.append(str(path))
                 if paths:
-                    for (n, _), report in zip(batch, tools.replay(self.spec_dirs[revision], self.out, "jsonl", None, paths)):
+                    for (n, _), report in zip(batch, tools.replay(self.spec_dirs[revision], self.out, "jsonl", None, paths, 0 if max_findings is None else max_findings)):
                         reports[n][revision] = report
         return [run.judged(reports[n]) if isinstance(run, _OtherRun) else run for n, run in enumerate(runs)]
 
@@ -222,8 +227,12 @@ class FamilyReplay:
 class _FamilyRun:
     """One stream of a family being judged."""
 
-    def __init__(self, owner: FamilyReplay, on_findings: Callable[[list[Any]], None] | None) -> None:
+    def __init__(self, owner: FamilyReplay, on_findings: Callable[[list[Any]], None] | None, max_findings: int | None = 10_000) -> None:
         self.owner = owner
+        self.max_findings = max_findings
+        self.failed = False  # a MUST-level finding, listed or not
+        self.omitted: dict[str, int] = {}  # rule -> findings past max_findings
+        self.omitted_fatal = 0
         self.router = owner.router_type(forced=owner.forced)
         self.on_findings = on_findings
         self.automata: dict[str, Any] = {}
@@ -283,7 +292,8 @@ class _FamilyRun:
     def _automaton(self, revision: str) -> Any:
         automaton = self.automata.get(revision)
         if automaton is None:
-            automaton = self.automata[revision] = self.owner.automata[revision].Automaton()
+            # every finding kept by the revision's automaton: this run lists and counts them
+            automaton = self.automata[revision] = self.owner.automata[revision].Automaton(max_findings=None)
             automaton.counts = {}
             self.wire[revision] = array("q")
         return automaton
@@ -309,6 +319,12 @@ class _FamilyRun:
         return self.lines[index] if isinstance(index, int) and 0 <= index < len(self.lines) else None
 
     def _tell(self, new: list[dict[str, Any]]) -> None:
+        room = len(new) if self.max_findings is None else max(0, self.max_findings - len(self.found))
+        for e in new[room:]:
+            self.omitted[e["rule"]] = self.omitted.get(e["rule"], 0) + 1
+            self.omitted_fatal += bool(e["fatal"])
+        self.failed = self.failed or any(e["fatal"] for e in new)
+        new = new[:room]
         self.found += new
         if new and self.on_findings is not None:
             self.on_findings([FindingText(e) for e in new])
@@ -347,7 +363,12 @@ class _FamilyRun:
             outcome = "empty"
             notes.append("the stream holds no event: an empty stream is not a conformant one")
         else:
-            outcome = "failed" if violations else "completed"
+            outcome = "failed" if self.failed else "completed"
+        omitted: dict[str, Any] = {}
+        if self.omitted:
+            total = sum(self.omitted.values())
+            omitted = {"omitted": {"violations": self.omitted_fatal, "warnings": total - self.omitted_fatal, "rules": dict(sorted(self.omitted.items()))}}
+            notes.append(f"{total} more findings than the {len(self.found)} listed (max_findings): counted in omitted")
         segments = [{"revision": s.revision, "first": s.first, "messages": s.messages, "reason": s.reason} for s in self.router.segments]
         return {
             "outcome": outcome,
@@ -359,6 +380,7 @@ class _FamilyRun:
             "format": "jsonl",
             "notes": notes,
             "revisions": segments,
+            **omitted,
         }
 
 
@@ -367,8 +389,8 @@ class _OtherRun(_FamilyRun):
     messages are kept (their transcript lines, as the router delivered them) for that binding to
     judge afterwards, and its reports are placed back into the whole stream."""
 
-    def __init__(self, owner: FamilyReplay) -> None:
-        super().__init__(owner, None)
+    def __init__(self, owner: FamilyReplay, max_findings: int | None = 10_000) -> None:
+        super().__init__(owner, None, max_findings)
         self.payloads: dict[str, list[bytes]] = {}
 
     def _take(self, deliveries: list[Any], found: list[Any]) -> None:
@@ -384,11 +406,20 @@ class _OtherRun(_FamilyRun):
         """The stream's report, from the other binding's report on each revision's messages."""
         types: dict[str, int] = {}
         runs: list[Any] = []
+        placed = list(self.found)  # the family's own, already within max_findings
         for revision, report in reports.items():
-            self.found += [self._placed(revision, dict(f), True) for f in report["violations"]]
-            self.found += [self._placed(revision, dict(f), False) for f in report["warnings"]]
+            placed += [self._placed(revision, dict(f), True) for f in report["violations"]]
+            placed += [self._placed(revision, dict(f), False) for f in report["warnings"]]
+            past = report.get("omitted")  # what that binding counted past max_findings
+            if past:
+                for rule, n in past["rules"].items():
+                    self.omitted[rule] = self.omitted.get(rule, 0) + n
+                self.omitted_fatal += past["violations"]
+                self.failed = self.failed or past["violations"] > 0
             for name, n in report.get("types", {}).items():
                 types[name] = types.get(name, 0) + n
             runs += report.get("runs", [])
-        self.found.sort(key=lambda e: (not isinstance(e["index"], int), e["index"] if isinstance(e["index"], int) else 0))
+        placed.sort(key=lambda e: (not isinstance(e["index"], int), e["index"] if isinstance(e["index"], int) else 0))
+        self.found = []
+        self._tell(placed)  # the first max_findings of the whole stream listed, the rest counted
         return self.report(types, runs)

@@ -46,6 +46,7 @@ class Job:
     text: bool  # collect the findings as text lines, in order
     family: str | None = None  # the family's home folder: each stream judged by its revisions
     revision: str | None = None  # --revision: the one revision every stream is judged by
+    max_findings: int | None = None  # None: the package's default; 0: every finding
 
 
 @click.command()
@@ -62,6 +63,10 @@ class Job:
 @click.option("--input", "input_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None, help="The request the stream answers (JSON; runs the consumer core); --json then prints the request that would be sent.")
 @click.option("--after", type=click.IntRange(min=0), default=None, metavar="N", help="The stream is a replay that starts after cursor N (its first sequence is N+1).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N", help="Worker processes for several files (default: the CPU count).")
+@click.option(
+    "--max-findings", type=click.IntRange(min=0), default=None, metavar="N",
+    help="List at most N findings per stream (default 10,000; 0: all); the rest are counted in the report's \"omitted\". The outcome counts every finding.",
+)
 @revision_option
 @binding_option
 @out_option
@@ -77,6 +82,7 @@ def replay(
     input_path: Path | None,
     after: int | None,
     jobs: int | None,
+    max_findings: int | None,
     revision: str | None,
     binding_target: str | None,
     out: Path,
@@ -114,8 +120,8 @@ def replay(
         if report:
             writable(report[1], "--report")
         if family is not None:
-            _other_family(tools, FamilyReplay(family, out, None), streams, as_json, report)
-        _other_binding(tools, spec_dir, out, fmt, after, streams, as_json, report)
+            _other_family(tools, FamilyReplay(family, out, None), streams, as_json, report, max_findings)
+        _other_binding(tools, spec_dir, out, fmt, after, streams, as_json, report, max_findings)
     if report:
         writable(report[1], "--report")  # before the work, not after it
     package = load_package(spec_dir, out)
@@ -138,7 +144,7 @@ def replay(
             raise click.UsageError(str(exc)) from None
     document = _read_input(input_path)
     job = Job(str(out.resolve()), package.__name__, fmt, after, wants_consumer, project, delivered, client_version, document, not as_json,
-              str(spec_dir.resolve()) if family is not None else None, revision)
+              str(spec_dir.resolve()) if family is not None else None, revision, max_findings)
     if wants_consumer:
         _consumer(job)  # refuses a bad --client-version or --input before any file is read
     files = collect(streams)
@@ -171,13 +177,13 @@ def _write_report(report: tuple[str, Path], rules: dict[str, Any], results: list
 
 
 def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int | None, streams: tuple[Path, ...], as_json: bool,
-                   report: tuple[str, Path] | None) -> None:
+                   report: tuple[str, Path] | None, max_findings: int | None) -> None:
     """Judge the streams with another target's binding (`--target`): the same reports, printed
     as this command prints the Python package's, and the same exit codes."""
     files = collect(streams)
     paths = ["-" if p is None else str(p) for p, _ in files]
     try:
-        results = tools.replay(spec_dir, out, fmt, after, paths)
+        results = tools.replay(spec_dir, out, fmt, after, paths, max_findings)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
     unit = "event"
@@ -193,13 +199,15 @@ def _other_binding(tools: Any, spec_dir: Path, out: Path, fmt: str, after: int |
                  report, rules)
 
 
-def _other_family(tools: Any, family: FamilyReplay, streams: tuple[Path, ...], as_json: bool, report: tuple[str, Path] | None) -> None:
+def _other_family(tools: Any, family: FamilyReplay, streams: tuple[Path, ...], as_json: bool, report: tuple[str, Path] | None,
+                  max_findings: int | None) -> None:
     """Judge the streams of a protocol family with another target's binding: each stream routed
     to its revisions here (the family's router), each revision's messages judged by that
     binding; printed as the family's replay prints its reports."""
     files = collect(streams)
     try:
-        results = family.replay_with(tools, ["-" if p is None else str(p) for p, _ in files])
+        limit: dict[str, Any] = {} if max_findings is None else {"max_findings": max_findings or None}
+        results = family.replay_with(tools, ["-" if p is None else str(p) for p, _ in files], **limit)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
     _print_other(files, results, streams, as_json, lambda f: str(FindingText(f)), report, family.rules)
@@ -290,8 +298,11 @@ def judge(job: Job, module: ModuleType, path: Path | None, shown: str, on_text: 
             on_text(str(f))
 
     source: Any = sys.stdin.buffer if path is None else path
+    limit: dict[str, Any] = {} if job.max_findings is None else {"max_findings": job.max_findings or None}
     try:
-        result: dict[str, Any] = module.replay(source, fmt=job.fmt, after=job.after, consumer=consumer, on_findings=None if on_text is None else on_findings, progress=progress)
+        result: dict[str, Any] = module.replay(
+            source, fmt=job.fmt, after=job.after, consumer=consumer, on_findings=None if on_text is None else on_findings, progress=progress, **limit
+        )
     except OSError as exc:  # a file that vanished or cannot be read: reported, never a crash
         result = {"outcome": "unreadable", "violations": [], "warnings": [], "events": 0, "types": {}, "runs": [], "format": job.fmt, "notes": [f"cannot read it: {exc}"]}
     if consumer is not None:
@@ -328,8 +339,14 @@ def _print_tail(result: dict[str, Any]) -> None:
         click.echo(f"delivered: {len(result['delivered']):,} events")
     click.echo(
         f"{result['file']}: {result['outcome']}: {result['events']:,} events ({_FORMAT_NAMES.get(result['format'], result['format'])}), "
-        f"runs: {runs_text(result['runs'])}; {len(result['violations'])} violations, {len(result['warnings'])} warnings"
+        f"runs: {runs_text(result['runs'])}; {found(result, 'violations')} violations, {found(result, 'warnings')} warnings"
     )
+
+
+def found(result: dict[str, Any], kind: str) -> int:
+    """How many violations or warnings a report found: those it lists and those it omitted
+    (beyond max_findings)."""
+    return len(result[kind]) + int(result.get("omitted", {}).get(kind, 0))
 
 
 _FORMAT_NAMES = {"jsonl": "JSON Lines", "sse": "SSE", "json": "JSON"}
@@ -484,8 +501,8 @@ def _summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "outcome": "completed" if all(r["outcome"] == "completed" for r in reports) else "failed",
         "outcomes": dict(sorted(outcomes.items())),
         "events": sum(r["events"] for r in reports),
-        "violations": sum(len(r["violations"]) for r in reports),
-        "warnings": sum(len(r["warnings"]) for r in reports),
+        "violations": sum(found(r, "violations") for r in reports),
+        "warnings": sum(found(r, "warnings") for r in reports),
     }
 
 

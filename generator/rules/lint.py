@@ -377,9 +377,12 @@ class _Linter:
             base: M.TypeExpr | M.Definition = self.out.event_types[ev]
             if c.each:
                 arr = self.resolve(self.path(base, c.each, c.at))
-                if not isinstance(arr, M.TArray):
-                    raise self.fail(c.at, f"{ev}.{c.each} is not an array: `each` walks an array")
-                base = arr.items
+                if isinstance(arr, M.TArray):
+                    base = arr.items
+                elif isinstance(arr, M.TMap):  # an open map: its values, in the order of their names
+                    base = arr.values if arr.values is not None else M.TAny(arr.loc)
+                else:
+                    raise self.fail(c.at, f"{ev}.{c.each} is neither an array nor a map: `each` walks an array's items or a map's values")
             self.expr(c.expr, base, self.answered(ev))
 
     def expr(self, e: Any, base: M.TypeExpr | M.Definition, request: M.TypeExpr | M.Definition | None = None) -> Any:

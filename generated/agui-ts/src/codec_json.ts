@@ -14,15 +14,25 @@
  * order mark, no lone surrogate, at most MAX_DEPTH levels of nesting, numbers within a double's
  * range, integers within 4300 digits (`1.0` is not an integer; beyond 2^53 - 1 an integer is a
  * `bigint`, exact). Anything else is a located DecodeError, never another exception.
+ *
+ * A DecodeError lists the first MAX_ERRORS problems (`{ maxErrors }` per call; null: all) and
+ * counts them all (`count`); a lenient decode likewise lists the first warnings and counts the
+ * rest (`omitted`). The cost of a refused document stays that of its size.
  */
 
 import { DecodeError, EncodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_DEPTH, ORDER, dumps, keysOf, parseJson, setMember, wasExact } from "./json.js";
+import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, setMember, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
 import { DROP, Validation, accepts, plain } from "./validation.js";
 
-export { MAX_DEPTH };
+export { MAX_DEPTH, MAX_ERRORS };
+
+/** How many errors (and warnings) a decode lists: the first `maxErrors` (default MAX_ERRORS;
+ * null: every one); the rest are counted. */
+export interface DecodeOptions {
+  maxErrors?: number | null | undefined;
+}
 
 /** The definition a document is decoded as when none is named. */
 export const ROOT = "Event" as const;
@@ -33,6 +43,8 @@ export interface Decoded<T> {
   value: T | null;
   warnings: readonly Issue[];
   dropped: boolean;
+  /** how many more warnings there were than `warnings` lists */
+  omitted: number;
 }
 
 const NO_WARNINGS: readonly Issue[] = Object.freeze([]);
@@ -41,56 +53,60 @@ function known(definition: string): void {
   if (!Object.prototype.hasOwnProperty.call(DEFINITIONS, definition)) throw new TypeError(`unknown definition ${JSON.stringify(definition)}`);
 }
 
-function parsed(data: Uint8Array | string, definition: string): unknown {
+function most(options: DecodeOptions): number | null {
+  return options.maxErrors === undefined ? MAX_ERRORS : options.maxErrors;
+}
+
+function parsed(data: Uint8Array | string, definition: string, options: DecodeOptions): unknown {
   try {
-    return parseJson(data);
+    return parseJson(data, most(options));
   } catch (e) {
-    if (e instanceof JSONParseError) throw new DecodeError(definition, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, definition, keyword, message)));
+    if (e instanceof JSONParseError) throw new DecodeError(definition, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, definition, keyword, message)), e.count);
     throw e;
   }
 }
 
 /** Strictly decode one JSON document (bytes or text) as a definition. */
-export function decode<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K): Definitions[K] {
+export function decode<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K, options: DecodeOptions = {}): Definitions[K] {
   known(definition);
-  const value = parsed(data, definition);
+  const value = parsed(data, definition, options);
   const exact = wasExact();
   if (!exact && accepts(definition, value)) return value as Definitions[K];
-  return strict(value, definition, exact) as Definitions[K];
+  return strict(value, definition, exact, options) as Definitions[K];
 }
 
 /** Strictly check an already parsed value (JSON.parse's output) as a definition: the value
  * itself, or DecodeError with every problem. */
-export function check<K extends DefinitionName = typeof ROOT>(value: unknown, definition: K = ROOT as K): Definitions[K] {
+export function check<K extends DefinitionName = typeof ROOT>(value: unknown, definition: K = ROOT as K, options: DecodeOptions = {}): Definitions[K] {
   known(definition);
-  return strict(value, definition, false) as Definitions[K];
+  return strict(value, definition, false, options) as Definitions[K];
 }
 
-function strict(value: unknown, definition: string, exact: boolean): unknown {
+function strict(value: unknown, definition: string, exact: boolean, options: DecodeOptions): unknown {
   if (!accepts(definition, value)) {
-    const pass = new Validation(false);
+    const pass = new Validation(false, most(options));
     pass.run(value, definition);
-    if (pass.errors.length) throw new DecodeError(definition, pass.errors);
+    if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount);
   }
   return exact ? plain(value) : value;
 }
 
 /** Leniently decode one JSON document: see the module comment. */
-export function decodeLenient<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K): Decoded<Definitions[K]> {
+export function decodeLenient<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K, options: DecodeOptions = {}): Decoded<Definitions[K]> {
   known(definition);
-  const value = parsed(data, definition);
-  if (!wasExact() && accepts(definition, value)) return { value: value as Definitions[K], warnings: NO_WARNINGS, dropped: false };
-  return checkLenient(value, definition);
+  const value = parsed(data, definition, options);
+  if (!wasExact() && accepts(definition, value)) return { value: value as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };
+  return checkLenient(value, definition, options);
 }
 
-export function checkLenient<K extends DefinitionName = typeof ROOT>(value: unknown, definition: K = ROOT as K): Decoded<Definitions[K]> {
+export function checkLenient<K extends DefinitionName = typeof ROOT>(value: unknown, definition: K = ROOT as K, options: DecodeOptions = {}): Decoded<Definitions[K]> {
   known(definition);
-  if (accepts(definition, value)) return { value: plain(value) as Definitions[K], warnings: NO_WARNINGS, dropped: false };
-  const pass = new Validation(true);
+  if (accepts(definition, value)) return { value: plain(value) as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };
+  const pass = new Validation(true, most(options));
   const cleaned = pass.run(value, definition);
-  if (pass.errors.length) throw new DecodeError(definition, pass.errors);
-  if (cleaned === DROP) return { value: null, warnings: pass.warnings, dropped: true };
-  return { value: plain(cleaned) as Definitions[K], warnings: pass.warnings, dropped: false };
+  if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount);
+  if (cleaned === DROP) return { value: null, warnings: pass.warnings, dropped: true, omitted: pass.moreWarnings };
+  return { value: plain(cleaned) as Definitions[K], warnings: pass.warnings, dropped: false, omitted: pass.moreWarnings };
 }
 
 /** Whether a document decodes strictly as a definition. */

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .. import codec_json
-from ..jsonpatch import PatchError, apply_patch
+from ..jsonpatch import MAX_NODES, Document, PatchError, apply_patch
 
 
 def ops(*operations: dict[str, Any]) -> list[Any]:
@@ -49,6 +49,9 @@ def test_operations(doc: Any, patch: list[dict[str, Any]], expected: Any) -> Non
     before = json.dumps(doc)
     assert apply_patch(doc, ops(*patch)) == expected
     assert json.dumps(doc) == before  # the input is never modified
+    held = Document(json.loads(before))
+    held.apply(ops(*patch))
+    assert held.value == expected  # in place, the same result
 
 
 @pytest.mark.parametrize(
@@ -85,3 +88,42 @@ def test_failures_are_located_and_atomic(
         apply_patch(doc, ops(*patch))
     assert caught.value.index == index
     assert json.dumps(doc) == before
+    held = Document(doc)
+    with pytest.raises(PatchError) as again:
+        held.apply(ops(*patch))
+    assert again.value.index == index and json.dumps(held.value) == before
+
+
+def test_a_document_patched_in_place_rolls_back_every_kind_of_operation() -> None:
+    state: Any = {"a": [1, 2, 3], "b": {"c": True}, "d": "x", "e": None}
+    before = json.loads(json.dumps(state))
+    held = Document(state)
+    patch = ops(
+        {"op": "add", "path": "/a/1", "value": 9},
+        {"op": "remove", "path": "/a/0"},
+        {"op": "replace", "path": "/d", "value": {"y": 1}},
+        {"op": "move", "from": "/b/c", "path": "/a/-"},
+        {"op": "copy", "from": "/a", "path": "/b/copied"},
+        {"op": "add", "path": "/e", "value": [0]},
+        {"op": "remove", "path": "/b"},
+        {"op": "replace", "path": "", "value": [1]},
+        {"op": "test", "path": "/0", "value": 2},
+    )
+    with pytest.raises(PatchError) as caught:
+        held.apply(patch)
+    assert caught.value.index == 8 and held.value is state and state == before
+    held.apply(patch[:8])
+    assert held.value == [1]
+
+
+def test_the_copy_bound_counts_the_document_once_and_keeps_the_count() -> None:
+    held = Document({"a": [0] * 998})  # 1,000 values; a copy of /a adds 999
+    copies = (MAX_NODES - 1_000) // 999
+    for i in range(copies):  # one copy per patch, as a stream of deltas sends them
+        held.apply(ops({"op": "copy", "from": "/a", "path": f"/c{i}"}))
+    with pytest.raises(PatchError, match="copies would grow"):
+        held.apply(ops({"op": "copy", "from": "/a", "path": "/over"}))
+    # what a patch removes counts once it applies: room for one more copy
+    held.apply(ops({"op": "remove", "path": "/c0"}))
+    held.apply(ops({"op": "copy", "from": "/a", "path": "/again"}))
+    assert len(held.value) == copies + 1

@@ -19,7 +19,7 @@
 import { check, checkLenient } from "./codec_json.js";
 import { accepts } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, ORDER, PyFloat, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
+import { JSONParseError, MAX_ERRORS, ORDER, PyFloat, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -30,6 +30,15 @@ type Obj = Record<string, any>;
 type Expr = { op: string; [key: string]: any };
 
 export const RULES: { readonly [rule: string]: { level: string; page: string; section: string; message: string } } = TABLES.rules;
+
+/** The most ids a finding lists: a finding about a set that may grow with the stream lists the
+ * first MAX_IDS and says how many more there are. */
+export const MAX_IDS = 20;
+/** The most characters (code points) of one id or value a finding quotes; a longer one is cut to
+ * MAX_SHOWN - 3 and `...`. */
+export const MAX_SHOWN = 200;
+/** How many findings `Automaton.findings` keeps by default; the others are counted in `omitted`. */
+export const MAX_FINDINGS = 10_000;
 const FATAL = new Set<string>(TABLES.fatal_levels);
 const DISC: string = TABLES.discriminator;
 const MACHINE: Obj = TABLES.machine;
@@ -239,7 +248,22 @@ export class Finding {
 }
 
 function show(v: any): string {
-  return v === undefined || v === null ? "absent" : pyStr(v);
+  return v === undefined || v === null ? "absent" : cut(pyStr(v));
+}
+
+/** `text` cut to MAX_SHOWN code points (as the reference binding counts them). */
+function cut(text: string): string {
+  if (text.length <= MAX_SHOWN) return text;
+  let i = 0;
+  let n = 0;
+  let keep = 0;
+  while (i < text.length && n <= MAX_SHOWN) {
+    if (n === MAX_SHOWN - 3) keep = i;
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    n++;
+  }
+  return n <= MAX_SHOWN ? text : text.slice(0, keep) + "...";
 }
 
 function format(template: string, values: Obj): string {
@@ -251,10 +275,25 @@ function format(template: string, values: Obj): string {
   });
 }
 
-export function finding(rule: string, index: number, type: string, values: Obj, ids: readonly string[] = []): Finding {
+/** A finding of `rule` at event `index`. `ids`: what it is about, at most MAX_IDS of them;
+ * `total`: how many there are in all, when `ids` is a sample of them. */
+export function finding(rule: string, index: number, type: string, values: Obj, ids: readonly string[] = [], total = 0): Finding {
   const spec = RULES[rule]!;
-  const text = format(spec.message, { type, index, ids: ids.join(", "), ...values });
-  return new Finding(rule, spec.level, index, type, text, ids);
+  const shown = ids.map(cut);
+  let listed = shown.join(", ");
+  if (total > shown.length) listed += ` and ${total - shown.length} more`;
+  const text = format(spec.message, { type, index, ids: listed, ...values });
+  return new Finding(rule, spec.level, index, type, text, shown);
+}
+
+/** The first MAX_IDS of some ids, sorted. */
+function sample(items: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    if (out.length === MAX_IDS) break;
+    out.push(item);
+  }
+  return out.sort(codePointOrder);
 }
 
 function keyText(parts: any): string {
@@ -316,6 +355,9 @@ export class Automaton {
   state: string;
   index = -1;
   readonly findings: Finding[] = [];
+  /** findings made but not kept in `findings` (beyond `maxFindings`), in all and by rule */
+  omitted = 0;
+  readonly omittedRules = new Map<string, number>();
   failed = false;
   readonly runs: Obj[] = [];
   /** the events decoded from documents, counted by type */
@@ -331,18 +373,32 @@ export class Automaton {
   private readonly past = new Map<string, Map<any, Obj>>();
   private readonly held = new Map<string, string>();
   private readonly lanes = new Map<any, Lane>();
+  /** chunk type -> its open lanes, in the order they opened (the ambiguity check's) */
+  private readonly kinds = new Map<string, Set<any>>();
+  /** entity -> its items in state "open" (key -> text), in the order they opened */
+  private readonly open = new Map<string, Map<any, string>>();
   private out: Finding[] = [];
+  /** True while the caller reads no finding the feed methods return, only `findings` (as replay
+   * does): past `maxFindings` a finding is then counted in `omitted` and never made, nor the
+   * explanation it would quote. */
+  bulk = false;
+  /** documents that did not decode while findings were only counted: the same again are counted
+   * again without being decoded again (garbage repeats); bounded */
+  private readonly refused = new Set<string>();
   /** two parties: the exchanges, facts and references of the session */
   private readonly dialogue: Dialogue | null = PARTIES ? new Dialogue(this) : null;
 
-  /** `after`: the stream is a replay that starts after this cursor (see the rules DSL). */
-  constructor(after: number | null = null) {
+  /** `after`: the stream is a replay that starts after this cursor (see the rules DSL).
+   * `maxFindings`: how many findings `findings` keeps (null: all); the others are counted in
+   * `omitted` and `omittedRules`. */
+  constructor(after: number | null = null, public maxFindings: number | null = MAX_FINDINGS) {
     this.partial = Boolean(after);
     if (this.partial && !MACHINE["after_cursor"]) throw new RangeError("these rules have no after-cursor state: a stream cannot start mid-way");
     this.state = this.partial ? MACHINE["after_cursor"] : MACHINE["initial"];
     this.first = SEQUENCE === null ? null : after === null ? SEQUENCE["start"] : after + 1;
     for (const [name, spec] of Object.entries(TABLES.entities as Record<string, Obj>)) {
       this.entities.set(name, new Map());
+      this.open.set(name, new Map());
       if (spec["outlives_run"]) this.past.set(name, new Map());
     }
   }
@@ -365,11 +421,43 @@ export class Automaton {
   // -- reporting ----------------------------------------------------------------------------------
 
   /** @internal (the exchange stage reports through it) */
-  report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = []): void {
-    const f = finding(rule, this.index, type, values, ids);
+  report(rule: string, type: string, values: Obj = {}, ids: readonly string[] = [], total = 0): void {
+    if (this.full()) return this.counted(rule);
+    const f = finding(rule, this.index, type, values, ids, total);
     this.out.push(f);
-    this.findings.push(f);
+    this.keep(f);
+  }
+
+  private keep(f: Finding): void {
+    if (this.maxFindings === null || this.findings.length < this.maxFindings) this.findings.push(f);
+    else {
+      this.omitted++;
+      this.omittedRules.set(f.rule, (this.omittedRules.get(f.rule) ?? 0) + 1);
+    }
     if (f.fatal) this.failed = true;
+  }
+
+  /** Whether the findings being made now would only be counted (see `bulk`). */
+  private full(): boolean {
+    return this.bulk && this.maxFindings !== null && this.findings.length >= this.maxFindings;
+  }
+
+  private counted(rule: string, n = 1): void {
+    this.omitted += n;
+    this.omittedRules.set(rule, (this.omittedRules.get(rule) ?? 0) + n);
+    if (FATAL.has(RULES[rule]!.level)) this.failed = true;
+  }
+
+  /** The key a refused document is remembered by while counting (null: it is not). */
+  private refusal(data: Uint8Array | string): string | null {
+    if (!this.full() || data.length > 256) return null;
+    return typeof data === "string" ? "t" + data : "b" + String.fromCharCode(...data);
+  }
+
+  private remember(key: string | null): void {
+    if (key === null) return;
+    if (this.refused.size >= 4096) this.refused.clear();
+    this.refused.add(key);
   }
 
   /** @internal */
@@ -389,9 +477,12 @@ export class Automaton {
   private noteStripped(detail: string, type = "?"): Finding[] {
     const rule: string | null = TABLES.stripped_rule;
     if (!rule) return [];
+    if (this.full()) {
+      this.counted(rule);
+      return [];
+    }
     const f = finding(rule, this.index + 1, type, { detail });
-    this.findings.push(f);
-    this.failed ||= f.fatal;
+    this.keep(f);
     return [f];
   }
 
@@ -407,36 +498,42 @@ export class Automaton {
       this.dialogue.feedEntry(data);
       return this.take();
     }
+    const key = this.refusal(data);
+    if (key !== null && this.refused.has(key)) return this.noteDecodeError("");
     let raw: unknown;
     try {
-      raw = parseJson(data);
+      raw = parseJson(data, key === null ? MAX_ERRORS : 0);
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
-      return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
+      this.remember(key);
+      return this.undecodable(data, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), TABLES.decode_error_rule, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
       return this.feed(raw as Obj);
     }
-    return this.feedValue(raw, data);
+    return this.feedValue(raw, data, key);
   }
 
   /** Like feedDocument, for a line of a text already decoded from UTF-8 (a JSON Lines file read
    * whole): no byte order mark or lone surrogate can be in it. */
   feedText(text: string): Finding[] {
     if (text.charCodeAt(0) === 0xfeff || this.dialogue !== null) return this.feedDocument(text);
+    const key = this.refusal(text);
+    if (key !== null && this.refused.has(key)) return this.noteDecodeError("");
     let raw: unknown;
     try {
-      raw = parseText(text);
+      raw = parseText(text, -1, key === null ? MAX_ERRORS : 0);
     } catch (e) {
       if (!(e instanceof JSONParseError)) throw e;
-      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)));
+      this.remember(key);
+      return this.undecodable(text, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, EVENTS, keyword, message)), TABLES.decode_error_rule, e.count);
     }
     if (!wasExact() && accepts(EVENTS, raw)) {
       this.count(raw as Obj);
       return this.feed(raw as Obj);
     }
-    return this.feedValue(raw, text);
+    return this.feedValue(raw, text, key);
   }
 
   /** Two parties: one message as sent (its bytes or text) and the party that sent it; the
@@ -459,13 +556,15 @@ export class Automaton {
     return evaluate(e, obj, this.dialogue);
   }
 
-  private feedValue(raw: unknown, data: Uint8Array | string): Finding[] {
+  private feedValue(raw: unknown, data: Uint8Array | string, key: string | null = null): Finding[] {
+    const counting = this.full();
     let result;
     try {
-      result = checkLenient(raw, EVENTS as any);
+      result = checkLenient(raw, EVENTS as any, counting ? { maxErrors: 0 } : {});
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      return this.undecodable(data, [...e.errors]);
+      this.remember(key);
+      return this.undecodable(data, [...e.errors], TABLES.decode_error_rule, e.count);
     }
     if (result.dropped && Object.keys(RETIRED).length) {
       const translated = this.translate(raw, data);
@@ -475,7 +574,7 @@ export class Automaton {
     let noted: Finding[] = [];
     const value = result.value as Obj | null;
     const type = value === null ? "?" : pyStr(value[DISC]);
-    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), type));
+    noted = noted.concat(this.stripped(result, type, counting));
     if (result.dropped) {
       this.salvage(data);
       this.skip();
@@ -485,10 +584,25 @@ export class Automaton {
     return noted.concat(this.feed(value!));
   }
 
-  private undecodable(data: Uint8Array | string, errors: Issue[], rule: string | null = TABLES.decode_error_rule): Finding[] {
-    const detail = errors.slice(0, 3).map(String).join("; ");
-    const more = errors.length - 3;
+  /** A finding per warning of a lenient decode, and one for those it did not list; when
+   * `counting` (the decode listed none), as many counted. */
+  private stripped(result: { warnings: readonly Issue[]; omitted: number }, type: string, counting: boolean): Finding[] {
+    const rule: string | null = TABLES.stripped_rule;
+    if (counting) {
+      if (rule && result.omitted) this.counted(rule, Math.min(result.omitted, MAX_ERRORS) + (result.omitted > MAX_ERRORS ? 1 : 0));
+      return [];
+    }
+    let noted: Finding[] = [];
+    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), type));
+    if (result.omitted) noted = noted.concat(this.noteStripped(`and ${result.omitted} more stripped`, type));
+    return noted;
+  }
+
+  private undecodable(data: Uint8Array | string, errors: Issue[], rule: string | null = TABLES.decode_error_rule, count = errors.length): Finding[] {
     this.salvage(data);
+    if (this.full()) return this.noteDecodeError("", rule);
+    const detail = errors.slice(0, 3).map(String).join("; ");
+    const more = count - 3;
     return this.noteDecodeError(detail + (more > 0 ? `; and ${more} more` : ""), rule);
   }
 
@@ -497,10 +611,10 @@ export class Automaton {
    * the strict decoder says why. */
   private unknown(raw: unknown, data: Uint8Array | string): Finding[] {
     try {
-      check(raw, EVENTS as any);
+      check(raw, EVENTS as any, this.full() ? { maxErrors: 0 } : {});
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      return this.undecodable(data, [...e.errors], TABLES.unknown_event_rule);
+      return this.undecodable(data, [...e.errors], TABLES.unknown_event_rule, e.count);
     }
     throw new Error("a document lenient decoding drops decodes strictly");
   }
@@ -565,10 +679,10 @@ export class Automaton {
     if (ORDER in source) (event as { [ORDER]?: string[] })[ORDER] = order;
     const rule: string | null = TABLES.retired_rule;
     let noted: Finding[] = [];
-    if (rule) {
+    if (rule && this.full()) this.counted(rule);
+    else if (rule) {
       const f = finding(rule, this.index + 1, old, { detail: notes.join("; ") });
-      this.findings.push(f);
-      this.failed ||= f.fatal;
+      this.keep(f);
       noted = [f];
     }
     let result;
@@ -576,9 +690,9 @@ export class Automaton {
       result = checkLenient(event, EVENTS as any);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      return noted.concat(this.undecodable(data, [...e.errors]));
+      return noted.concat(this.undecodable(data, [...e.errors], TABLES.decode_error_rule, e.count));
     }
-    for (const issue of result.warnings) noted = noted.concat(this.noteStripped(String(issue), how["as"]));
+    noted = noted.concat(this.stripped(result, how["as"], false));
     if (result.dropped) {
       this.skip();
       return noted;
@@ -707,7 +821,9 @@ export class Automaton {
       if (past !== undefined) for (const [k, record] of store) past.set(k, record[1]);
       store.clear();
     }
+    for (const opened of this.open.values()) opened.clear();
     this.lanes.clear();
+    this.kinds.clear();
     this.held.clear();
   }
 
@@ -745,6 +861,7 @@ export class Automaton {
       if (established !== undefined) {
         record = [TABLES.entities[entity]["outlives_run"], established, text];
         store.set(itemKey, record);
+        if (record[0] === "open") this.open.get(entity)!.set(itemKey, text);
       }
     }
     const row: Obj | undefined = step["transitions"][record === undefined ? "absent" : record[0]];
@@ -769,7 +886,12 @@ export class Automaton {
           remembered[f["field"]] = v === undefined ? f["default"] : v;
         }
         store.set(itemKey, [target, remembered, text]);
-      } else record[0] = target;
+        if (target === "open") this.open.get(entity)!.set(itemKey, text);
+      } else if (record[0] !== target) {
+        if (record[0] === "open") this.open.get(entity)!.delete(itemKey);
+        else if (target === "open") this.open.get(entity)!.set(itemKey, record[2]);
+        record[0] = target;
+      }
     }
   }
 
@@ -777,9 +899,14 @@ export class Automaton {
     const what: string = req["kind"];
     if (what === "closed") {
       for (const name of req["entities"] as string[]) {
-        const still: string[] = [];
-        for (const r of this.entities.get(name)!.values()) if (r[0] === "open") still.push(r[2]);
-        if (still.length) this.report(req["rule"], type, { kind: name, ...this.runValues() }, still);
+        const still = this.open.get(name)!;
+        if (!still.size) continue;
+        const shown: string[] = [];
+        for (const text of still.values()) {
+          if (shown.length === MAX_IDS) break;
+          shown.push(text);
+        }
+        this.report(req["rule"], type, { kind: name, ...this.runValues() }, shown, still.size);
       }
     } else if (what === "same") {
       const value = attr(ev, req["field"]);
@@ -820,23 +947,33 @@ export class Automaton {
   private check(check: Obj, ev: Obj, type: string): void {
     const each: string | null = check["each"];
     let targets: any[];
+    let names: string[] | null = null;
     if (each === null) targets = [ev];
     else {
       const items = attr(ev, each);
       if (items === undefined) return;
-      targets = items;
+      if (Array.isArray(items)) targets = items;
+      else {
+        // a map: its values in the order of their names (the names, which {index} shows)
+        names = Object.keys(items).sort(codePointOrder);
+        targets = names.map((n) => items[n]);
+      }
     }
     const expect: Expr = check["expect"];
     targets.forEach((target, i) => {
       if (evaluate(expect, target, this.dialogue) === false) {
         let ids: string[] = [];
+        let total = 0;
         if (expect.op === "unique") {
-          const values = collect(target, expect["path"]).map(pyStr);
-          ids = [...new Set(values.filter((v) => values.indexOf(v) !== values.lastIndexOf(v)))].sort(codePointOrder);
+          const counted = new Map<string, number>();
+          for (const v of collect(target, expect["path"]).map(pyStr)) counted.set(v, (counted.get(v) ?? 0) + 1);
+          const repeated = [...counted].filter(([, n]) => n > 1).map(([v]) => v).sort(codePointOrder);
+          ids = repeated.slice(0, MAX_IDS);
+          total = repeated.length;
         }
-        const shown: Obj = { index: i };
+        const shown: Obj = { index: names === null ? i : names[i] };
         if (check["facts"] && this.dialogue !== null) shown["declared"] = this.dialogue.declared(check["facts"]);
-        this.report(check["rule"], type, shown, ids);
+        this.report(check["rule"], type, shown, ids, total);
       }
     });
   }
@@ -859,6 +996,7 @@ export class Automaton {
     const item = this.lanes.get(lane);
     if (item === undefined) return [];
     this.lanes.delete(lane);
+    this.kinds.get(item[0])?.delete(lane);
     const kind = CHUNKS!["kinds"][item[0]];
     return [this.make(kind["end"], item[3], lane)];
   }
@@ -870,7 +1008,7 @@ export class Automaton {
     let lane: any = owner === undefined ? null : owner;
     if (kind === undefined) {
       let out: Obj[] = [];
-      if (chunks["close_all"].includes(type)) for (const open of [...this.lanes.keys()]) out = out.concat(this.closeLane(open));
+      if (chunks["close_all"].includes(type)) for (const open of [...this.lanes.keys()]) out.push(...this.closeLane(open));
       else if (chunks["close_owner"].includes(type) || chunks["close_lane"].includes(type)) out = out.concat(this.closeLane(lane));
       out.push(event);
       return out;
@@ -879,11 +1017,14 @@ export class Automaton {
     let item = this.lanes.get(lane);
     if (itemId === undefined) {
       if (owner === undefined) {
-        const open = [...this.lanes.entries()].filter(([, v]) => v[0] === type).map(([k]) => k);
-        if (open.includes(null) || open.length === 1) lane = open.includes(null) ? null : open[0];
-        else if (open.length > 1) {
-          const shown = open.map((k) => pyStr(this.lanes.get(k)![1])).sort(codePointOrder);
-          this.report(chunks["ambiguous"], type, {}, shown);
+        const open = this.kinds.get(type);
+        if (open !== undefined && (open.has(null) || open.size === 1)) lane = open.has(null) ? null : open.values().next().value;
+        else if (open !== undefined && open.size > 1) {
+          const lanes = this.lanes;
+          const shown = sample((function* () {
+            for (const k of open) yield pyStr(lanes.get(k)![1]);
+          })());
+          this.report(chunks["ambiguous"], type, {}, shown, open.size);
           return [];
         }
         item = this.lanes.get(lane);
@@ -907,6 +1048,9 @@ export class Automaton {
     }
     const opener = this.make(kind["start"], event, lane);
     this.lanes.set(lane, [type, itemId, agreed, opener]);
+    let open = this.kinds.get(type);
+    if (open === undefined) this.kinds.set(type, (open = new Set()));
+    open.add(lane);
     out.push(opener);
     return out.concat(this.content(kind, event, lane));
   }
@@ -968,7 +1112,8 @@ export function checkAnswers(name: string, question: Obj | null, answer: Obj, no
   const kind: string = spec["input"]["definition"];
   if (!asking) {
     if (answered.size && rules["nothing-to-continue"]) {
-      out.push(finding(rules["nothing-to-continue"], 0, kind, {}, [...answered.values()].map(([id]) => pyStr(id)).sort(codePointOrder)));
+      const named = [...answered.values()].map(([id]) => pyStr(id)).sort(codePointOrder);
+      out.push(finding(rules["nothing-to-continue"], 0, kind, {}, named.slice(0, MAX_IDS), named.length));
     }
     return out;
   }
@@ -1029,7 +1174,8 @@ export function checkListing(name: string, events: Obj[], document: Obj): Findin
   });
   if (rules["missing"]) for (const k of order) if (!seen.has(key(k))) out.push(finding(rules["missing"], listed.length, kind, {}, [show(k)]));
   if (rules["order"] && positions.some((p, i) => i > 0 && p < positions[i - 1]!)) {
-    out.push(finding(rules["order"], 0, kind, {}, order.filter((k) => seen.has(key(k))).map(show)));
+    const listedOrder = order.filter((k) => seen.has(key(k))).map(show);
+    out.push(finding(rules["order"], 0, kind, {}, listedOrder.slice(0, MAX_IDS), listedOrder.length));
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * the agreement test (`batch`): every answer one JSON line, in the shapes the reference binding
  * prints.
  *
- *     node dist/bin/cli.js validate --as DEFINITION [--lenient] FILE...
+ *     node dist/bin/cli.js validate --as DEFINITION [--lenient] [--max-errors N] FILE...
  *     node dist/bin/cli.js batch JOBS.jsonl   # {"id", "op": "validate"|"replay", "path"|"text"|"data", ...}
  *     node dist/bin/cli.js batch -            # jobs on stdin, each answered as it arrives
  *
@@ -100,17 +100,30 @@ function integer(name: string, text: string | undefined): number | null {
   return Number(text);
 }
 
-function validateOne(data: Uint8Array | string, definition: DefinitionName, lenient: boolean): { valid: boolean; errors: unknown[]; warnings: unknown[] } {
+interface Validated {
+  valid: boolean;
+  errors: unknown[];
+  warnings: unknown[];
+  omitted?: { errors: number; warnings: number };
+}
+
+/** One document's result; `maxErrors` as decode takes it (undefined: the default). */
+function validateOne(data: Uint8Array | string, definition: DefinitionName, lenient: boolean, maxErrors?: number | null): Validated {
+  const options = { maxErrors };
   try {
     if (lenient) {
-      const result = decodeLenient(data, definition);
-      return { valid: true, errors: [], warnings: result.warnings.map((w) => w.asDict()) };
+      const result = decodeLenient(data, definition, options);
+      const out: Validated = { valid: true, errors: [], warnings: result.warnings.map((w) => w.asDict()) };
+      if (result.omitted) out.omitted = { errors: 0, warnings: result.omitted };
+      return out;
     }
-    decode(data, definition);
+    decode(data, definition, options);
     return { valid: true, errors: [], warnings: [] };
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
-    return { valid: false, errors: e.errors.map((x) => x.asDict()), warnings: [] };
+    const out: Validated = { valid: false, errors: e.errors.map((x) => x.asDict()), warnings: [] };
+    if (e.count > e.errors.length) out.omitted = { errors: e.count - e.errors.length, warnings: 0 };
+    return out;
   }
 }
 
@@ -124,7 +137,7 @@ function runJob(line: string, file: string): void {
   }
   const path: string | undefined = job["path"];
   const input: Uint8Array | string = path !== undefined ? read(path) : job["data"] !== undefined ? fromBase64(String(job["data"])) : job["text"];
-  if (job["op"] === "validate") out({ id: job["id"], ...validateOne(input, definitionOf(job["definition"]), Boolean(job["lenient"])) });
+  if (job["op"] === "validate") out({ id: job["id"], ...validateOne(input, definitionOf(job["definition"]), Boolean(job["lenient"]), job["max_errors"]) });
   else usage(`unknown job ${JSON.stringify(job["op"])}`);
 }
 
@@ -141,14 +154,15 @@ function main(argv: string[]): number {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === "--lenient") options["lenient"] = "1";
-    else if (a === "--as" || a === "--format" || a === "--after") options[a.slice(2)] = rest[++i] ?? usage(`${a} needs a value`);
+    else if (a === "--as" || a === "--format" || a === "--after" || a === "--max-findings" || a === "--max-errors") options[a.slice(2)] = rest[++i] ?? usage(`${a} needs a value`);
     else files.push(a);
   }
   if (command === "validate") {
     const definition = definitionOf(options["as"]);
+    const most = integer("max-errors", options["max-errors"]);
     let ok = true;
     for (const file of files) {
-      const result = validateOne(read(file), definition, "lenient" in options);
+      const result = validateOne(read(file), definition, "lenient" in options, most === null ? undefined : most === 0 ? null : most);
       ok &&= result.valid;
       out({ file, ...result });
     }

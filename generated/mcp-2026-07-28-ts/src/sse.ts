@@ -37,12 +37,42 @@ const DATA_SPACE = [0x64, 0x61, 0x74, 0x61, 0x3a, 0x20];
 const DATA_COLON = [0x64, 0x61, 0x74, 0x61, 0x3a];
 const BOM = [0xef, 0xbb, 0xbf];
 
-/** Incremental decoder: `feed` bytes as they arrive, get each completed event's data. */
+/** Incremental decoder: `feed` bytes as they arrive, get each completed event's data. The data
+ * lines of the event being received are copied into one growing buffer as they come (a view
+ * per line would cost far more than its bytes on an event of many short lines). */
 export class SSEDecoder {
   private tail: Uint8Array[] = [];
-  private data: Uint8Array[] = [];
+  private data = new Uint8Array(256);
+  private size = 0; // bytes of `data` in use
+  private lines = 0; // data lines of the event being received
   private skipLf = false;
   private start: Uint8Array | null = new Uint8Array(0);
+
+  private append(line: Uint8Array, from: number): void {
+    const n = line.length - from + (this.lines ? 1 : 0);
+    if (this.size + n > this.data.length) {
+      const grown = new Uint8Array(Math.max(2 * this.data.length, this.size + n));
+      grown.set(this.data.subarray(0, this.size));
+      this.data = grown;
+    }
+    if (this.lines) this.data[this.size++] = LF;
+    this.data.set(line.subarray(from), this.size);
+    this.size += line.length - from;
+    this.lines++;
+  }
+
+  private line(line: Uint8Array, out: Uint8Array[]): void {
+    if (!line.length) {
+      if (this.lines) {
+        out.push(this.data.slice(0, this.size));
+        this.size = 0;
+        this.lines = 0;
+        if (this.data.length > 1 << 16) this.data = new Uint8Array(256);
+      }
+    } else if (startsWith(line, DATA_SPACE)) this.append(line, 6);
+    else if (startsWith(line, DATA_COLON)) this.append(line, 5);
+    else if (line.length === 4 && startsWith(line, DATA_COLON.slice(0, 4))) this.append(line, 4);
+  }
 
   feed(chunk: Uint8Array): Uint8Array[] {
     if (!chunk.length) return [];
@@ -59,14 +89,18 @@ export class SSEDecoder {
       this.skipLf = false;
       if (chunk[0] === LF) chunk = chunk.subarray(1);
     }
-    const lines: Uint8Array[] = [];
+    const out: Uint8Array[] = [];
     let from = 0;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i];
       if (c === LF || c === CR) {
-        this.tail.push(chunk.subarray(from, i));
-        lines.push(concat(this.tail));
-        this.tail = [];
+        let line = chunk.subarray(from, i);
+        if (this.tail.length) {
+          this.tail.push(line);
+          line = concat(this.tail);
+          this.tail = [];
+        }
+        this.line(line, out);
         if (c === CR) {
           if (i + 1 < chunk.length) {
             if (chunk[i + 1] === LF) i++;
@@ -76,17 +110,6 @@ export class SSEDecoder {
       }
     }
     if (from < chunk.length) this.tail.push(chunk.subarray(from));
-    const out: Uint8Array[] = [];
-    for (const line of lines) {
-      if (!line.length) {
-        if (this.data.length) {
-          out.push(this.data.length === 1 ? this.data[0]! : joinLf(this.data));
-          this.data = [];
-        }
-      } else if (startsWith(line, DATA_SPACE)) this.data.push(line.subarray(6));
-      else if (startsWith(line, DATA_COLON)) this.data.push(line.subarray(5));
-      else if (line.length === 4 && startsWith(line, DATA_COLON.slice(0, 4))) this.data.push(new Uint8Array(0));
-    }
     return out;
   }
 
@@ -94,22 +117,14 @@ export class SSEDecoder {
   finish(): boolean {
     let tail = concat(this.tail.length ? this.tail : [new Uint8Array(0)]);
     if (this.start !== null && this.start.length) tail = this.start;
-    const cut = this.data.length > 0 || (tail.length > 0 && tail[0] !== 0x3a);
+    const cut = this.lines > 0 || (tail.length > 0 && tail[0] !== 0x3a);
     this.tail = [];
-    this.data = [];
+    this.size = 0;
+    this.lines = 0;
     this.skipLf = false;
     this.start = new Uint8Array(0);
     return cut;
   }
-}
-
-function joinLf(parts: Uint8Array[]): Uint8Array {
-  const withLf: Uint8Array[] = [];
-  parts.forEach((p, i) => {
-    if (i) withLf.push(new Uint8Array([LF]));
-    withLf.push(p);
-  });
-  return concat(withLf);
 }
 
 /** One SSE event carrying a document: `data:` lines and a blank line, LF line ends only. */

@@ -13,7 +13,7 @@
  */
 
 import { Issue } from "./errors.js";
-import { PyFloat, codePointOrder, escapeToken, isInt, jsonType, keysOf, numeric, pyDumps, pyRepr, setMember, showNumber } from "./json.js";
+import { MAX_ERRORS, PyFloat, codePointOrder, escapeToken, isInt, jsonType, keysOf, numeric, pyDumps, pyRepr, setMember, showNumber } from "./json.js";
 import { DEFINITIONS } from "./schema_table.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -51,6 +51,15 @@ export function length(s: string): number {
 }
 
 /** A value as messages show it (Python's json.dumps, cut at 60 characters; integers exact). */
+const LISTED = new WeakMap<object, string>();
+
+/** A union's tags, sorted and listed: made once per union, not once per value checked. */
+function listed(tags: Record<string, string>): string {
+  let found = LISTED.get(tags);
+  if (found === undefined) LISTED.set(tags, (found = Object.keys(tags).sort(codePointOrder).join(", ")));
+  return found;
+}
+
 export function show(value: unknown): string {
   if (isInt(value)) return showNumber(value);
   const text = pyDumps(value);
@@ -236,14 +245,24 @@ function compile(node: Node): Check {
 
 // -- the pass that explains -----------------------------------------------------------------------
 
-/** One pass over one document: `errors` and (lenient) `warnings` fill as it goes. */
+/** One pass over one document: `errors` and (lenient) `warnings` fill as it goes, the first
+ * `maxErrors` of each (null: all); `moreErrors` and `moreWarnings` count the others. */
 export class Validation {
   readonly errors: Issue[] = [];
   readonly warnings: Issue[] = [];
+  moreErrors = 0;
+  moreWarnings = 0;
+  /** subschemas being evaluated apart (their errors decide, so none is left out) */
+  protected trials = 0;
   /** members of open objects the schema does not declare: valid, kept */
   readonly ignored: string[] = [];
 
-  constructor(public lenient = false) {}
+  constructor(public lenient = false, readonly maxErrors: number | null = MAX_ERRORS) {}
+
+  /** How many errors were found in all. */
+  get errorCount(): number {
+    return this.errors.length + this.moreErrors;
+  }
 
   /** The document, with stripped members removed when lenient (or DROP). */
   run(value: unknown, definition: string): any {
@@ -257,10 +276,23 @@ export class Validation {
   }
 
   error(ptr: string, definition: string, keyword: string, message: string, at: string): void {
-    this.errors.push(new Issue(ptr, definition, keyword, message, at));
+    if (this.trials === 0 && this.maxErrors !== null && this.errors.length >= this.maxErrors) this.moreErrors++;
+    else this.errors.push(new Issue(ptr, definition, keyword, message, at));
+  }
+
+  /** Errors found apart (a subschema's), added as if found here. */
+  adopt(errors: Issue[]): void {
+    for (const issue of errors) {
+      if (this.trials === 0 && this.maxErrors !== null && this.errors.length >= this.maxErrors) this.moreErrors++;
+      else this.errors.push(issue);
+    }
   }
 
   warn(ptr: string, definition: string, keyword: string, message: string, at: string): void {
+    if (this.maxErrors !== null && this.warnings.length >= this.maxErrors) {
+      this.moreWarnings++;
+      return;
+    }
     this.warnings.push(new Issue(ptr, definition, keyword, message, at));
   }
 
@@ -380,7 +412,7 @@ export class Validation {
     const tags = node["tags"] as Record<string, string>;
     const field: string = node["field"];
     const keyword: string = node["keyword"];
-    const choices = Object.keys(tags).sort(codePointOrder).join(", ");
+    const choices = listed(tags);
     const where = loc(node.loc, keyword);
     if (!isObject(value)) {
       this.error(ptr, definition, keyword, `expected an object with a ${pyRepr(field)} of ${choices}; got ${jsonType(value)}`, where);

@@ -25,13 +25,18 @@ export class Issue {
   }
 }
 
-/** A document that is not what the schema says; `errors` holds every problem found. */
+/** A document that is not what the schema says. `errors` holds the problems found, the first
+ * MAX_ERRORS of them (or as many as the call asked for); `count` how many there were in all. */
 export class ValidationError extends Error {
   readonly errors: readonly Issue[];
-  constructor(readonly definition: string, errors: Issue[]) {
-    const head = `not a valid ${definition}: ${errors.length} error${errors.length !== 1 ? "s" : ""}`;
-    super([head, ...errors.map(String)].join("\n  "));
+  readonly count: number;
+  constructor(readonly definition: string, errors: Issue[], count: number = errors.length) {
+    const head = `not a valid ${definition}: ${count} error${count !== 1 ? "s" : ""}`;
+    const lines = [head, ...errors.map(String)];
+    if (count > errors.length) lines.push(`... and ${count - errors.length} more`);
+    super(lines.join("\n  "));
     this.errors = errors;
+    this.count = count;
   }
 }
 

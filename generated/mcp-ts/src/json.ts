@@ -13,6 +13,9 @@
  */
 
 export const MAX_DEPTH = 128;
+/** How many errors (and lenient warnings) a decode lists by default: the first ones, in the order
+ * found; the others are counted (`maxErrors` per call; null: every one). */
+export const MAX_ERRORS = 100;
 /** The most digits an integer may have (CPython's default `sys.get_int_max_str_digits`). */
 export const INT_DIGITS_LIMIT = 4300;
 
@@ -49,9 +52,12 @@ export type Issue3 = [pointer: string, keyword: string, message: string];
 
 export class JSONParseError extends Error {
   readonly issues: Issue3[];
-  constructor(message: string, issues?: Issue3[]) {
+  /** how many issues there were: `issues` lists the first `maxErrors` */
+  readonly count: number;
+  constructor(message: string, issues?: Issue3[], count?: number) {
     super(message);
     this.issues = issues ?? [["", "json", message]];
+    this.count = count ?? this.issues.length;
   }
 }
 
@@ -116,8 +122,6 @@ export function utf8Error(b: Uint8Array): [number, string] | null {
 }
 
 const STRING_RX = /"[^"\\]*(?:\\.[^"\\]*)*"/gs;
-const INNER_RX = /\[\]|\{\}|\[\}|\{\]/g;
-const RUN_RX = new RegExp(`[\\[{]{${MAX_DEPTH + 1}}`);
 
 export function utf8Length(text: string): number {
   let n = text.length;
@@ -134,18 +138,20 @@ export function tooDeep(text: string, size: number): boolean {
   return size > 2 * MAX_DEPTH && deeper(text, opens(text));
 }
 
-/** tooDeep past its first two tests (the text's size and its count of `[` and `{`). */
+/** tooDeep past its first two tests (the text's size and its count of `[` and `{`): whether,
+ * strings set aside, the `[` and `{` open at some point outnumber MAX_DEPTH (a `]` or `}` closes
+ * the innermost one open; with none open it closes nothing). One pass. */
 function deeper(text: string, open: number): boolean {
   if (open <= MAX_DEPTH) return false;
-  let brackets = text.replace(STRING_RX, "").replace(/[^[\]{}]/g, "");
-  for (let i = 0; i < MAX_DEPTH; i++) {
-    if (!brackets) return false;
-    if (RUN_RX.test(brackets)) return true;
-    const before = brackets.length;
-    brackets = brackets.replace(INNER_RX, "");
-    if (brackets.length === before) return false;
+  const brackets = text.replace(STRING_RX, "");
+  let depth = 0;
+  for (let i = 0, n = brackets.length; i < n; i++) {
+    const c = brackets.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if ((c === 0x5d || c === 0x7d) && depth) depth--;
   }
-  return brackets.length > 0;
+  return false;
 }
 
 const SURROGATE_RX = /[\uD800-\uDFFF]/;
@@ -257,8 +263,9 @@ export function wasExact(): boolean {
   return lastExact;
 }
 
-/** The document, or JSONParseError saying where and why (see the module comment). */
-export function parseJson(data: Uint8Array | string): unknown {
+/** The document, or JSONParseError saying where and why (see the module comment), listing the
+ * first `maxErrors` lone surrogates and refused numbers. */
+export function parseJson(data: Uint8Array | string, maxErrors: number | null = MAX_ERRORS): unknown {
   let text: string;
   let size: number;
   if (typeof data === "string") {
@@ -277,12 +284,12 @@ export function parseJson(data: Uint8Array | string): unknown {
     }
     size = data.length;
   }
-  return parseText(text, size);
+  return parseText(text, size, maxErrors);
 }
 
 /** A text known to be Unicode (decoded from UTF-8: no lone surrogate, no byte order mark
  * checked here) of `size` UTF-8 bytes (-1: not known yet; counted only when it matters). */
-export function parseText(text: string, size = -1): unknown {
+export function parseText(text: string, size = -1, maxErrors: number | null = MAX_ERRORS): unknown {
   // a text of MAX_DEPTH characters or fewer cannot open more; the size decides only where the
   // text opens more arrays and objects than the limit
   const open = text.length > MAX_DEPTH ? opens(text) : 0;
@@ -301,8 +308,8 @@ export function parseText(text: string, size = -1): unknown {
   lastExact = true;
   const doc = exactParse(text);
   if (doc.unreadable) {
-    const issues = unreadable(doc.value);
-    if (issues.length) throw new JSONParseError(issues[0]![2], issues);
+    const [issues, count] = firstUnreadable(doc.value, maxErrors);
+    if (count) throw new JSONParseError(issues.length ? issues[0]![2] : "numbers or strings this package cannot hold", issues, count);
   }
   return doc.value;
 }
@@ -313,7 +320,21 @@ function bomError(): JSONParseError {
 
 /** (pointer, keyword, message) of every lone surrogate and refused number, in pointer order. */
 export function unreadable(document: unknown): Issue3[] {
-  const found: Issue3[] = [];
+  return firstUnreadable(document, null)[0];
+}
+
+/** The first `most` (null: all) of `unreadable`'s issues, and how many there are, in memory
+ * bounded by `most`: the items are sorted and cut each time twice `most` have gathered. */
+export function firstUnreadable(document: unknown, most: number | null): [Issue3[], number] {
+  let kept: [Issue3, number][] = [];
+  let count = 0;
+  const order = (a: [Issue3, number], b: [Issue3, number]): number => codePointOrder(a[0][0], b[0][0]) || a[1] - b[1];
+  const found = {
+    push(issue: Issue3): void {
+      kept.push([issue, count++]);
+      if (most !== null && kept.length >= 2 * most + 64) kept = kept.sort(order).slice(0, most);
+    },
+  };
   const stack: [unknown, string][] = [[document, ""]];
   while (stack.length) {
     const [node, ptr] = stack.pop()!;
@@ -333,7 +354,9 @@ export function unreadable(document: unknown): Issue3[] {
       }
     }
   }
-  return found.map((f, i) => [f, i] as const).sort((a, b) => codePointOrder(a[0][0], b[0][0]) || a[1] - b[1]).map((p) => p[0]);
+  kept.sort(order);
+  if (most !== null) kept = kept.slice(0, most);
+  return [kept.map((p) => p[0]), count];
 }
 
 function surrogateAt(text: string, cp: number): string {

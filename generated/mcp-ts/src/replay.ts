@@ -11,10 +11,12 @@
  * Formats: `jsonl` (each non-blank line one event), `sse` (a captured `text/event-stream` body),
  * `json` (a JSON array of events, one event, or a test case: an object whose `stream` member is
  * the array), and `auto`, the default, which tells them apart by their first bytes and says what
- * it saw in `notes`. Only `completed` is conformant.
+ * it saw in `notes`. Only `completed` is conformant. The findings listed are the first
+ * `maxFindings` (MAX_FINDINGS by default); when more were found, `omitted` counts the rest and a
+ * note says so: the outcome counts them all.
  */
 
-import { Automaton, Finding, RULES } from "./automaton.js";
+import { Automaton, Finding, MAX_FINDINGS, RULES } from "./automaton.js";
 import { TABLES } from "./automaton_table.js";
 import { acceptsDocument } from "./codec_json.js";
 import { SSEDecoder } from "./sse.js";
@@ -47,9 +49,11 @@ export interface Report {
   runs: Record<string, unknown>[];
   format: string;
   notes: string[];
+  omitted?: { violations: number; warnings: number; rules: Record<string, number> };
 }
 
 const HEAD = 1 << 16;
+const FATAL_LEVELS = new Set<string>(TABLES.fatal_levels);
 const NAME = `${PROTOCOL} ${PROTOCOL_VERSION}`;
 const ORDINARY = "one JSON document per line";
 const FORMAT_NAMES: Record<string, string> = { jsonl: "JSON Lines", sse: "SSE", json: "JSON" };
@@ -127,6 +131,8 @@ export interface ReplayOptions {
   format?: Format;
   after?: number | null;
   onFindings?: (found: Finding[]) => void;
+  /** how many findings the report lists (null: all of them); default MAX_FINDINGS */
+  maxFindings?: number | null | undefined;
 }
 
 /** Judge one stream and return its report. */
@@ -134,7 +140,7 @@ export function replay(source: Uint8Array | string, options: ReplayOptions = {})
   const fmt = options.format ?? "auto";
   if (!FORMATS.includes(fmt)) throw new RangeError(`unknown format ${JSON.stringify(fmt)}: expected one of ${FORMATS.join(", ")}`);
   const data = typeof source === "string" ? utf8(source) : source;
-  const run = new Run(new Automaton(options.after ?? null), options.onFindings ?? null);
+  const run = new Run(new Automaton(options.after ?? null, options.maxFindings === undefined ? MAX_FINDINGS : options.maxFindings), options.onFindings ?? null);
   run.read(data, fmt);
   return run.report();
 }
@@ -146,7 +152,7 @@ export function replay(source: Uint8Array | string, options: ReplayOptions = {})
 export function replayChunks(chunks: Iterable<Uint8Array>, options: ReplayOptions = {}): Report {
   const fmt = options.format ?? "auto";
   if (!FORMATS.includes(fmt)) throw new RangeError(`unknown format ${JSON.stringify(fmt)}: expected one of ${FORMATS.join(", ")}`);
-  const run = new Run(new Automaton(options.after ?? null), options.onFindings ?? null);
+  const run = new Run(new Automaton(options.after ?? null, options.maxFindings === undefined ? MAX_FINDINGS : options.maxFindings), options.onFindings ?? null);
   const iterator = chunks[Symbol.iterator]();
   // the head decides the format: gather HEAD bytes (or all there is) first
   const first: Uint8Array[] = [];
@@ -194,7 +200,9 @@ class Run {
   readonly lines = new Map<number, number>();
   private told = 0;
 
-  constructor(readonly automaton: Automaton, readonly onFindings: ((found: Finding[]) => void) | null) {}
+  constructor(readonly automaton: Automaton, readonly onFindings: ((found: Finding[]) => void) | null) {
+    automaton.bulk = true; // the report reads `findings`, never what a feed returns
+  }
 
   private choose(head: Uint8Array, whole: boolean, fmt: Format): string {
     let format: string = fmt;
@@ -371,8 +379,18 @@ class Run {
       outcome = "unrecognized";
       notes.push(`not one of its ${events.toLocaleString("en-US")} documents decodes as an event of ${NAME}: is this a stream of another protocol (the right --spec)?`);
     } else outcome = automaton.outcome;
+    let omitted: Report["omitted"];
+    if (automaton.omitted) {
+      let fatal = 0;
+      for (const [rule, n] of automaton.omittedRules) if (FATAL_LEVELS.has(RULES[rule]?.level ?? "")) fatal += n;
+      const rules = [...automaton.omittedRules].sort((a, b) => codePointOrder(a[0], b[0]));
+      omitted = { violations: fatal, warnings: automaton.omitted - fatal, rules: Object.fromEntries(rules) };
+      notes.push(`${automaton.omitted} more findings than the ${automaton.findings.length} listed (max_findings): counted in omitted`);
+    }
     const types = [...automaton.counts.entries()].sort((a, b) => b[1] - a[1] || codePointOrder(a[0], b[0]));
-    return { outcome, violations, warnings, events, types: Object.fromEntries(types), runs: automaton.runs, format: this.format, notes };
+    const report: Report = { outcome, violations, warnings, events, types: Object.fromEntries(types), runs: automaton.runs, format: this.format, notes };
+    if (omitted !== undefined) report.omitted = omitted;
+    return report;
   }
 }
 

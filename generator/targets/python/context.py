@@ -83,6 +83,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "recursive_aliases": ctx.recursive_aliases(),
         "twin_classes": ctx.twin_classes(),
         "twin_aliases": ctx.twin_aliases(),
+        "nesting": ctx.nesting(),
         "builds": ctx.builds(slow),
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
@@ -428,6 +429,52 @@ class _Context:
             if isinstance(d, M.ObjectDef) and reach.get(name)
         }
         return sorted(self.py[n] for n, r in reach.items() if r)
+
+    def nesting(self) -> list[tuple[str, str]]:
+        """(class, (the deepest its members whose types bound their depth nest: arrays and
+        objects, its own object counting 1; the attributes whose types bound nothing: any JSON,
+        a loose value, a type reaching itself or an open object)), or None for an open object
+        (its undeclared members may nest as they like), as Python source. The codec checks how
+        deep a long document nests only when one of those attributes holds an array or object."""
+
+        def depth(t: M.TypeExpr | M.Definition, seen: frozenset[str]) -> int | None:
+            if isinstance(t, M.TRef):
+                return None if t.name in seen else depth(self.ir.defs[t.name], seen | {t.name})
+            if isinstance(t, M.ObjectDef):
+                if not t.closed:
+                    return None
+                inner = [depth(f.type, seen) for f in t.fields]
+                bounded = [n for n in inner if n is not None]
+                return None if len(bounded) < len(inner) else 1 + max(bounded, default=0)
+            if isinstance(t, M.UnionDef):
+                return depth(t.union, seen)
+            if isinstance(t, M.AliasDef):
+                return depth(t.type, seen)
+            if isinstance(t, M.TUnion):
+                inner = [depth(m, seen) for m in t.members]
+                bounded = [n for n in inner if n is not None]
+                return None if len(bounded) < len(inner) else max(bounded, default=0)
+            if isinstance(t, M.TArray):
+                items = depth(t.items, seen)
+                return None if items is None else 1 + items
+            if isinstance(t, M.TMap):
+                values = None if t.values is None else depth(t.values, seen)
+                return None if values is None else 1 + values
+            if isinstance(t, (M.TAny, M.TSchema)):
+                return None
+            return 0  # a string, number, boolean, null, const or enum
+
+        out: list[tuple[str, str]] = []
+        for name, d in self.ir.defs.items():
+            if not isinstance(d, M.ObjectDef):
+                continue
+            plan: tuple[int, tuple[str, ...]] | None = None
+            if d.closed:
+                depths = {self.field_name(f.wire): depth(f.type, frozenset({name})) for f in d.fields}
+                free = tuple(attr for attr, n in depths.items() if n is None)
+                plan = (1 + max((n for n in depths.values() if n is not None), default=0), free)
+            out.append((self.py[name], repr(plan)))
+        return sorted(out)
 
     def builds(self, slow: list[str]) -> dict[str, list[str]]:
         """How the compiled path makes the typed value of each definition in _SLOW from the

@@ -182,22 +182,26 @@ class Tools:
         except NodeMissing as exc:
             raise SpecError(str(package), "", str(exc)) from None
 
-    def _run(self, built: Path, args: list[str]) -> list[dict[str, Any]]:
+    def _run(self, built: Path, args: list[str], files: list[str]) -> list[dict[str, Any]]:
         try:
             code, lines, err = run_cli(built, args)
         except RuntimeError as exc:
             raise ToolError("typescript", str(exc)) from None
         if code == 2 or (code not in (0, 1)):
             raise ToolError("typescript", err.strip().removeprefix("error: ") or f"node exited {code}")
+        if len(lines) != len(files):  # node died before the last report (its stderr says why)
+            raise ToolError("typescript", f"node printed {len(lines)} of {len(files)} reports (exit {code}):\n{err.strip()}")
         return lines
 
-    def validate(self, spec_dir: Path, out: Path, definition: str | None, lenient: bool, files: list[str]) -> list[dict[str, Any]]:
-        args = ["validate", *(["--as", definition] if definition else []), *(["--lenient"] if lenient else []), *files]
-        return self._run(self._built(spec_dir, out), args)
+    def validate(self, spec_dir: Path, out: Path, definition: str | None, lenient: bool, files: list[str], max_errors: int | None = None) -> list[dict[str, Any]]:
+        limit = ["--max-errors", str(max_errors)] if max_errors is not None else []
+        args = ["validate", *(["--as", definition] if definition else []), *(["--lenient"] if lenient else []), *limit, *files]
+        return self._run(self._built(spec_dir, out), args, files)
 
-    def replay(self, spec_dir: Path, out: Path, fmt: str, after: int | None, files: list[str]) -> list[dict[str, Any]]:
-        args = ["replay", "--format", fmt, *(["--after", str(after)] if after is not None else []), *files]
-        return self._run(self._built(spec_dir, out), args)
+    def replay(self, spec_dir: Path, out: Path, fmt: str, after: int | None, files: list[str], max_findings: int | None = None) -> list[dict[str, Any]]:
+        limit = ["--max-findings", str(max_findings)] if max_findings is not None else []
+        args = ["replay", "--format", fmt, *(["--after", str(after)] if after is not None else []), *limit, *files]
+        return self._run(self._built(spec_dir, out), args, files)
 
 
 TOOLS = Tools()

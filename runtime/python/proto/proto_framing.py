@@ -13,7 +13,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import codec_proto
+from . import limits
 from .errors import DecodeError, Issue
+from .limits import Capped
 
 __all__ = [
     "HEADER_SIZE",
@@ -37,7 +39,7 @@ class FrameError(DecodeError):
     """
 
     def __init__(
-        self, definition: str, errors: list[Issue], index: int, offset: int
+        self, definition: str, errors: list[Issue], index: int, offset: int, count: int | None = None
     ) -> None:
         self.index = index
         self.offset = offset
@@ -51,7 +53,7 @@ class FrameError(DecodeError):
             )
             for e in errors
         ]
-        super().__init__(definition, located)
+        super().__init__(definition, located, count)
 
 
 class TruncatedStream(DecodeError):
@@ -107,6 +109,8 @@ class FrameDecoder:
     Strict by default. With ``lenient`` a frame naming only an envelope arm this build predates
     is dropped (and reported in ``warnings``), as the transport page prescribes; fields this
     build does not know are skipped and reported; anything else malformed is still fatal.
+    ``warnings`` keeps the first ``limits.MAX_ERRORS`` of the body's warnings and counts the
+    rest in ``warnings.more``.
     """
 
     def __init__(
@@ -114,7 +118,7 @@ class FrameDecoder:
     ) -> None:
         self.lenient = lenient
         self.definition = definition
-        self.warnings: list[Issue] = []
+        self.warnings: Capped = Capped(limits.MAX_ERRORS)
         self.frames = 0  # complete frames read
         self.consumed = 0  # body bytes consumed by complete frames
         self._buffer = bytearray()
@@ -151,13 +155,14 @@ class FrameDecoder:
                                 w.schema_location,
                             )
                         )
+                    self.warnings.more += result.omitted
                     if not result.dropped:
                         out.append(result.value)
                 else:
                     out.append(codec_proto.decode(payload, self.definition))
             except DecodeError as exc:
                 raise FrameError(
-                    self.definition, list(exc.errors), self.frames, offset
+                    self.definition, list(exc.errors), self.frames, offset, exc.count
                 ) from None
             self.frames += 1
             self.consumed += HEADER_SIZE + n

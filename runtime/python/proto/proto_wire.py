@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from .errors import Issue
-from .limits import MAX_DEPTH, show_number
+from .limits import MAX_DEPTH, Capped, show_number
 
 __all__ = [
     "DROPPED",
@@ -125,7 +125,7 @@ def varint(n: int) -> bytes:
     return bytes(out)
 
 
-def read_varint(data: bytes, pos: int) -> tuple[int, int]:
+def read_varint(data: bytes | memoryview, pos: int) -> tuple[int, int]:
     """The varint at pos (a uint64: at most ten bytes) and the position after it."""
     start = pos
     result = 0
@@ -144,7 +144,7 @@ def read_varint(data: bytes, pos: int) -> tuple[int, int]:
     return result, pos
 
 
-def read_u32(data: bytes, pos: int, what: str) -> tuple[int, int]:
+def read_u32(data: bytes | memoryview, pos: int, what: str) -> tuple[int, int]:
     """A tag or a length: a varint of at most five bytes holding a uint32."""
     start = pos
     result = 0
@@ -168,7 +168,7 @@ def truncated(what: str, pos: int) -> WireError:
 
 
 def skip(
-    data: bytes, pos: int, tag: int, message: str, known: dict[int, tuple[str, int]]
+    data: bytes | memoryview, pos: int, tag: int, message: str, known: dict[int, tuple[str, int]]
 ) -> int:
     """A field this message does not know (the tag is read, pos is after it): an error, or when
     decoding leniently skipped and reported. ``known``: the message's fields by number, with
@@ -187,7 +187,10 @@ def skip(
     start = pos
     end = len(data)
     if wt == 0:
-        _, pos = read_varint(data, pos)
+        if data[pos] < 0x80:  # a one-byte varint: the commonest unknown field, read inline
+            pos += 1
+        else:
+            _, pos = read_varint(data, pos)
     elif wt == 1:
         pos += 8
     elif wt == 2:
@@ -210,6 +213,9 @@ def skip(
             f"{message} has no field {number} ({WIRE_TYPES[wt]})",
             start - 1,
         )
+    if type(warnings) is Capped and warnings.limit is not None and len(warnings) >= warnings.limit:
+        warnings.more += 1  # counted, not made: a message can carry a field per two bytes
+        return pos
     warnings.append(
         Issue(
             "",
@@ -304,8 +310,16 @@ def encode_struct(v: dict[str, Any]) -> bytearray:
     return out
 
 
-def decode_value(data: bytes, depth: int = 1) -> Any:
+_VIEW = 1024
+"""A value longer than this is read through a memoryview: each nested struct, list and value is
+then a view of the same bytes, not a copy of its own (a struct nested to the depth limit around
+a long string would otherwise copy the string once per level)."""
+
+
+def decode_value(data: bytes | memoryview, depth: int = 1) -> Any:
     """A google.protobuf.Value; ``depth``: the nesting a struct or list here would have."""
+    if type(data) is bytes and len(data) > _VIEW:
+        data = memoryview(data)
     pos = 0
     end = len(data)
     tag = 0
@@ -335,7 +349,7 @@ def decode_value(data: bytes, depth: int = 1) -> Any:
                 stop = pos + n
                 if stop > end:
                     raise truncated("string_value (3)", pos)
-                v = data[pos:stop].decode()
+                v = data[pos:stop].decode() if type(data) is bytes else str(data[pos:stop], "utf-8")
                 pos = stop
             elif tag == 17:
                 if pos + 8 > end:
@@ -407,8 +421,10 @@ def decode_value(data: bytes, depth: int = 1) -> Any:
     return v
 
 
-def decode_struct(data: bytes, depth: int = 1) -> dict[str, Any]:
+def decode_struct(data: bytes | memoryview, depth: int = 1) -> dict[str, Any]:
     """A google.protobuf.Struct as a JSON object (a key given twice is an error)."""
+    if type(data) is bytes and len(data) > _VIEW:
+        data = memoryview(data)
     if depth > MAX_DEPTH:
         raise WireError(
             "depth", f"values nest deeper than {MAX_DEPTH} structs and lists", 0
@@ -452,7 +468,7 @@ def decode_struct(data: bytes, depth: int = 1) -> dict[str, Any]:
     return out
 
 
-def _decode_entry(data: bytes, index: int, depth: int) -> tuple[str, Any]:
+def _decode_entry(data: bytes | memoryview, index: int, depth: int) -> tuple[str, Any]:
     pos = 0
     end = len(data)
     tag = 0
@@ -480,7 +496,7 @@ def _decode_entry(data: bytes, index: int, depth: int) -> tuple[str, Any]:
                             "google.protobuf.Struct entry sets its key twice",
                             pos,
                         )
-                    key = data[pos:stop].decode()
+                    key = data[pos:stop].decode() if type(data) is bytes else str(data[pos:stop], "utf-8")
                 else:
                     if value is not DROPPED:
                         raise WireError(
@@ -508,8 +524,10 @@ def _decode_entry(data: bytes, index: int, depth: int) -> tuple[str, Any]:
     return key or "", value
 
 
-def decode_list(data: bytes, depth: int = 1) -> list[Any]:
+def decode_list(data: bytes | memoryview, depth: int = 1) -> list[Any]:
     """A google.protobuf.ListValue as a JSON array."""
+    if type(data) is bytes and len(data) > _VIEW:
+        data = memoryview(data)
     if depth > MAX_DEPTH:
         raise WireError(
             "depth", f"values nest deeper than {MAX_DEPTH} structs and lists", 0

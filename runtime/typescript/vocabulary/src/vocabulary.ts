@@ -261,7 +261,7 @@ export function accepts(definition: string, value: unknown): boolean {
   if (!general().has(definition)) return acceptsTyped(definition, value);
   const pass = new Validation(false);
   pass.run(value, definition);
-  return pass.errors.length === 0;
+  return pass.errorCount === 0;
 }
 
 /** The table interpreter with the `schema` kind, and the binding's integer rule. */
@@ -298,11 +298,14 @@ export class Validation extends Base {
   trial(value: any, node: Node, ptr: string, definition: string): [boolean, Ann, Issue[]] {
     const before = this.errors.length;
     let ann: Ann;
+    this.trials++;
     try {
       ann = this.evaluate(value, node, ptr, definition);
     } catch (e) {
       this.errors.splice(before);
       throw e;
+    } finally {
+      this.trials--;
     }
     const errors = this.errors.splice(before);
     return [errors.length === 0, ann, errors];
@@ -402,7 +405,7 @@ export class Validation extends Base {
           const [ok, , errs] = this.trial(value[key], sub, `${ptr}/${escapeToken(key)}`, definition);
           if (ok) continue;
           if (isFalse(sub)) this.error(ptr, definition, "unevaluatedProperties", `unknown property ${pyRepr(key)}`, `#${at}/unevaluatedProperties`);
-          else this.errors.push(...errs);
+          else this.adopt(errs);
         }
         for (const key of keysOf(value)) props.add(key);
       }
@@ -414,7 +417,7 @@ export class Validation extends Base {
         const [ok, , errs] = this.trial(member, sub, `${ptr}/${i}`, definition);
         if (ok) return;
         if (isFalse(sub)) this.error(ptr, definition, "unevaluatedItems", `item ${i} is not allowed here`, `#${at}/unevaluatedItems`);
-        else this.errors.push(...errs);
+        else this.adopt(errs);
       });
       items = ALL;
     }

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -25,7 +26,7 @@ from msgspec import UNSET
 from . import codec_json, models
 from .automaton import Automaton, Finding
 from .errors import DecodeError, Issue
-from .jsonpatch import PatchError, apply_patch
+from .jsonpatch import Document, PatchError
 from .version import PROTOCOL_VERSION
 from .limits import MAX_DEPTH, safe_text, value_depth
 
@@ -63,13 +64,29 @@ def version_tuple(text: str) -> tuple[int, int, int] | None:
     return int(found.group(1)), int(found.group(2)), int(found.group(3) or 0)
 
 
-def _merge_metadata(target: Any, event: Any) -> None:
-    """Metadata merges key by key, last write wins, without recursing."""
-    incoming = getattr(event, "metadata", UNSET)
-    if incoming is UNSET:
-        return
-    current = getattr(target, "metadata", UNSET)
-    target.metadata = {**({} if current is UNSET else current), **incoming}
+def _appended(holder: Any, attr: str, delta: str) -> str:
+    """``holder.attr + delta``, in place where the interpreter can: the holder lets go of the
+    text first, so the text's one reference is the local being extended (CPython then grows it
+    where it lies instead of copying it: a message built from n deltas costs its length, not
+    n times it)."""
+    held = getattr(holder, attr)
+    setattr(holder, attr, "")
+    text: str = "" if held is UNSET else held
+    del held
+    text += delta
+    return text
+
+
+
+
+_QUOTED = 200
+
+
+def _quoted(value: Any) -> str:
+    """A value an earlier event gave, as a warning quotes it: at most _QUOTED characters (a
+    warning per event quoting a long one in full would cost its length per event)."""
+    text = repr(value[:_QUOTED] if isinstance(value, str) else value)  # repr of the whole costs its length
+    return text if len(text) <= _QUOTED and not (isinstance(value, str) and len(value) > _QUOTED) else text[: _QUOTED - 3] + "..."
 
 
 def _attribute(message: Any, event: Any) -> None:
@@ -84,7 +101,10 @@ class Projection:
 
     def __init__(self, messages: list[Any] | None = None, state: Any = None) -> None:
         self.messages: list[Any] = list(messages or [])
-        self.state: Any = {} if state is None else state
+        # the state, patched in place by deltas (each costs what it touches, and applies whole
+        # or not at all); activity contents likewise, by message id, made on their first delta
+        self._state = Document({} if state is None else state)
+        self._contents: dict[str, Document] = {}
         self.run_errors: list[str] = []
         self.warnings: list[str] = []
         self._reindex()
@@ -95,6 +115,12 @@ class Projection:
 
     def _reindex(self) -> None:
         self._by_id = {m.id: m for m in self.messages}
+        self._at = {m.id: i for i, m in enumerate(self.messages)}  # where each id's message is
+        self._contents = {}
+        # the call lists and metadata this projection made (so may extend in place): not those
+        # that came with a snapshot, which are an event's own values
+        self._owned_calls: dict[str, list[Any]] = {}
+        self._owned_metadata: dict[int, tuple[Any, dict[str, Any]]] = {}
         # tool call id -> the call, and the id of the assistant message that holds it
         self._calls = {}
         self._parents: dict[str, str] = {}
@@ -107,13 +133,37 @@ class Projection:
         self._withheld: set[str] = set()
 
     def _add(self, message: Any) -> Any:
-        if message.id in self._by_id:
-            old = self._by_id[message.id]
-            self.messages[self.messages.index(old)] = message
+        at = self._at.get(message.id)
+        if at is not None:
+            self.messages[at] = message
         else:
+            self._at[message.id] = len(self.messages)
             self.messages.append(message)
         self._by_id[message.id] = message
         return message
+
+    @property
+    def state(self) -> Any:
+        return self._state.value
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state.reset(value)
+
+    def _merge_metadata(self, target: Any, event: Any) -> None:
+        """Metadata merges key by key, last write wins, without recursing; a target's merged
+        metadata is this projection's own dict after the first merge, extended in place."""
+        incoming = getattr(event, "metadata", UNSET)
+        if incoming is UNSET:
+            return
+        current = getattr(target, "metadata", UNSET)
+        owned = self._owned_metadata.get(id(target))
+        if owned is not None and owned[0] is target and owned[1] is current:
+            current.update(incoming)
+            return
+        merged = {**({} if current is UNSET else current), **incoming}
+        target.metadata = merged
+        self._owned_metadata[id(target)] = (target, merged)
 
     def warn(self, text: str) -> None:
         self.warnings.append(text)
@@ -139,7 +189,7 @@ class Projection:
             _attribute(message, ev)
         if ev.name is not UNSET:
             message.name = ev.name
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
 
     def _on_text_message_content(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
@@ -148,16 +198,16 @@ class Projection:
         if isinstance(message.content, list):
             message.content.append(models.TextPart(text=ev.delta))
         elif message.content is UNSET or isinstance(message.content, str):
-            message.content = ("" if message.content is UNSET else message.content) + ev.delta
+            message.content = _appended(message, "content", ev.delta)
         else:  # the id now names a message whose content is not text (an activity's)
             self.warn(f"TEXT_MESSAGE_CONTENT for {ev.message_id!r}, which is {_kind(message)}: skipped")
             return
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
 
     def _on_text_message_end(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if message is not None:
-            _merge_metadata(message, ev)
+            self._merge_metadata(message, ev)
 
     # -- tool calls ---------------------------------------------------------------------------
 
@@ -174,21 +224,25 @@ class Projection:
                 self.warn(
                     f"TOOL_CALL_START reopens tool call {ev.tool_call_id!r} as {ev.tool_call_name!r}"
                     f"{'' if ev.parent_message_id is UNSET else f' under {ev.parent_message_id!r}'}, but it is "
-                    f"{existing.function.name!r} under {parent!r}: its events are withheld (TOOL-REOPEN-AGREE)"
+                    f"{_quoted(existing.function.name)} under {_quoted(parent)}: its events are withheld (TOOL-REOPEN-AGREE)"
                 )
                 return
-            _merge_metadata(existing, ev)
+            self._merge_metadata(existing, ev)
             return  # a reopened call: further arguments append
         call = models.ToolCall(
             id=ev.tool_call_id, type="function", function=models.FunctionCall(name=ev.tool_call_name, arguments="")
         )
-        _merge_metadata(call, ev)
+        self._merge_metadata(call, ev)
         parent_id = ev.parent_message_id
         parent = self._by_id.get(parent_id) if parent_id is not UNSET else None
         if not isinstance(parent, models.AssistantMessage):
             parent = self._add(models.AssistantMessage(id=ev.tool_call_id if parent_id is UNSET else parent_id))
             _attribute(parent, ev)
-        parent.tool_calls = ([] if parent.tool_calls is UNSET else parent.tool_calls) + [call]
+        calls = parent.tool_calls
+        if calls is UNSET or self._owned_calls.get(parent.id) is not calls:
+            calls = self._owned_calls[parent.id] = [] if calls is UNSET else list(calls)
+        calls.append(call)
+        parent.tool_calls = calls
         self._calls[call.id] = call
         self._parents[call.id] = parent.id
 
@@ -197,8 +251,8 @@ class Projection:
             return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
-            call.function.arguments += ev.delta
-            _merge_metadata(call, ev)
+            call.function.arguments = _appended(call.function, "arguments", ev.delta)
+            self._merge_metadata(call, ev)
 
     def _on_tool_call_end(self, ev: Any) -> None:
         if ev.tool_call_id in self._withheld:
@@ -206,11 +260,11 @@ class Projection:
             return
         call = self._calls.get(ev.tool_call_id)
         if call is not None:
-            _merge_metadata(call, ev)
+            self._merge_metadata(call, ev)
 
     def _on_tool_call_result(self, ev: Any) -> None:
         message = models.ToolMessage(id=ev.message_id, tool_call_id=ev.tool_call_id, content=ev.content)
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
         _attribute(message, ev)
         self._add(message)
 
@@ -224,18 +278,18 @@ class Projection:
         if message is None:
             message = self._add(models.ReasoningMessage(id=ev.message_id, content=""))
             _attribute(message, ev)
-        _merge_metadata(message, ev)
+        self._merge_metadata(message, ev)
 
     def _on_reasoning_message_content(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if isinstance(message, models.ReasoningMessage):
-            message.content += ev.delta
-            _merge_metadata(message, ev)
+            message.content = _appended(message, "content", ev.delta)
+            self._merge_metadata(message, ev)
 
     def _on_reasoning_message_end(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if message is not None:
-            _merge_metadata(message, ev)
+            self._merge_metadata(message, ev)
 
     def _on_reasoning_encrypted_value(self, ev: Any) -> None:
         subtype = str(ev.subtype)
@@ -256,21 +310,34 @@ class Projection:
         message = models.ActivityMessage(id=ev.message_id, activity_type=ev.activity_type, content=ev.content)
         _attribute(message, ev)
         self._add(message)
+        self._contents.pop(ev.message_id, None)
 
     def _on_activity_delta(self, ev: Any) -> None:
         message = self._by_id.get(ev.message_id)
         if not isinstance(message, models.ActivityMessage):
             self.warn(f"ACTIVITY_DELTA names no activity message {ev.message_id!r}: skipped")
             return
+        content = self._contents.get(ev.message_id)
+        if content is None or content.value is not message.content:
+            # the message's own copy: its content may be the value of an event delivered as is
+            content = self._contents[ev.message_id] = Document(copy.deepcopy(message.content))
+        became: list[str] = []
+
+        def an_object(value: Any) -> str | None:
+            if isinstance(value, dict):
+                return None
+            became.append(type(value).__name__)
+            return "content must stay an object"
+
         try:
-            content = apply_patch(message.content, ev.patch)
+            content.apply(ev.patch, an_object)
         except PatchError as exc:
-            self.warn(f"Failed to apply activity patch to {ev.message_id!r}: {exc}")
+            if became:
+                self.warn(f"activity patch would make {ev.message_id!r} content a {became[0]}: skipped")
+            else:
+                self.warn(f"Failed to apply activity patch to {ev.message_id!r}: {exc}")
             return
-        if not isinstance(content, dict):
-            self.warn(f"activity patch would make {ev.message_id!r} content a {type(content).__name__}: skipped")
-            return
-        message.content = content
+        message.content = content.value
         message.activity_type = ev.activity_type
 
     # -- snapshots and state ------------------------------------------------------------------
@@ -284,7 +351,7 @@ class Projection:
 
     def _on_state_delta(self, ev: Any) -> None:
         try:
-            self.state = apply_patch(self.state, ev.delta)
+            self._state.apply(ev.delta)
         except PatchError as exc:
             self.warn(f"Failed to apply state patch (state kept): {exc}")
 
@@ -435,6 +502,19 @@ class Consumer:
         for event in self.automaton.expanded:
             self._deliver(event)
         return findings
+
+    def feed_documents(self, documents: Iterable[bytes | str]) -> None:
+        """Feed many documents, each as ``feed_document`` would, returning nothing: the findings
+        are in ``automaton.findings`` (past its ``max_findings`` only counted, and not made)."""
+        automaton = self.automaton
+        automaton.bulk = True
+        try:
+            for data in documents:
+                automaton.feed_document(data)
+                for event in automaton.expanded:
+                    self._deliver(event)
+        finally:
+            automaton.bulk = False
 
     def feed(self, event: Any) -> tuple[Finding, ...]:
         findings = self.automaton.feed(event)
