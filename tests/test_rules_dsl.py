@@ -81,13 +81,15 @@ def test_agui_rules_lint_clean(agui_ir, tmp_path: Path) -> None:  # type: ignore
         (('set role "reasoning"', 'set role "assistant"'), 'set role "assistant"', "cannot be 'assistant'"),
         (("outlives-run closed", "outlives-run finished"), "entity tool key toolCallId", "outlives-run 'finished' is not a state of entity tool"),
         (("on-retired EVENT-RETIRED\n", ""), "retired THINKING_START as", "retired shapes need `on-retired RULE`"),
+        (("expect totalTokens == inputTokens + outputTokens", "expect totalTokens in inputTokens"), "expect totalTokens in inputTokens", "'inputTokens' is not an array: `in` looks for a value among"),
+        (("expect totalTokens == inputTokens", "expect totalTokens in inputTokens"), "expect totalTokens in inputTokens", "the right side of `in` is no field path"),
     ],
     ids=[
         "wrong-discriminator", "unknown-event", "unknown-key-field", "duplicate-rule", "unknown-rule",
         "enum-value-that-does-not-exist", "unknown-field-in-expression", "bad-character", "unknown-level",
         "unknown-entity", "unknown-state", "unhandled-event-type", "chunk-in-entity",
         "retired-type-is-current", "retired-sets-unknown-field", "retired-value-not-admitted", "outlives-unknown-state",
-        "retired-without-on-retired",
+        "retired-without-on-retired", "in-something-that-is-no-array", "in-no-path",
     ],
 )
 def test_mistakes_are_located(agui_ir, tmp_path: Path, change: tuple[str, str], needle: str, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -200,6 +200,8 @@ def evaluate(e: dict[str, Any], doc: Any) -> Any:
         return a - b
     cmp = e["cmp"]
     try:
+        if cmp == "in":
+            return isinstance(b, list) and any(a == item for item in b)
         if cmp == "==":
             return bool(a == b)
         if cmp == "!=":
@@ -1937,6 +1939,18 @@ def _compare(
             value = evaluate(other, doc)
             if value is UNKNOWN:
                 continue
+        if (
+            cmp == "in"
+        ):  # the value one of the items (or not), or the items holding it (or not)
+            if flipped:
+                needed = [value] if want else []
+            else:
+                needed = (
+                    value[0] if want and isinstance(value, list) and value else UNKNOWN
+                )
+            if needed is not UNKNOWN and put(doc, target["wire"], needed):
+                return
+            continue
         op = (
             {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(cmp, cmp)
             if flipped

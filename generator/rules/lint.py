@@ -402,6 +402,14 @@ class _Linter:
                 self.expr(side, base, request)
         elif op == "cmp":
             left, right = e[2], e[3]
+            if e[1] == "in":
+                t = self.resolve(self.operand(right, base, request)) if right[0] == "field" else None
+                if not isinstance(t, (M.TArray, M.TAny)):
+                    where = right[2] if right[0] == "field" else left[2] if left[0] == "field" else None
+                    what = f"{right[1]!r} is not an array" if right[0] == "field" else "the right side of `in` is no field path"
+                    raise self.fail(where, f"{what}: `in` looks for a value among an array's items")
+                self.expr(left, base, request)
+                return None
             for a, b in ((left, right), (right, left)):
                 if a[0] == "field" and b[0] == "lit":
                     values = self.values(self.operand(a, base, request))

@@ -725,7 +725,8 @@ class Parser:
 
 
 class Expr:
-    """or > and > not > comparison > sum > atom. Atoms: a field path, a string or number,
+    """or > and > not > comparison > sum > atom. A comparison is `== != < <= > >=`, or `in`: a
+    value among an array's items (`params.uri in request params.uris`). Atoms: a field path, a string or number,
     `present PATH`, `absent PATH`, `unique PATH`, `length PATH`, or a parenthesised expression.
     A path is the message's, or (two parties) `request PATH`, `fact NAME[.PATH]`."""
 
@@ -759,7 +760,7 @@ class Expr:
 
     def cmp(self) -> Any:
         left = self.sum()
-        if self.c.peek_is(*CMP):
+        if self.c.peek_is(*CMP, "in"):
             op = self.c.next("an operator").text
             return ("cmp", op, left, self.sum())
         return left
@@ -792,7 +793,7 @@ class Expr:
         refers to (`request params.name`), or of a fact (`fact NAME.path`). The words become
         scopes only when a path follows them."""
         nxt = self.c.peek()
-        if t.text in ("request", "fact") and nxt is not None and nxt.kind == "word" and nxt.text not in ("and", "or", "not"):
+        if t.text in ("request", "fact") and nxt is not None and nxt.kind == "word" and nxt.text not in ("and", "or", "not", "in"):
             path = self.c.word("a field path")
             return ("field", path.text, path, t.text)
         return ("field", t.text, t, None)

@@ -385,6 +385,7 @@ example(
     [
         ("a prompts list change the filter did not ask for", OPEN + [on_stream("notifications/prompts/list_changed", "l-1")] + END, None),
         ("a resource update to a filter without resourceSubscriptions", [listen("l-1", toolsListChanged=True), acknowledged("l-1", toolsListChanged=True), on_stream("notifications/resources/updated", "l-1", uri="file:///a")] + END, None),
+        ("a resource update for a URI the filter did not name", OPEN + [on_stream("notifications/resources/updated", "l-1", uri="file:///b")] + END, None),
     ],
     [("what the filter asked for", OPEN + [on_stream("notifications/tools/list_changed", "l-1"), on_stream("notifications/resources/updated", "l-1", uri="file:///a")] + END)],
 )

@@ -147,6 +147,8 @@ function compare(a: any, op: string, b: any): boolean {
       return a > b;
     case ">=":
       return a >= b;
+    case "in": // the value equals one of an array's items; nothing is among what is no array
+      return Array.isArray(b) && b.some((item) => eq(a, item));
     default:
       throw new Error(`unknown comparison ${op}`);
   }

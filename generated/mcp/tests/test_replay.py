@@ -296,6 +296,8 @@ def reference_eval(e: dict[str, Any], obj: Any, scopes: Scopes | None = None) ->
         return a + b
     if op == "sub":
         return a - b
+    if e["cmp"] == "in":
+        return isinstance(b, list) and any(a == item for item in b)
     return {
         "==": a == b,
         "!=": a != b,

@@ -191,12 +191,14 @@ def _compile(e: dict[str, Any]) -> Any:
         if op == "sub":
             return f"(_U if {both} is _U or {b} is _U else {a} - {b})"
         cmp = e.get("cmp")
+        if op == "cmp" and cmp == "in":
+            return f"(_U if {both} is _U or {b} is _U else _among({a}, {b}))"
         if op != "cmp" or cmp not in ("==", "!=", "<", "<=", ">", ">="):
             raise ValueError(f"unknown expression {op!r} {cmp!r}")
         return f"(_U if {both} is _U or {b} is _U else bool({a} {cmp} {b}))"
 
     body = emit(e)
-    scope: dict[str, Any] = {"UNSET": UNSET, "_U": _UNKNOWN, "_get": _get, "_unique": _unique, "_scoped": _scoped, "_C": consts}
+    scope: dict[str, Any] = {"UNSET": UNSET, "_U": _UNKNOWN, "_get": _get, "_unique": _unique, "_scoped": _scoped, "_C": consts, "_among": _among}
     exec(f"def expression(obj, ctx=None):\n    return {body}\n", scope)
     return scope["expression"]
 
@@ -211,6 +213,12 @@ def _members(items: Any) -> tuple[list[Any], list[str] | None]:
 
     names = sorted(members)
     return [wrap(members[n]) if members is not items else members[n] for n in names], names
+
+
+def _among(value: Any, items: Any) -> bool:
+    """`in`: the value equals one of an array's items (`==`'s equality); nothing is among what is
+    no array."""
+    return items.__class__ is list and any(value == item for item in items)
 
 
 def _unique(obj: Any, path: list[str]) -> bool:

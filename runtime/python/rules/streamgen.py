@@ -178,6 +178,8 @@ def evaluate(e: dict[str, Any], doc: Any) -> Any:
         return a - b
     cmp = e["cmp"]
     try:
+        if cmp == "in":
+            return isinstance(b, list) and any(a == item for item in b)
         if cmp == "==":
             return bool(a == b)
         if cmp == "!=":
@@ -1643,6 +1645,14 @@ def _compare(e: dict[str, Any], doc: Any, want: bool, walker: Walker, definition
             value = evaluate(other, doc)
             if value is UNKNOWN:
                 continue
+        if cmp == "in":  # the value one of the items (or not), or the items holding it (or not)
+            if flipped:
+                needed = [value] if want else []
+            else:
+                needed = value[0] if want and isinstance(value, list) and value else UNKNOWN
+            if needed is not UNKNOWN and put(doc, target["wire"], needed):
+                return
+            continue
         op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(cmp, cmp) if flipped else cmp
         needed = _needed(op, value, want)
         if needed is not UNKNOWN and put(doc, target["wire"], needed):
