@@ -220,6 +220,9 @@ def test_an_exchanges_rule_narrowed_to_a_kind_of_message_and_its_sender(tmp_path
     spec = variant(tmp_path, ("  unknown-method C-METHOD\n", "  unknown-method C-METHOD\n  unknown-method request from callee C-CALLEE-CALLS\n  open-at-end from caller C-CALLER-OPEN\n"))
     rules = (spec / "courier.rules").read_text(encoding="utf-8")
     (spec / "courier.rules").write_text(rules.replace("rule C-DECODE ", NARROWED + "rule C-DECODE ", 1), encoding="utf-8")
+    # packages of their own names: the variant's are imported in this process by the tests above
+    binding = (spec / "binding.toml").read_text(encoding="utf-8").replace('"courier_answers"', '"courier_narrowed"').replace('"courier-answers-ts"', '"courier-narrowed-ts"')
+    (spec / "binding.toml").write_text(binding, encoding="utf-8")
     out = tmp_path / "out"
     assert run_cli("generate", "--spec", spec, "--out", out).exit_code == 0
     session = GREETING + [
