@@ -1,0 +1,25 @@
+"""What a newcomer met following README.md and docs/ literally, with right and wrong inputs: each
+case failed (a wrong word, a traceback, a silent acceptance) before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import REPO, SPEC_AGUI, run_cli
+
+SPEC_MCP = REPO / "spec" / "mcp"
+
+
+def test_a_family_of_two_parties_counts_messages(in_repo: Path) -> None:
+    """README's session example says `message 6 (server tools/list:result)`: a family's replay
+    printed `event N` where the proxy and a revision's own package say `message N`."""
+    result = run_cli("replay", "--spec", SPEC_MCP, SPEC_MCP / "samples" / "python-sdk-as-written.jsonl")
+    assert result.exit_code == 1, result.output
+    assert "DECLARE-LOGGING [MUST] message 21 (server notifications/message): " in result.output
+    assert "] event " not in result.output
+
+
+def test_a_missing_package_names_the_command_and_out(tmp_path: Path, in_repo: Path) -> None:
+    result = run_cli("replay", "--spec", SPEC_AGUI, "--out", tmp_path, SPEC_AGUI / "samples" / "valid.jsonl")
+    assert result.exit_code == 2
+    assert f"run `specbind generate --spec {SPEC_AGUI} --out {tmp_path}` first" in result.stderr
