@@ -23,3 +23,15 @@ def test_a_missing_package_names_the_command_and_out(tmp_path: Path, in_repo: Pa
     result = run_cli("replay", "--spec", SPEC_AGUI, "--out", tmp_path, SPEC_AGUI / "samples" / "valid.jsonl")
     assert result.exit_code == 2
     assert f"run `specbind generate --spec {SPEC_AGUI} --out {tmp_path}` first" in result.stderr
+
+
+def test_init_into_a_folder_that_cannot_be_made(tmp_path: Path) -> None:
+    """It printed the bare OSError (`error: [Errno 2] No such file or directory: ...`)."""
+    schema = tmp_path / "schema.json"
+    schema.write_text('{"$defs": {"A": {"type": "string"}}}')
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file, where the spec folder's parent would be")
+    result = run_cli("init", schema, "--name", "pets", "--spec-dir", blocker / "spec")
+    assert result.exit_code == 2
+    assert f"error: {blocker / 'spec' / 'pets'}: /: cannot be made (Not a directory): nothing was written" in result.stderr
+    assert "Errno" not in result.stderr
