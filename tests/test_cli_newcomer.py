@@ -35,3 +35,18 @@ def test_init_into_a_folder_that_cannot_be_made(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert f"error: {blocker / 'spec' / 'pets'}: /: cannot be made (Not a directory): nothing was written" in result.stderr
     assert "Errno" not in result.stderr
+
+
+def test_the_api_refuses_what_the_options_refuse(toy_spec: Path, tmp_path: Path) -> None:
+    """specbind.generate(templates=["nope"]) generated as if none was given (the command line's
+    --templates refuses a missing folder); an `out` that is a file failed deep in the write."""
+    import pytest
+
+    import specbind
+
+    with pytest.raises(specbind.SpecError, match="templates: not a folder"):
+        specbind.generate(toy_spec, out=tmp_path / "out", templates=[tmp_path / "nope"])
+    assert not (tmp_path / "out").exists()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(specbind.SpecError, match="out: a file"):
+        specbind.check(toy_spec, out=tmp_path / "file")
