@@ -50,3 +50,23 @@ def test_the_api_refuses_what_the_options_refuse(toy_spec: Path, tmp_path: Path)
     (tmp_path / "file").write_text("")
     with pytest.raises(specbind.SpecError, match="out: a file"):
         specbind.check(toy_spec, out=tmp_path / "file")
+
+
+def test_a_schema_outside_the_spec_folder_is_refused(toy_spec: Path, tmp_path: Path) -> None:
+    """`schema = "../../schema.json"` crashed generate (an internal ValueError, naming pathlib)."""
+    toml = toy_spec / "binding.toml"
+    (toy_spec.parent / "elsewhere.json").write_bytes((toy_spec / "schema.json").read_bytes())
+    toml.write_text(toml.read_text().replace('schema = "schema.json"', 'schema = "../elsewhere.json"'))
+    result = run_cli("generate", "--spec", toy_spec, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "[protocol].schema: '../elsewhere.json' is outside the spec folder" in result.stderr
+    assert "internal error" not in result.stderr
+
+
+def test_a_schema_linked_from_elsewhere_generates(toy_spec: Path, tmp_path: Path) -> None:
+    (tmp_path / "real.json").write_bytes((toy_spec / "schema.json").read_bytes())
+    (toy_spec / "schema.json").unlink()
+    (toy_spec / "schema.json").symlink_to(tmp_path / "real.json")
+    result = run_cli("generate", "--spec", toy_spec, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "spec/toy/schema.json" in next((tmp_path / "out").glob("*/models.py")).read_text()
