@@ -70,3 +70,14 @@ def test_a_schema_linked_from_elsewhere_generates(toy_spec: Path, tmp_path: Path
     result = run_cli("generate", "--spec", toy_spec, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert "spec/toy/schema.json" in next((tmp_path / "out").glob("*/models.py")).read_text()
+
+
+def test_check_says_the_generate_that_fixes_it(toy_spec: Path, tmp_path: Path) -> None:
+    """`check --spec S --out O` said to run a bare `specbind generate`: every spec under ./spec
+    into ./generated, not what was checked."""
+    out = tmp_path / "my vendor"
+    assert run_cli("generate", "--spec", toy_spec, "--out", out).exit_code == 0
+    (next(out.glob("*/models.py"))).write_text("# edited\n")
+    result = run_cli("check", "--spec", toy_spec, "--out", out)
+    assert result.exit_code == 1
+    assert f"run `specbind generate --spec {toy_spec} --out '{out}'` and commit the result" in result.stderr
