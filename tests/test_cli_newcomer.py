@@ -81,3 +81,24 @@ def test_check_says_the_generate_that_fixes_it(toy_spec: Path, tmp_path: Path) -
     result = run_cli("check", "--spec", toy_spec, "--out", out)
     assert result.exit_code == 1
     assert f"run `specbind generate --spec {toy_spec} --out '{out}'` and commit the result" in result.stderr
+
+
+def test_ctrl_c_while_the_command_line_loads(tmp_path: Path) -> None:
+    """Ctrl-C in the first half second (the imports) printed a KeyboardInterrupt traceback."""
+    import subprocess
+
+    from conftest import PYTHON
+
+    code = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'generator.cli.replay':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from generator.entry import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run([PYTHON, "-c", code, "--version"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == "interrupted\n"
