@@ -1,6 +1,6 @@
 """Differential fuzzing: the same inputs through both bindings of a spec, whole answers compared.
 
-    python fuzz/differential.py [--spec agui|harness-runtime|mcp|mcp-2026-07-28|all] [--runs N] [--seed S] [--out DIR]
+    python fuzz/differential.py [--spec agui|harness-runtime|mcp|mcp-2026-07-28|all] [--runs N] [--seed S] [--big P] [--out DIR]
 
 Every input (a stream from the specs' own material, framed as JSON Lines, SSE, a JSON array, a
 test case or one document; or one document of any definition from the package's ``docgen``;
@@ -155,15 +155,22 @@ class Reference:
             return _plain(report)
         errors: list[Any] = []
         warnings: list[Any] = []
+        omitted: dict[str, int] | None = None  # past the error cap: how many were not listed
         definition = job.get("definition", self.codec.ROOT)
         try:
             if job["lenient"]:
-                warnings = list(self.codec.decode_lenient(data, definition).warnings)
+                decoded = self.codec.decode_lenient(data, definition)
+                warnings = list(decoded.warnings)
+                if getattr(decoded, "omitted", 0):
+                    omitted = {"errors": 0, "warnings": decoded.omitted}
             else:
                 self.codec.decode(data, definition)
         except self.package.DecodeError as exc:
             errors = list(exc.errors)
-        return _plain({"valid": not errors, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]})
+            if getattr(exc, "count", len(errors)) > len(errors):
+                omitted = {"errors": exc.count - len(errors), "warnings": 0}
+        answer = {"valid": not errors, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]}
+        return _plain(answer if omitted is None else {**answer, "omitted": omitted})
 
 
 # -- inputs -------------------------------------------------------------------------------------
@@ -274,6 +281,47 @@ def mutate_values(events: list[Any], rng: random.Random, spec: str = "agui") -> 
     return events
 
 
+def mutate_big(events: list[Any], rng: random.Random) -> list[Any]:
+    """One change that takes an input past the caps of docs/limits.md, where two bindings can
+    count or cut differently: a member holding 90-260 wrong items or an object 90-260 unknown
+    members (past the error cap of 100), a text of 150-450 code points, astral ones among them
+    (past the 200 a finding quotes), or an event again 21-60 times with its text members made
+    distinct (past the 20 ids a finding lists: open streams, repeated ids)."""
+    events = json.loads(json.dumps(events))
+    if not events:
+        return events
+    kind = rng.randrange(4)
+    objects: list[Any] = []
+    _objects(events, objects)
+    slots: list[tuple[Any, Any]] = []
+    _slots(events, slots)
+    n = rng.randrange(90, 261)
+    if kind == 0 and slots:
+        c, k = rng.choice(slots)
+        c[k] = [rng.choice([None, 1.5, "x", {}, [], True, {"zz": 1}])] * n
+    elif kind == 1 and objects:
+        target = rng.choice(objects)
+        for i in range(n):
+            target[f"z{i}"] = rng.choice([1, "x", None])
+    elif kind == 2 and slots:
+        strings = [(c, k) for c, k in slots if isinstance(c[k], str)] or slots
+        c, k = rng.choice(strings)
+        c[k] = "".join(chr(rng.choice(CODE_POINTS)) if rng.random() < 0.3 else rng.choice("abc'\\\"") for _ in range(rng.randrange(150, 451)))
+    else:
+        i = rng.randrange(len(events))
+        copies = []
+        for j in range(rng.randrange(21, 61)):
+            again = json.loads(json.dumps(events[i]))
+            found: list[tuple[Any, Any]] = []
+            _slots(again, found)
+            for c, k in found:
+                if isinstance(c[k], str) and k not in ("type", "method", "from", "jsonrpc"):
+                    c[k] = f"{c[k]}-{j}"
+            copies.append(again)
+        events[i + 1 : i + 1] = copies
+    return events
+
+
 def frame(events: list[Any], rng: random.Random) -> bytes:
     """Events as one of the formats `replay` reads."""
     kind = rng.randrange(7)
@@ -317,10 +365,11 @@ def _entry(line: Any) -> bool:
     return isinstance(line, dict) and "from" in line and "message" in line
 
 
-def inputs(spec: str, seed: int) -> Iterator[tuple[bytes, str | None]]:
-    """Inputs for one spec, forever, from a seed (the same sequence for the same seed): each
-    its bytes and the definition to validate it as (None: the root). For a spec with rules,
-    mostly streams; for one without, mostly single documents."""
+def inputs(spec: str, seed: int, big: float = 0.0) -> Iterator[tuple[bytes, str | None]]:
+    """Inputs for one spec, forever, from a seed (the same sequence for the same seed and `big`):
+    each its bytes and the definition to validate it as (None: the root). For a spec with rules,
+    mostly streams; for one without, mostly single documents. `big`: how often an input is also
+    taken past the caps (`mutate_big`); at 0 the sequence is the one earlier runs recorded."""
     rng = random.Random(seed)
     streams = streams_of(spec)
     package = importlib.import_module(f"{SPECS[spec][0]}.docgen")
@@ -344,6 +393,8 @@ def inputs(spec: str, seed: int) -> Iterator[tuple[bytes, str | None]]:
                 events = events[i : i + rng.randrange(1, 6 if whole else 2)]
         for _ in range(rng.choice([0, 1, 1, 2, 3])):
             events = mutate_values(events, rng, spec)
+        if big and rng.random() < big:
+            events = mutate_big(events, rng)
         data = frame(events, rng) if definition is None else frame_one(events, rng)
         if rng.random() < 0.5:
             data = mutate_bytes(data, rng)
@@ -389,7 +440,7 @@ class Stats:
 
 
 def run(spec: str, runs: int, seed: int, out: Path | None = None, batch: int = 200, keep: int = 5,
-        budget: float | None = None, on_batch: Callable[[Stats], None] | None = None) -> Stats:
+        budget: float | None = None, on_batch: Callable[[Stats], None] | None = None, big: float = 0.0) -> Stats:
     """`runs` inputs of one spec through both bindings (or until `budget` seconds passed)."""
     python, typescript = SPECS[spec]
     reference = Reference(python)
@@ -397,7 +448,7 @@ def run(spec: str, runs: int, seed: int, out: Path | None = None, batch: int = 2
     stats = Stats()
     started = time.monotonic()
     rng = random.Random(seed * 7919 + 1)
-    source = inputs(spec, seed)
+    source = inputs(spec, seed, big)
     try:
         while stats.inputs < runs and (budget is None or time.monotonic() - started < budget):
             block = []
@@ -454,6 +505,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="where to write each disagreeing input")
     parser.add_argument("--progress", type=float, default=30.0, help="seconds between progress lines")
+    parser.add_argument("--big", type=float, default=0.0, help="how often an input is taken past the caps (0-1; default 0)")
     args = parser.parse_args()
     failed = False
     for spec in SPECS if args.spec == "all" else [args.spec]:
@@ -464,7 +516,7 @@ def main() -> int:
                 ticks[0] = time.monotonic() + args.progress
                 print(f"  {spec}: {stats.inputs:,} inputs, {stats.disagreements:,} disagreements, {stats.crashes:,} crashes", file=sys.stderr, flush=True)
 
-        stats = run(spec, args.runs, args.seed, args.out, on_batch=progress)
+        stats = run(spec, args.runs, args.seed, args.out, on_batch=progress, big=args.big)
         print(f"{spec}: {stats.inputs:,} inputs ({stats.answers:,} answers compared), {stats.disagreements:,} disagreements, "
               f"{stats.crashes:,} crashes, {stats.seconds:.1f} s ({stats.inputs / max(stats.seconds, 1e-9):,.0f} inputs/s), seed {args.seed}, "
               f"peak RSS python {stats.python_rss_kb / 1024:.0f} MB, node {stats.node_rss_kb / 1024:.0f} MB", flush=True)
