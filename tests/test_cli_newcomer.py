@@ -102,3 +102,49 @@ def test_ctrl_c_while_the_command_line_loads(tmp_path: Path) -> None:
     proc = subprocess.run([PYTHON, "-c", code, "--version"], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr == "interrupted\n"
+
+
+def test_an_enum_that_is_no_list_of_values_is_refused(tmp_path: Path) -> None:
+    """`"enum": []` crashed init (an internal IndexError) or generated invalid Python
+    (`Literal[]`); `"enum": "abc"` was read as the three values a, b and c."""
+    import json
+
+    for enum, says in (([], "an empty enum admits no value"), ("abc", "enum must be an array")):
+        for where, schema in (("/$defs/A/enum", {"enum": enum}), ("/$defs/A/items/enum", {"type": "array", "items": {"enum": enum}})):
+            path = tmp_path / "schema.json"
+            path.write_text(json.dumps({"$defs": {"A": schema}}))
+            result = run_cli("init", path, "--name", "e", "--spec-dir", tmp_path / "spec")
+            assert result.exit_code == 2, result.output
+            assert f"{path}: {where}: {says}" in result.stderr
+            assert not (tmp_path / "spec" / "e").exists()
+
+
+def test_lenient_validate_says_a_document_was_stripped_whole(tmp_path: Path, in_repo: Path) -> None:
+    """`validate --lenient` reported a document stripped whole as valid with a warning, as if only
+    the member the warning names were stripped."""
+    import json
+
+    doc = tmp_path / "event.json"
+    doc.write_text('{"type": "NOT_AN_EVENT_TYPE", "messageId": "m"}')
+    kept = tmp_path / "kept.json"
+    kept.write_text('{"type": "TEXT_MESSAGE_END", "messageId": "m", "x": 1}')
+    result = run_cli("validate", "--spec", SPEC_AGUI, "--lenient", "--json", doc, kept)
+    assert result.exit_code == 0, result.output
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert reports[0]["dropped"] is True and reports[0]["valid"] is True and reports[0]["warnings"]
+    assert "dropped" not in reports[1] and reports[1]["warnings"]
+    text = run_cli("validate", "--spec", SPEC_AGUI, "--lenient", doc)
+    assert f"{doc}: valid Event (stripped whole: nothing of it is kept)" in text.stdout
+
+
+def test_check_resume_names_the_file_it_refuses(tmp_path: Path, in_repo: Path) -> None:
+    finished = tmp_path / "finished.json"
+    finished.write_text('{"type": "RUN_FINISHED"}')
+    good = tmp_path / "input.json"
+    good.write_text('{"threadId": "t", "runId": "r", "messages": []}')
+    result = run_cli("check-resume", "--spec", SPEC_AGUI, "--finished", finished, "--input", good)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {finished}: not a valid ")
+    result = run_cli("check-resume", "--spec", SPEC_AGUI, "--input", finished)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {finished}: not a valid RunAgentInput")
