@@ -148,3 +148,10 @@ def test_check_resume_names_the_file_it_refuses(tmp_path: Path, in_repo: Path) -
     result = run_cli("check-resume", "--spec", SPEC_AGUI, "--input", finished)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {finished}: not a valid RunAgentInput")
+
+
+def test_validate_reads_stdin_once(in_repo: Path) -> None:
+    """`validate - -` judged stdin, then an empty second document (invalid JSON), exit 1."""
+    result = run_cli("validate", "--spec", SPEC_AGUI, "-", "-", input=b'{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}')
+    assert result.exit_code == 2
+    assert "stdin (-) can be read once" in result.stderr

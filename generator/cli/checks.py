@@ -35,6 +35,8 @@ def validate(
     """Validate JSON documents (one per FILE, - for stdin) against a definition.
 
     Exit 0 when every document is valid, 1 when any is not, 2 on usage errors."""
+    if sum(1 for p in files if str(p) == "-") > 1:
+        raise click.UsageError("stdin (-) can be read once")
     tools = binding_tools(binding_target)
     if tools is not None:
         try:
