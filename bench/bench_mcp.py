@@ -8,7 +8,8 @@ object), one process, one corpus, ratios from the same run; and transcript repla
 Corpus: the sessions recorded between the official SDKs through `specbind proxy`
 (spec/mcp/samples/*.jsonl, both parties, every kind of message), repeated `--repeat` times, each
 message held as its wire bytes with its sender and, for a response, the method of the request it
-answers (correlated once, before timing, for both sides alike).
+answers (correlated once, before timing, for both sides alike). Each sample file is a traffic
+set, timed on its own and reported beside the whole corpus.
 
 What each side does per message, as its SDK or package does on receipt:
 
@@ -19,8 +20,9 @@ What each side does per message, as its SDK or package does on receipt:
   error's `ErrorData` is typed by the envelope already.
 - **ours**: a request or notification decoded strictly as the definition of its method (the
   definition whose `method` is that const, read from the schema: envelope and params checked
-  exactly in one decode); a result as `JSONRPCResultResponse`, and its `result` member as the
-  result definition of its request's method; an error as `JSONRPCErrorResponse`.
+  exactly in one decode); a result as `JSONRPCResultResponse`, and its `result` member's bytes as
+  the result definition of its request's method (as the automaton reads them); an error as
+  `JSONRPCErrorResponse`.
 
 Which result definition answers which method: the package's rules tables (`results`) when
 spec/mcp has a rules file, else the names of the SDK's own surface map for 2025-11-25 (they are
@@ -64,10 +66,12 @@ def load_ours() -> Any:
     return module
 
 
-def corpus(repeat: int) -> list[tuple[str, bytes, str, str]]:
-    """(sender, bytes, kind, method) per message; for a response, the method it answers."""
-    out: list[tuple[str, bytes, str, str]] = []
+def corpus(repeat: int) -> dict[str, list[tuple[str, bytes, str, str]]]:
+    """Per traffic set (sample file, by stem): (sender, bytes, kind, method) per message; for a
+    response, the method it answers."""
+    sets: dict[str, list[tuple[str, bytes, str, str]]] = {}
     for path in sorted(SAMPLES.glob("*.jsonl")):
+        out = sets[path.stem] = []
         asked: dict[tuple[str, Any], str] = {}
         for line in path.read_bytes().splitlines():
             entry = json.loads(line)
@@ -82,7 +86,7 @@ def corpus(repeat: int) -> list[tuple[str, bytes, str, str]]:
                 other = "server" if sender == "client" else "client"
                 method = asked.get((other, message.get("id")), "")
                 out.append((sender, raw, "result" if "result" in message else "error", method))
-    return out * repeat
+    return {name: messages * repeat for name, messages in sets.items()}
 
 
 def definitions_by_method(schema: dict[str, Any]) -> dict[str, str]:
@@ -130,25 +134,29 @@ def main() -> int:
     import msgspec
     from mcp_types import jsonrpc, methods
 
-    messages = corpus(args.repeat)
+    sets = corpus(args.repeat)
+    messages = [m for one in sets.values() for m in one]
     by_method = definitions_by_method(json.loads((ROOT / "spec" / "mcp" / "schema.json").read_text()))
     results, source = result_definitions(ours)
     entry = msgspec.json.Decoder(dict[str, msgspec.Raw])
     decoders = {name: codec.decoder(name) for name in {*by_method.values(), *results.values(), "JSONRPCResultResponse", "JSONRPCErrorResponse", "JSONRPCMessage"}}
-    plan = []
-    for sender, raw, kind, method in messages:
-        if kind in ("request", "notification"):
-            plan.append((raw, decoders[by_method[method]].decode, None))
-        elif kind == "result":
-            plan.append((raw, decoders["JSONRPCResultResponse"].decode, decoders[results[method]].decode))
-        else:
-            plan.append((raw, decoders["JSONRPCErrorResponse"].decode, None))
 
-    def run_ours() -> None:
+    def our_plan(messages: list[tuple[str, bytes, str, str]]) -> list[tuple[bytes, Any, Any]]:
+        plan = []
+        for _, raw, kind, method in messages:
+            if kind in ("request", "notification"):
+                plan.append((raw, decoders[by_method[method]].decode, None))
+            elif kind == "result":
+                plan.append((raw, decoders["JSONRPCResultResponse"].decode, decoders[results[method]].decode))
+            else:
+                plan.append((raw, decoders["JSONRPCErrorResponse"].decode, None))
+        return plan
+
+    def run_ours(plan: list[tuple[bytes, Any, Any]]) -> None:
         for raw, decode, payload in plan:
             decode(raw)
-            if payload is not None:
-                payload(entry.decode(raw)["result"])
+            if payload is not None:  # the result's own bytes, as the automaton reads them
+                payload(bytes(entry.decode(raw)["result"]))
 
     adapter = jsonrpc.jsonrpc_message_adapter
     parse = {
@@ -156,13 +164,15 @@ def main() -> int:
         ("client", "notification"): methods.parse_client_notification, ("server", "notification"): methods.parse_server_notification,
         ("server", "result"): methods.parse_server_result, ("client", "result"): methods.parse_client_result,
     }
-    sdk_plan = [(raw, parse.get((sender, kind)), kind, method) for sender, raw, kind, method in messages]
 
-    def run_sdk() -> None:
-        for raw, fn, kind, method in sdk_plan:
+    def sdk_plan(messages: list[tuple[str, bytes, str, str]]) -> list[tuple[bytes, Any, str, str]]:
+        return [(raw, parse.get((sender, kind)), kind, method) for sender, raw, kind, method in messages]
+
+    def run_sdk(plan: list[tuple[bytes, Any, str, str]]) -> None:
+        for raw, fn, kind, method in plan:
             message = adapter.validate_json(raw)
             if kind == "result":
-                fn(method, VERSION, message.result)  # type: ignore[misc]
+                fn(method, VERSION, message.result)
             elif fn is not None:
                 fn(message.method, VERSION, message.params)
 
@@ -170,48 +180,56 @@ def main() -> int:
 
     # checks before timing: both sides accept every message
     refused = 0
-    for (raw, decode, payload), (sender, _, kind, method) in zip(plan[: len(plan) // args.repeat], messages):
-        try:
-            decode(raw)
-            if payload is not None:
-                payload(entry.decode(raw)["result"])
-        except Exception as exc:  # noqa: BLE001 - reported, then the exit code says so
-            refused += 1
-            print(f"ours refuses a {kind} of {method} from the {sender}: {exc}")
-    for raw, fn, kind, method in sdk_plan[: len(sdk_plan) // args.repeat]:
-        try:
-            message = adapter.validate_json(raw)
-            if kind == "result":
-                fn(method, VERSION, message.result)  # type: ignore[misc]
-            elif fn is not None:
-                fn(message.method, VERSION, message.params)
-        except Exception as exc:  # noqa: BLE001
-            refused += 1
-            print(f"the SDK refuses a {kind} of {method}: {exc}")
+    for sender, raw, kind, method in (m for one in sets.values() for m in one[: len(one) // args.repeat]):
+        for side, run, plan in (("ours", run_ours, our_plan), ("the SDK", run_sdk, sdk_plan)):
+            try:
+                run(plan([(sender, raw, kind, method)]))  # type: ignore[operator]
+            except Exception as exc:  # noqa: BLE001 - reported, then the exit code says so
+                refused += 1
+                print(f"{side} refuses a {kind} of {method} from the {sender}: {exc}")
 
-    ops: dict[str, Callable[[], None]] = {"ours: strict decode": run_ours, "SDK mcp_types: validate_json + parse": run_sdk, replay_name: run_replay}
+    # one op per (traffic set, side): the whole corpus's time in a round is the sum of its sets'
+    ops: dict[tuple[str, str], Callable[[], None]] = {}
+    for name, one in sets.items():
+        ours_one, sdk_one = our_plan(one), sdk_plan(one)
+        ops[(name, "ours")] = lambda plan=ours_one: run_ours(plan)  # type: ignore[misc]
+        ops[(name, "sdk")] = lambda plan=sdk_one: run_sdk(plan)  # type: ignore[misc]
+    ops[("", "replay")] = run_replay
     for op in ops.values():
         op()  # warm up
-    times: dict[str, list[float]] = {name: [] for name in ops}
+    # process CPU time: on a machine shared with other sessions' test runs, wall-clock rounds
+    # move by several times, CPU time by a few percent
+    times: dict[tuple[str, str], list[float]] = {key: [] for key in ops}
     for _ in range(args.rounds):
-        for name, op in ops.items():
+        for key, op in ops.items():
             gc.collect()
-            start = time.perf_counter()
+            start = time.process_time()
             op()
-            times[name].append(time.perf_counter() - start)
-    n = len(messages)
-    rates = {name: n / statistics.median(t) for name, t in times.items()}
+            times[key].append(time.process_time() - start)
+    for side in ("ours", "sdk"):
+        times[("all", side)] = [sum(times[(name, side)][i] for name in sets) for i in range(args.rounds)]
     from importlib.metadata import version
 
+    n = len(messages)
     print(f"corpus: {n:,} messages ({n // args.repeat} recorded x {args.repeat}), {sum(len(m[1]) for m in messages) / n:.0f} bytes on average")
     print(f"peers: mcp {version('mcp')} (mcp_types {version('mcp-types')}), pydantic {version('pydantic')}; python {platform.python_version()}")
-    print(f"result definitions from {source}")
-    for name, rate in rates.items():
-        print(f"  {name:<48} {rate:>12,.0f} messages/s   (rounds: {', '.join(f'{n / t:,.0f}' for t in times[name])})")
-    ratio = rates["ours: strict decode"] / rates["SDK mcp_types: validate_json + parse"]
-    print(f"strict decode, ours / SDK: {ratio:.2f}x (goal >= 3x)")
+    print(f"result definitions from {source}; process CPU time, median of {args.rounds} interleaved rounds")
+    print(f"  {'traffic set':<38} {'msgs':>6} {'ours msg/s':>12} {'SDK msg/s':>12} {'ours / SDK':>10}")
+    report: dict[str, Any] = {}
+    for name in [*sets, "all"]:
+        count = n if name == "all" else len(sets[name])
+        ours_rate = count / statistics.median(times[(name, "ours")])
+        sdk_rate = count / statistics.median(times[(name, "sdk")])
+        report[name] = {"messages": count, "ours": ours_rate, "sdk": sdk_rate, "ratio": ours_rate / sdk_rate}
+        print(f"  {name:<38} {count:>6,} {ours_rate:>12,.0f} {sdk_rate:>12,.0f} {ours_rate / sdk_rate:>9.2f}x")
+    replay_rate = n / statistics.median(times[("", "replay")])
+    print(f"  {replay_name}: {replay_rate:,.0f} messages/s ({replay_rate / report['all']['sdk']:.2f}x the SDK's parse)")
+    ratio = report["all"]["ratio"]
+    print(f"strict decode, ours / SDK: {ratio:.2f}x (goal >= 3x); rounds, ours / SDK: "
+          + ", ".join(f"{s / o:.2f}x" for o, s in zip(times[("all", "ours")], times[("all", "sdk")])))
     if args.json:
-        args.json.write_text(json.dumps({"messages": n, "rates": rates, "rounds": times, "ratio": ratio, "results_from": source}, indent=1))
+        rounds = {f"{name}/{side}" if name else side: t for (name, side), t in times.items()}
+        args.json.write_text(json.dumps({"messages": n, "sets": report, "replay": replay_rate, "rounds": rounds, "ratio": ratio, "results_from": source}, indent=1))
     return 3 if refused else 0
 
 
