@@ -224,12 +224,13 @@ other than 0 or 1, is not a JSON Pointer.
 """
 
 
-class BaseEvent(Struct, kw_only=True, dict=True):
+class BaseEvent(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The fields every event carries, whatever its type. Composed into each event
     definition rather than repeated, so a change here reaches every event at once.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: EventType
@@ -253,15 +254,16 @@ class BaseEvent(Struct, kw_only=True, dict=True):
     """Extra information attached to this event."""
 
 
-class Attributable(Struct, kw_only=True, dict=True):
+class Attributable(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Composed into everything that can belong to a subagent's work: the events that
     describe content or progress, the message types, and each interrupt. Run-scoped
     events omit it — RUN_STARTED, RUN_FINISHED and RUN_ERROR describe the run itself and
     MESSAGES_SNAPSHOT is conversation-wide, so none of them can belong to one subagent.
     A tool call omits it too and inherits its containing message's attribution.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     subagent_run_id: SubagentRunId | UnsetType = field(
@@ -1780,7 +1782,7 @@ class TokenUsage(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class BaseMessage(Struct, kw_only=True, dict=True):
+class BaseMessage(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The fields shared by the developer, system, assistant and user messages.
     Deliberately excludes content, because a user message's content may be an array
     while the others are strings, and composition here intersects rather than overrides:
@@ -1788,8 +1790,9 @@ class BaseMessage(Struct, kw_only=True, dict=True):
     tool, activity and reasoning messages do not compose this, because they carry no
     name.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: str
@@ -2585,11 +2588,19 @@ class AgentCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class AddOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="add"):
+class AddOperation(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="op",
+    tag="add",
+):
     """Inserts value at path. RFC 6902 section 4.1.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     op: ClassVar[Literal["add"]] = "add"
@@ -2601,11 +2612,19 @@ class AddOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="add"):
     """
 
 
-class RemoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="remove"):
+class RemoveOperation(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="op",
+    tag="remove",
+):
     """Removes the value at path. RFC 6902 section 4.2.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     op: ClassVar[Literal["remove"]] = "remove"
@@ -2613,11 +2632,19 @@ class RemoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="remo
     """What to remove."""
 
 
-class ReplaceOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="replace"):
+class ReplaceOperation(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="op",
+    tag="replace",
+):
     """Replaces the value at path. RFC 6902 section 4.3.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     op: ClassVar[Literal["replace"]] = "replace"
@@ -2627,11 +2654,19 @@ class ReplaceOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="rep
     """The replacement. Any JSON value, including null."""
 
 
-class MoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="move"):
+class MoveOperation(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="op",
+    tag="move",
+):
     """Moves the value at from to path. RFC 6902 section 4.4.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     op: ClassVar[Literal["move"]] = "move"
@@ -2641,11 +2676,19 @@ class MoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="move")
     """Where the value is moved to."""
 
 
-class CopyOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="copy"):
+class CopyOperation(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="op",
+    tag="copy",
+):
     """Copies the value at from to path. RFC 6902 section 4.5.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     op: ClassVar[Literal["copy"]] = "copy"
@@ -2655,11 +2698,19 @@ class CopyOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="copy")
     """Where the value is copied to."""
 
 
-class TestOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="test"):
+class TestOperation(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="op",
+    tag="test",
+):
     """Asserts that the value at path equals value. RFC 6902 section 4.6.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     op: ClassVar[Literal["test"]] = "test"
@@ -2774,6 +2825,221 @@ empty array is a valid no-op patch. Whether the operations actually apply to the
 document they target is a runtime question RFC 6902 leaves to the applier; structural
 validity here says nothing about it.
 """
+
+# The open twins of the classes that may hold an open object: the same fields, closed only where
+# the schema closes the object. The classes above refuse every undeclared member (a document
+# that decodes into them has none to keep); the codec reads a document that has one through
+# these, then makes the classes from what they read and keeps the members beside them.
+
+
+class _Open_BaseEvent(Struct, kw_only=True, dict=True):
+    type: EventType
+    timestamp: (
+        Annotated[int, Meta(ge=-9007199254740991, le=9007199254740991)] | UnsetType
+    ) = UNSET
+    raw_event: NonNullJSON | UnsetType = field(default=UNSET, name="rawEvent")
+    metadata: Metadata | UnsetType = UNSET
+
+
+class _Open_Attributable(Struct, kw_only=True, dict=True):
+    subagent_run_id: SubagentRunId | UnsetType = field(
+        default=UNSET, name="subagentRunId"
+    )
+
+
+class _Open_StateDeltaEvent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="STATE_DELTA",
+):
+    delta: _Open_JsonPatch
+    timestamp: (
+        Annotated[int, Meta(ge=-9007199254740991, le=9007199254740991)] | UnsetType
+    ) = UNSET
+    raw_event: NonNullJSON | UnsetType = field(default=UNSET, name="rawEvent")
+    metadata: Metadata | UnsetType = UNSET
+    subagent_run_id: SubagentRunId | UnsetType = field(
+        default=UNSET, name="subagentRunId"
+    )
+
+
+class _Open_ActivityDeltaEvent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="ACTIVITY_DELTA",
+):
+    message_id: str = field(name="messageId")
+    activity_type: str = field(name="activityType")
+    patch: _Open_JsonPatch
+    timestamp: (
+        Annotated[int, Meta(ge=-9007199254740991, le=9007199254740991)] | UnsetType
+    ) = UNSET
+    raw_event: NonNullJSON | UnsetType = field(default=UNSET, name="rawEvent")
+    metadata: Metadata | UnsetType = UNSET
+    subagent_run_id: SubagentRunId | UnsetType = field(
+        default=UNSET, name="subagentRunId"
+    )
+
+
+class _Open_BaseMessage(Struct, kw_only=True, dict=True):
+    id: str
+    role: str
+    name: str | UnsetType = UNSET
+    encrypted_value: str | UnsetType = field(default=UNSET, name="encryptedValue")
+    encrypted_value_type: str | UnsetType = field(
+        default=UNSET, name="encryptedValueType"
+    )
+    metadata: Metadata | UnsetType = UNSET
+    subagent_run_id: SubagentRunId | UnsetType = field(
+        default=UNSET, name="subagentRunId"
+    )
+
+
+class _Open_AddOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="add"):
+    path: JsonPointer
+    value: JSONValue
+
+
+class _Open_RemoveOperation(
+    Struct, kw_only=True, dict=True, tag_field="op", tag="remove"
+):
+    path: JsonPointer
+
+
+class _Open_ReplaceOperation(
+    Struct, kw_only=True, dict=True, tag_field="op", tag="replace"
+):
+    path: JsonPointer
+    value: JSONValue
+
+
+class _Open_MoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="move"):
+    from_: JsonPointer = field(name="from")
+    path: JsonPointer
+
+
+class _Open_CopyOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="copy"):
+    from_: JsonPointer = field(name="from")
+    path: JsonPointer
+
+
+class _Open_TestOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="test"):
+    path: JsonPointer
+    value: JSONValue
+
+
+class _Top_BaseEvent(Struct, kw_only=True, dict=True):
+    type: EventType
+    timestamp: (
+        Annotated[int, Meta(ge=-9007199254740991, le=9007199254740991)] | UnsetType
+    ) = UNSET
+    raw_event: NonNullJSON | UnsetType = field(default=UNSET, name="rawEvent")
+    metadata: Metadata | UnsetType = UNSET
+
+
+class _Top_Attributable(Struct, kw_only=True, dict=True):
+    subagent_run_id: SubagentRunId | UnsetType = field(
+        default=UNSET, name="subagentRunId"
+    )
+
+
+class _Top_BaseMessage(Struct, kw_only=True, dict=True):
+    id: str
+    role: str
+    name: str | UnsetType = UNSET
+    encrypted_value: str | UnsetType = field(default=UNSET, name="encryptedValue")
+    encrypted_value_type: str | UnsetType = field(
+        default=UNSET, name="encryptedValueType"
+    )
+    metadata: Metadata | UnsetType = UNSET
+    subagent_run_id: SubagentRunId | UnsetType = field(
+        default=UNSET, name="subagentRunId"
+    )
+
+
+class _Top_AddOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="add"):
+    path: JsonPointer
+    value: JSONValue
+
+
+class _Top_RemoveOperation(
+    Struct, kw_only=True, dict=True, tag_field="op", tag="remove"
+):
+    path: JsonPointer
+
+
+class _Top_ReplaceOperation(
+    Struct, kw_only=True, dict=True, tag_field="op", tag="replace"
+):
+    path: JsonPointer
+    value: JSONValue
+
+
+class _Top_MoveOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="move"):
+    from_: JsonPointer = field(name="from")
+    path: JsonPointer
+
+
+class _Top_CopyOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="copy"):
+    from_: JsonPointer = field(name="from")
+    path: JsonPointer
+
+
+class _Top_TestOperation(Struct, kw_only=True, dict=True, tag_field="op", tag="test"):
+    path: JsonPointer
+    value: JSONValue
+
+
+_Open_Event: TypeAlias = (
+    TextMessageStartEvent
+    | TextMessageContentEvent
+    | TextMessageEndEvent
+    | TextMessageChunkEvent
+    | ToolCallStartEvent
+    | ToolCallArgsEvent
+    | ToolCallEndEvent
+    | ToolCallChunkEvent
+    | ToolCallResultEvent
+    | StateSnapshotEvent
+    | _Open_StateDeltaEvent
+    | MessagesSnapshotEvent
+    | ActivitySnapshotEvent
+    | _Open_ActivityDeltaEvent
+    | RawEvent
+    | CustomEvent
+    | RunStartedEvent
+    | RunFinishedEvent
+    | RunErrorEvent
+    | StepStartedEvent
+    | StepFinishedEvent
+    | ReasoningStartEvent
+    | ReasoningMessageStartEvent
+    | ReasoningMessageContentEvent
+    | ReasoningMessageEndEvent
+    | ReasoningMessageChunkEvent
+    | ReasoningEndEvent
+    | ReasoningEncryptedValueEvent
+    | SubagentStartedEvent
+    | SubagentFinishedEvent
+    | SubagentErrorEvent
+)
+
+
+_Open_JsonPatchOperation: TypeAlias = (
+    _Open_AddOperation
+    | _Open_RemoveOperation
+    | _Open_ReplaceOperation
+    | _Open_MoveOperation
+    | _Open_CopyOperation
+    | _Open_TestOperation
+)
+
+
+_Open_JsonPatch: TypeAlias = list[_Open_JsonPatchOperation]
 
 OPEN: frozenset[type[Any]] = frozenset(
     {
@@ -2901,6 +3167,30 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     StateDeltaEvent: (("delta", "delta"),),
 }
 """Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
+TWINS: dict[type[Any], type[Any]] = {
+    _Open_BaseEvent: BaseEvent,
+    _Open_Attributable: Attributable,
+    _Open_StateDeltaEvent: StateDeltaEvent,
+    _Open_ActivityDeltaEvent: ActivityDeltaEvent,
+    _Open_BaseMessage: BaseMessage,
+    _Open_AddOperation: AddOperation,
+    _Open_RemoveOperation: RemoveOperation,
+    _Open_ReplaceOperation: ReplaceOperation,
+    _Open_MoveOperation: MoveOperation,
+    _Open_CopyOperation: CopyOperation,
+    _Open_TestOperation: TestOperation,
+    _Top_BaseEvent: BaseEvent,
+    _Top_Attributable: Attributable,
+    _Top_BaseMessage: BaseMessage,
+    _Top_AddOperation: AddOperation,
+    _Top_RemoveOperation: RemoveOperation,
+    _Top_ReplaceOperation: ReplaceOperation,
+    _Top_MoveOperation: MoveOperation,
+    _Top_CopyOperation: CopyOperation,
+    _Top_TestOperation: TestOperation,
+}
+"""Each open twin -> its class (the same fields in the same order)."""
 
 DEFINITIONS: dict[str, Any] = {
     "Event": Event,

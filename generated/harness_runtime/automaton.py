@@ -916,9 +916,9 @@ class Automaton:
         codec's fast path accepts whose row moves nothing but its items, each left in a quiet
         state (the commonest case: a delta of an open message), is decided here, and the other
         steps of a plain row run without ``feed``; anything else takes ``feed``, and a document
-        the fast path leaves to the full one ``feed_document``. Values are not given the undeclared members
-        of open objects (the rules never read them), and ``expanded`` holds only the last event:
-        a consumer feeds one document at a time.
+        the fast path leaves to the full one ``feed_document`` (an event with undeclared members
+        of open objects among them). ``expanded`` holds only the last event: a consumer feeds one
+        document at a time.
 
         ``skip_blank``: a document of whitespace alone is no event, and the others are read
         stripped (JSON Lines); else every document is one, decoding or not. Returns how many
@@ -937,7 +937,8 @@ class Automaton:
 
     def _feed_documents(self, documents: Iterable[bytes], skip_blank: bool) -> int:
         # the codec's own fast reading (Decoder.fast, inlined: this loop is the hot path): its
-        # typed decode, its limits, and what it skipped in open objects read too
+        # typed decode (whose classes refuse undeclared members: an event that has some takes
+        # feed_document) and its limits
         decode = (
             _EVENTS._fast.decode if not getattr(_EVENTS, "_slow", False) else _refuse
         )
@@ -946,8 +947,6 @@ class Automaton:
         )  # else only depth can fail
         short = codec_json._SHORT
         deep = too_deep
-        unread = codec_json._unread
-        carriers = models.CARRIERS
         known = _KNOWN_CLASSES
         counts: dict[Any, int] = {}
         run_class: Any = None  # the events decoded are counted in runs of one class
@@ -964,13 +963,9 @@ class Automaton:
                 ev = decode(doc)
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 ev = _UNKNOWN
-            if (
-                ev is _UNKNOWN
-                or (
-                    len(doc) > short and deep(doc) if suspect is None else suspect(doc)
-                )  # codec_json._suspect
-                or (ev.__class__ in carriers and unread(doc))
-            ):
+            if ev is _UNKNOWN or (
+                len(doc) > short and deep(doc) if suspect is None else suspect(doc)
+            ):  # codec_json._suspect
                 if skip_blank:
                     doc = doc.strip()
                     if not doc:

@@ -50,47 +50,310 @@ ROOT = "HarnessEvent"
 
 T = TypeVar("T")
 
-# definition -> (type the fast decoder reads, class the result must be). A union member is read
-# through its union so that a missing or different discriminator is refused, not ignored.
-_FAST: dict[str, tuple[Any, Any]] = {
-    "ActionKind": (models.ActionKind, None),
-    "ActionRequest": (models.ActionRequest, None),
-    "ActionResponse": (models.ActionResponse, None),
-    "ArtifactList": (models.ArtifactList, None),
-    "Artifact": (models.Artifact, None),
-    "CancelExecutionRequest": (models.CancelExecutionRequest, None),
-    "Conversation": (models.Conversation, None),
-    "CreateArtifactInput": (models.CreateArtifactInput, None),
-    "CreateConversationRequest": (models.CreateConversationRequest, None),
-    "EventList": (models.EventList, None),
-    "ExecutionError": (models.ExecutionError, None),
-    "Execution": (models.Execution, None),
-    "ExecutionState": (models.ExecutionState, None),
-    "JsonObject": (models.JsonObject, None),
-    "JsonValue": (models.JsonValue, None),
-    "Problem": (models.Problem, None),
-    "ProviderManifest": (models.ProviderManifest, None),
-    "RuntimeDescription": (models.RuntimeDescription, None),
-    "RuntimeEvent": (models.RuntimeEvent, None),
-    "RuntimeTopology": (models.RuntimeTopology, None),
-    "StandardEventType": (models.StandardEventType, None),
-    "StartExecutionRequest": (models.StartExecutionRequest, None),
-    "SupportLevel": (models.SupportLevel, None),
-    "ErrorCode": (models.ErrorCode, None),
-    "ActionRespondedData": (models.ActionRespondedData, None),
-    "CancelledData": (models.CancelledData, None),
-    "RunQueuedEvent": (models.HarnessEvent, models.RunQueuedEvent),
-    "RunStartedEvent": (models.HarnessEvent, models.RunStartedEvent),
-    "OutputTextDeltaEvent": (models.HarnessEvent, models.OutputTextDeltaEvent),
-    "OutputTextDoneEvent": (models.HarnessEvent, models.OutputTextDoneEvent),
-    "ActionRequiredEvent": (models.HarnessEvent, models.ActionRequiredEvent),
-    "ActionRespondedEvent": (models.HarnessEvent, models.ActionRespondedEvent),
-    "ArtifactCreatedEvent": (models.HarnessEvent, models.ArtifactCreatedEvent),
-    "ProviderEvent": (models.HarnessEvent, models.ProviderEvent),
-    "RunCompletedEvent": (models.HarnessEvent, models.RunCompletedEvent),
-    "RunFailedEvent": (models.HarnessEvent, models.RunFailedEvent),
-    "RunCancelledEvent": (models.HarnessEvent, models.RunCancelledEvent),
-    "HarnessEvent": (models.HarnessEvent, None),
+# definition -> (type the fast decoder reads, class the result must be, the open twins a document
+# with undeclared members is read through (None where no open object can be), the shallow twins
+# one whose undeclared members are all at its top is read through (None: the open twins)). A
+# union member is read through its union so that a missing or different discriminator is
+# refused, not ignored.
+_FAST: dict[str, tuple[Any, Any, Any, Any]] = {
+    "ActionKind": (models.ActionKind, None, None, None),
+    "ActionRequest": (
+        models.ActionRequest,
+        None,
+        models._Open_ActionRequest,
+        models._Top_ActionRequest,
+    ),
+    "ActionResponse": (
+        models.ActionResponse,
+        None,
+        models._Open_ActionResponse,
+        models._Top_ActionResponse,
+    ),
+    "ArtifactList": (
+        models.ArtifactList,
+        None,
+        models._Open_ArtifactList,
+        models._Top_ArtifactList,
+    ),
+    "Artifact": (models.Artifact, None, models._Open_Artifact, models._Top_Artifact),
+    "CancelExecutionRequest": (
+        models.CancelExecutionRequest,
+        None,
+        models._Open_CancelExecutionRequest,
+        models._Top_CancelExecutionRequest,
+    ),
+    "Conversation": (
+        models.Conversation,
+        None,
+        models._Open_Conversation,
+        models._Top_Conversation,
+    ),
+    "CreateArtifactInput": (
+        models.CreateArtifactInput,
+        None,
+        models._Open_CreateArtifactInput,
+        models._Top_CreateArtifactInput,
+    ),
+    "CreateConversationRequest": (
+        models.CreateConversationRequest,
+        None,
+        models._Open_CreateConversationRequest,
+        models._Top_CreateConversationRequest,
+    ),
+    "EventList": (
+        models.EventList,
+        None,
+        models._Open_EventList,
+        models._Top_EventList,
+    ),
+    "ExecutionError": (
+        models.ExecutionError,
+        None,
+        models._Open_ExecutionError,
+        models._Top_ExecutionError,
+    ),
+    "Execution": (
+        models.Execution,
+        None,
+        models._Open_Execution,
+        models._Top_Execution,
+    ),
+    "ExecutionState": (models.ExecutionState, None, None, None),
+    "JsonObject": (models.JsonObject, None, None, None),
+    "JsonValue": (models.JsonValue, None, None, None),
+    "Problem": (models.Problem, None, models._Open_Problem, models._Top_Problem),
+    "ProviderManifest": (
+        models.ProviderManifest,
+        None,
+        models._Open_ProviderManifest,
+        models._Top_ProviderManifest,
+    ),
+    "RuntimeDescription": (
+        models.RuntimeDescription,
+        None,
+        models._Open_RuntimeDescription,
+        models._Top_RuntimeDescription,
+    ),
+    "RuntimeEvent": (
+        models.RuntimeEvent,
+        None,
+        models._Open_RuntimeEvent,
+        models._Top_RuntimeEvent,
+    ),
+    "RuntimeTopology": (models.RuntimeTopology, None, None, None),
+    "StandardEventType": (models.StandardEventType, None, None, None),
+    "StartExecutionRequest": (
+        models.StartExecutionRequest,
+        None,
+        models._Open_StartExecutionRequest,
+        models._Top_StartExecutionRequest,
+    ),
+    "SupportLevel": (models.SupportLevel, None, None, None),
+    "ErrorCode": (models.ErrorCode, None, None, None),
+    "ActionRespondedData": (
+        models.ActionRespondedData,
+        None,
+        models._Open_ActionRespondedData,
+        models._Top_ActionRespondedData,
+    ),
+    "CancelledData": (
+        models.CancelledData,
+        None,
+        models._Open_CancelledData,
+        models._Top_CancelledData,
+    ),
+    "RunQueuedEvent": (
+        models.HarnessEvent,
+        models.RunQueuedEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "RunStartedEvent": (
+        models.HarnessEvent,
+        models.RunStartedEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "OutputTextDeltaEvent": (
+        models.HarnessEvent,
+        models.OutputTextDeltaEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "OutputTextDoneEvent": (
+        models.HarnessEvent,
+        models.OutputTextDoneEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "ActionRequiredEvent": (
+        models.HarnessEvent,
+        models.ActionRequiredEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "ActionRespondedEvent": (
+        models.HarnessEvent,
+        models.ActionRespondedEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "ArtifactCreatedEvent": (
+        models.HarnessEvent,
+        models.ArtifactCreatedEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "ProviderEvent": (
+        models.HarnessEvent,
+        models.ProviderEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "RunCompletedEvent": (
+        models.HarnessEvent,
+        models.RunCompletedEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "RunFailedEvent": (
+        models.HarnessEvent,
+        models.RunFailedEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "RunCancelledEvent": (
+        models.HarnessEvent,
+        models.RunCancelledEvent,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
+    "HarnessEvent": (
+        models.HarnessEvent,
+        None,
+        models._Open_HarnessEvent,
+        models._Top_RunQueuedEvent
+        | models._Top_RunStartedEvent
+        | models._Top_OutputTextDeltaEvent
+        | models._Top_OutputTextDoneEvent
+        | models._Top_ActionRequiredEvent
+        | models._Top_ActionRespondedEvent
+        | models._Top_ArtifactCreatedEvent
+        | models._Top_ProviderEvent
+        | models._Top_RunCompletedEvent
+        | models._Top_RunFailedEvent
+        | models._Top_RunCancelledEvent,
+    ),
 }
 
 
@@ -134,10 +397,12 @@ class Decoder:
     have added.
     ``fast(data, extras=True)``: the typed value when the fast path decides the document (then
     it is valid), else FULL: only the full path can say (what msgspec reads past without the
-    package's limits: a lone surrogate escape, nesting, and in the members of open objects it
-    skips, bytes that are not UTF-8 and numbers out of range, make it so). Every fast reader of
+    package's limits, a lone surrogate escape and nesting, makes it so). Every fast reader of
     this package's documents is this one. ``extras``: keep the undeclared members of open
     objects on the value (else they are only checked).
+
+    The classes refuse undeclared members, so a document that decodes has none; one that has
+    some (valid where their object is open) is read again through the open twins (``_reopen``).
 
     The three are closures over what they need (a call on the hot path costs fewer steps than a
     method reading its instance), and every check that cannot fail on the usual document costs
@@ -145,8 +410,7 @@ class Decoder:
     surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one memchr
     (`92 in data`, an operator: no method call) and a length, and the depth itself is scanned
     only when a member whose type bounds nothing holds an array or object; the type of what was
-    read needs a second look only when it may carry an open object's extras or is not the
-    definition's own class."""
+    read needs a second look only when it is not the definition's own class."""
 
     __slots__ = (
         "definition",
@@ -154,6 +418,10 @@ class Decoder:
         "_look",
         "_type",
         "_expect",
+        "_open_type",
+        "_open",
+        "_top_type",
+        "_top",
         "max_errors",
         "decode",
         "decode_lenient",
@@ -164,7 +432,7 @@ class Decoder:
         self, definition: str = ROOT, max_errors: int | None = _DEFAULT
     ) -> None:
         try:
-            decode_type, expect = _FAST[definition]
+            decode_type, expect, open_type, top_type = _FAST[definition]
         except KeyError:
             raise ValueError(f"unknown definition {definition!r}") from None
         self.definition = definition
@@ -172,15 +440,20 @@ class Decoder:
         self._type = decode_type
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
-        # the types of a value the typed read gave that need a second look: those that may
-        # hold an open object's extras, and every type but the definition's own class
-        self._look = _SPECIAL if expect is None else _SPECIAL | (_CLASSES - {expect})
+        # the types of a value the typed read gave that the definition refuses: every other
+        # class of the union it is read through
+        self._look = _NOTHING if expect is None else _CLASSES - {expect}
+        # the twins' decoders are made with the first document that needs them
+        self._open_type = open_type
+        self._open: msgspec.json.Decoder[Any] | None = None
+        self._top_type = top_type
+        self._top: msgspec.json.Decoder[Any] | None = None
         self.fast: Callable[..., Any] = self._fast_reader()
         self.decode: Callable[[bytes | str], Any] = self._reader(False)
         self.decode_lenient: Callable[[bytes | str], Decoded] = self._reader(True)
 
     def _fast_reader(self) -> Callable[..., Any]:
-        fast, look, refuses = self._fast.decode, self._look, self._refuses
+        fast, look, reopen = self._fast.decode, self._look, self._reopen
 
         def read(data: Any, extras: bool = True) -> Any:
             try:
@@ -193,15 +466,11 @@ class Decoder:
                     and _deep(value, data)
                 ):  # 92: \\
                     return FULL
-            except (
-                msgspec.ValidationError,
-                msgspec.DecodeError,
-                RecursionError,
-                TypeError,
-                UnicodeEncodeError,
-            ):
+            except msgspec.ValidationError as exc:  # undeclared members, or invalid
+                value = reopen(data, exc, extras)
+            except (msgspec.DecodeError, RecursionError, TypeError, UnicodeEncodeError):
                 return FULL
-            if type(value) in look and refuses(value, data, extras):
+            if type(value) in look:
                 return FULL
             return value
 
@@ -209,7 +478,7 @@ class Decoder:
 
     def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
         explain, definition = self._explain, self.definition
-        fast, look, refuses = self._fast.decode, self._look, self._refuses
+        fast, look, reopen = self._fast.decode, self._look, self._reopen
 
         def decode(data: Any) -> Any:
             try:
@@ -222,7 +491,13 @@ class Decoder:
                     and _deep(value, data)
                 ):
                     value = FULL
-            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            except msgspec.ValidationError as exc:
+                value = reopen(
+                    data if type(data) is bytes else _as_bytes(data, definition),
+                    exc,
+                    True,
+                )
+            except (msgspec.DecodeError, RecursionError):
                 return explain(data, False).value
             except (
                 TypeError,
@@ -231,7 +506,7 @@ class Decoder:
                 if type(data) is bytes:
                     raise
                 return decode(_as_bytes(data, definition))
-            if value is FULL or type(value) in look and refuses(value, data):
+            if value is FULL or type(value) in look:
                 return explain(data, False).value
             return value
 
@@ -246,32 +521,110 @@ class Decoder:
                     and _deep(value, data)
                 ):
                     value = FULL
-            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            except msgspec.ValidationError as exc:
+                value = reopen(
+                    data if type(data) is bytes else _as_bytes(data, definition),
+                    exc,
+                    True,
+                )
+            except (msgspec.DecodeError, RecursionError):
                 return explain(data, True)
             except (TypeError, UnicodeEncodeError):
                 if type(data) is bytes:
                     raise
                 return decode_lenient(_as_bytes(data, definition))
-            if value is FULL or type(value) in look and refuses(value, data):
+            if value is FULL or type(value) in look:
                 return explain(data, True)
             return _decoded(value)
 
         return decode_lenient if lenient else decode
 
-    def _refuses(self, value: Any, data: Any, keep: bool = True) -> bool:
-        """What the typed read took but the definition does not: another class of its union, or
-        an open object's extras that do not read (a number out of range in one). ``keep``: the
-        extras are attached (else only checked)."""
-        if self._expect is not None and type(value) is not self._expect:
-            return True
-        if _carries(value):
-            try:
-                raw = msgspec.json.decode(data)
-            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-                return True
-            if keep:
-                _attach(value, raw)
-        return False
+    def _reopen(self, data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
+        """A document the classes refused (``exc``) read again through the twins: the typed
+        value where its only fault was undeclared members of open objects, else FULL. msgspec
+        names the object holding the first undeclared member it met: at the top (no path), the
+        shallow twins may do."""
+        if self._open_type is None:
+            return FULL
+        try:
+            value = None
+            if self._top_type is not None and _AT not in exc.args[0]:
+                value = self._top_read(data, extras)
+            if value is None:
+                value = self._open_read(data, extras)
+            if value is not FULL and (
+                _LONE_READ
+                and 92 in data
+                and lone_surrogate_escape(data)
+                or len(data) > _SHORT
+                and _deep(value, data)
+            ):
+                return FULL
+        except (TypeError, UnicodeEncodeError):  # not bytes: the full path decides
+            return FULL
+        return value
+
+    def _top_read(self, data: bytes, extras: bool) -> Any:
+        """A document the classes refused read through the shallow twins (the classes below its
+        top): the typed value, its top object holding the document's members (``extras``
+        reads the undeclared ones from them); None when they refuse it too (undeclared members
+        below the top, or worse); FULL when the document holds what this package refuses
+        where the twins skipped it (bytes that are not UTF-8, numbers beyond a double or the
+        digits limit), which reading it as plain JSON finds."""
+        if self._top is None:
+            self._top = msgspec.json.Decoder(self._top_type)
+        try:
+            value = self._top.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return None
+        public = _TWINS.get(value.__class__)
+        if public is None:  # a closed class: nothing was skipped
+            return value
+        try:
+            raw = _ANY.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return FULL
+        if not _ADOPT:  # frozen classes cannot take their twin's place: read again
+            value = self._fast.decode(_ENCODER.encode(value))
+            return _adopt(value, raw if extras else None)
+        value.__class__ = public
+        if extras:
+            value.__dict__[_JSON] = raw
+        return value
+
+    def _open_read(self, data: bytes, extras: bool) -> Any:
+        """A document the classes refused, read through the open twins: the typed value, each
+        open object holding its members (``extras`` reads the undeclared ones from them), else
+        FULL. The document is also read as plain JSON, which refuses in the members the twins
+        skip what this package refuses (bytes that are not UTF-8, numbers beyond a double or
+        the digits limit, any depth)."""
+        if self._open is None:
+            self._open = msgspec.json.Decoder(self._open_type)
+        try:
+            twin = self._open.decode(data)
+            raw = _ANY.decode(data)
+            return self._public(twin, raw if extras else None)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return FULL
+
+    def _convert(self, document: Any) -> Any:
+        """The typed value of a parsed document the schema accepts (ValidationError where the
+        typed model cannot hold it), each open object holding its members."""
+        try:
+            return msgspec.convert(document, self._type, strict=True)
+        except msgspec.ValidationError:
+            if self._open_type is None:
+                raise
+        return self._public(
+            msgspec.convert(document, self._open_type, strict=True), document
+        )
+
+    def _public(self, twin: Any, raw: Any) -> Any:
+        """The value the open twins read, as the classes, each open object holding its members
+        in ``raw`` (the document as plain JSON; None: keep none)."""
+        if not _ADOPT:  # frozen classes cannot take their twin's place: read again
+            twin = self._fast.decode(_ENCODER.encode(twin))
+        return _adopt(twin, raw)
 
     def accepts(self, data: bytes | str) -> bool:
         try:
@@ -309,7 +662,7 @@ class Decoder:
         if cleaned is DROP:
             return Decoded(None, tuple(check.warnings), True, omitted)
         try:
-            value = msgspec.convert(cleaned, self._type, strict=True)
+            value = self._convert(cleaned)
         except msgspec.ValidationError as exc:
             # the schema admits the document but the typed model cannot hold it
             raise DecodeError(
@@ -319,7 +672,6 @@ class Decoder:
             raise DecodeError(
                 name, [Issue("", name, "oneOf", f"decodes as {type(value).__name__}")]
             )
-        _attach(value, cleaned)
         return Decoded(value, tuple(check.warnings), False, omitted)
 
 
@@ -360,17 +712,6 @@ def _suspect(data: bytes) -> bool:
     )
 
 
-def _unread(data: bytes) -> bool:
-    """Whether what msgspec skipped of a decoded document (the undeclared members of its open
-    objects) holds what this package refuses: bytes that are not UTF-8, a number beyond a double
-    or the digits limit, nesting msgspec cannot read."""
-    try:
-        msgspec.json.decode(data)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-        return True
-    return False
-
-
 _CHECKER: Any = None
 
 
@@ -385,9 +726,7 @@ def _checker() -> Any:
     return checker
 
 
-_SPECIAL: frozenset[Any] = frozenset(models.CARRIERS) | {list, dict}
-"""Types of a decoded value that may hold an open object (whose extras need the untyped read)."""
-
+_NOTHING: frozenset[Any] = frozenset()
 _CLASSES: frozenset[Any] = frozenset(
     v for v in models.DEFINITIONS.values() if isinstance(v, type)
 ) | {list, dict}
@@ -460,41 +799,69 @@ _DECLARED: dict[type[Any], frozenset[str]] = {}
 _SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
-def _attach(value: Any, raw: Any) -> None:
-    """Walk a decoded value beside its JSON and keep, on each open object, the members the
-    schema does not declare (msgspec skips them)."""
-    if isinstance(value, msgspec.Struct):
-        if not isinstance(raw, dict):
-            return
-        cls = type(value)
-        if cls in models.OPEN:
-            declared = _DECLARED.get(cls)
-            if declared is None:
-                declared = _DECLARED[cls] = _declared(cls)
-            if (
-                not raw.keys() <= declared
-            ):  # a subset test in C: most objects carry nothing more
-                # beside the fields (dict=True): frozen models keep them too
-                value.__dict__["extras"] = {
-                    k: v for k, v in raw.items() if k not in declared
-                }
-        for attr, wire in models.CARRIED.get(
-            cls, ()
-        ):  # the fields that may hold an open object
+_TWINS: dict[type[Any], type[Any]] = models.TWINS
+_AT = " - at `"
+"""What msgspec writes before the path of a refused value below the top of a document."""
+_MEMBERS: msgspec.json.Decoder[dict[str, msgspec.Raw]] = msgspec.json.Decoder(
+    dict[str, msgspec.Raw]
+)
+_ANY: msgspec.json.Decoder[Any] = msgspec.json.Decoder()
+_ADOPT = not any(cls.__struct_config__.frozen for cls in _TWINS.values())
+"""Whether a twin's instance can become its class's (the two have the same fields in the same
+order: the same layout). Frozen classes refuse it; the codec then reads the twin again."""
+
+
+_JSON = "_json"
+"""Where an open object read with undeclared members keeps its members as plain JSON, until
+``extras`` first reads them (a document's undeclared members are found when asked for)."""
+_PLANS: dict[type[Any], tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]]] = {}
+
+
+def _plan(
+    cls: type[Any],
+) -> tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]] | None:
+    """(the class a twin becomes, else None; whether it is open; the fields that may hold an
+    open object) of a twin or a class an open object is reachable from; None for the others.
+    Made once per class."""
+    public = _TWINS.get(cls)
+    of = cls if public is None else public
+    if public is None and cls not in models.CARRIERS:
+        return None
+    found = _PLANS[cls] = (public, of in models.OPEN, models.CARRIED.get(of, ()))
+    return found
+
+
+def _adopt(value: Any, raw: Any) -> Any:
+    """A value read through the open twins (or the classes, when frozen) made the classes' in
+    place, each open object keeping its members in ``raw`` (the value as plain JSON; None:
+    keep none) for ``extras``. Returns the value."""
+    cls = value.__class__
+    plan = _PLANS.get(cls) or _plan(cls)
+    if plan is not None:
+        public, open_, carried = plan
+        if public is not None:
+            value.__class__ = public
+        if raw.__class__ is not dict:
+            raw = None
+        elif open_:
+            value.__dict__[_JSON] = raw
+        for attr, wire in carried:
             sub = getattr(value, attr)
-            if type(sub) not in _SCALARS:
-                _attach(sub, raw.get(wire))
-    elif isinstance(value, list) and isinstance(raw, list):
-        for v, r in zip(value, raw):
-            _attach(v, r)
-    elif isinstance(value, dict) and isinstance(
-        raw, dict
-    ):  # a map whose values are objects
+            if sub.__class__ not in _SCALARS:
+                _adopt(sub, None if raw is None else raw.get(wire))
+    elif cls is list:
+        if raw.__class__ is list:
+            for v, r in zip(value, raw):
+                _adopt(v, r)
+        else:
+            for v in value:
+                _adopt(v, None)
+    elif cls is dict:
+        keyed = raw.__class__ is dict
         for k, v in value.items():
-            if isinstance(
-                v, (msgspec.Struct, list)
-            ):  # not the plain dicts of any-JSON values
-                _attach(v, raw.get(k))
+            if v.__class__ not in _SCALARS:
+                _adopt(v, raw.get(k) if keyed else None)
+    return value
 
 
 def _carries(value: Any) -> bool:
@@ -509,16 +876,31 @@ def _carries(value: Any) -> bool:
 
 def extras(value: Any) -> dict[str, Any]:
     """The members an open object carried that the schema does not declare."""
-    found: dict[str, Any] = (
-        getattr(value, "extras", {}) if type(value) in models.OPEN else {}
-    )
+    cls = type(value)
+    if cls not in models.OPEN:
+        return {}
+    kept = value.__dict__
+    found: dict[str, Any] | None = kept.get("extras")
+    if found is None:
+        members = kept.pop(_JSON, None)
+        if members is None:
+            return {}
+        declared = _DECLARED.get(cls)
+        if declared is None:
+            declared = _DECLARED[cls] = _declared(cls)
+        found = {k: v for k, v in members.items() if k not in declared}
+        if not found:
+            return found
+        kept["extras"] = (
+            found  # beside the fields (dict=True): frozen models keep them too
+        )
     return found
 
 
 def _has_extras(value: Any) -> bool:
     if isinstance(value, msgspec.Struct):
         cls = type(value)
-        if cls in models.OPEN and getattr(value, "extras", None):
+        if cls in models.OPEN and extras(value):
             return True
         return cls in models.CARRIERS and any(
             _has_extras(getattr(value, attr)) for attr, _ in _fields(cls)

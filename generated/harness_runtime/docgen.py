@@ -446,6 +446,14 @@ class Documents:
         self.extras = extras
         self.portable = portable
         self.tries = tries
+        # the nodes whose parts are being generated for one value (allOf, oneOf, a $ref...):
+        # a part that only requires a member (`oneOf: [{required: [a]}, {required: [b]}]`)
+        # draws its value from the properties around it; consumed by the part, never by a
+        # member's or an item's value
+        self._around: tuple[dict[str, Any], ...] = ()
+        self._excluded: set[str] = (
+            set()
+        )  # members of the value being made that a oneOf leaves out
 
     # -- entry points ------------------------------------------------------------------------
 
@@ -659,6 +667,20 @@ class Documents:
     def _schema(self, node: dict[str, Any], budget: int) -> Any:
         """A value for a node of the general vocabulary, built from its keywords (best effort:
         ``document`` keeps it only when the validator agrees)."""
+        around, self._around = self._around, ()
+        if around:
+            return self._schema_value(node, budget, around)
+        # a value of its own (not a part of another's): what its oneOf branches left out is
+        # left out of it, not of its members
+        saved, self._excluded = self._excluded, set()
+        try:
+            return self._schema_value(node, budget, around)
+        finally:
+            self._excluded = saved
+
+    def _schema_value(
+        self, node: dict[str, Any], budget: int, around: tuple[dict[str, Any], ...]
+    ) -> Any:
         s = self.source
         if node.get("bool") is False:
             raise GenerationError(f"{node.get('loc')}: the schema is false")
@@ -668,33 +690,64 @@ class Documents:
             return _copy(node["const"][0])
         if "enum" in node:
             return _copy(choice(s, node["enum"]))
+        inner = (node, *around)
         base: Any = _NOTHING
         if "ref" in node:
-            base = self.value(self.table[node["ref"]], budget)
+            base = self._part(self.table[node["ref"]], budget, inner)
         branches = node.get("one_of") or node.get("any_of")
         if branches:
-            picked = self.value(choice(s, branches), budget)
+            branch = choice(s, branches)
+            if "one_of" in node:  # exactly one: what only the others require stays out
+                others = {
+                    n
+                    for b in branches
+                    if b is not branch
+                    for n in b.get("required", ())
+                }
+                self._excluded |= (
+                    others
+                    - set(branch.get("required", ()))
+                    - set(node.get("required", ()))
+                )
+            picked = self._part(branch, budget, inner)
             base = picked if base is _NOTHING else _merge(base, picked, s)
         for sub in node.get("all_of", ()):
-            part = self.value(sub, budget)
+            part = self._part(sub, budget, inner)
             base = part if base is _NOTHING else _merge(base, part, s)
-        if "if" in node and s.boolean(0.5):
+        if "if" in node:
             try:
-                part = self.value(node["if"], budget)
-                base = part if base is _NOTHING else _merge(base, part, s)
-                if "then" in node:
-                    base = _merge(base, self.value(node["then"], budget), s)
+                if s.boolean(0.5):
+                    part = self._part(node["if"], budget, inner)
+                    base = part if base is _NOTHING else _merge(base, part, s)
+                    if "then" in node:
+                        base = _merge(base, self._part(node["then"], budget, inner), s)
+                elif "else" in node:  # best effort: the value may still satisfy `if`
+                    part = self._part(node["else"], budget, inner)
+                    base = part if base is _NOTHING else _merge(base, part, s)
             except GenerationError:
                 pass
         kinds = self._schema_types(node)
         if base is not _NOTHING and _type_of(base) in kinds + (
             ["integer"] if "number" in kinds else []
         ):
-            return self._refine(node, base, budget)
+            return self._refine(node, base, budget, around, fresh=False)
         if base is not _NOTHING and not node.get("types") and len(kinds) == 7:
             return base
         kind = choice(s, kinds)
-        return self._refine(node, self._fresh(node, kind, budget), budget)
+        return self._refine(
+            node, self._fresh(node, kind, budget), budget, around, fresh=True
+        )
+
+    def _part(
+        self, node: dict[str, Any], budget: int, around: tuple[dict[str, Any], ...]
+    ) -> Any:
+        """A value for a part of ``around[0]`` (the same value, not a member or an item)."""
+        if node.get("kind") == "schema":
+            self._around = around
+        try:
+            return self.value(node, budget)
+        finally:
+            self._around = ()
 
     def _schema_types(self, node: dict[str, Any]) -> list[str]:
         types = node.get("types")
@@ -748,12 +801,21 @@ class Documents:
             return []
         return {}
 
-    def _refine(self, node: dict[str, Any], value: Any, budget: int) -> Any:
-        """Add to a value what the node's own keywords ask of its type."""
+    def _refine(
+        self,
+        node: dict[str, Any],
+        value: Any,
+        budget: int,
+        around: tuple[dict[str, Any], ...],
+        fresh: bool,
+    ) -> Any:
+        """Add to a value what the node's own keywords ask of its type. A value its parts made
+        (``fresh`` false: a $ref, allOf...) gets no member or item the node does not describe:
+        the parts may refuse what the node alone would allow."""
         if type(value) is dict:
-            return self._schema_object(node, value, budget)
+            return self._schema_object(node, value, budget, around, fresh)
         if type(value) is list:
-            return self._schema_array(node, value, budget)
+            return self._schema_array(node, value, budget, fresh)
         return value
 
     def _schema_number(self, node: dict[str, Any], kind: str) -> int | float:
@@ -807,7 +869,7 @@ class Documents:
         )
 
     def _schema_array(
-        self, node: dict[str, Any], value: list[Any], budget: int
+        self, node: dict[str, Any], value: list[Any], budget: int, fresh: bool
     ) -> list[Any]:
         s = self.source
         out = list(value)
@@ -819,7 +881,7 @@ class Documents:
             if i >= len(out) and (i < least or s.boolean(0.6)):
                 out.append(self.value(sub, budget - 1))
         closed = items is not None and items.get("bool") is False
-        if not closed and len(out) >= len(prefix):
+        if not closed and len(out) >= len(prefix) and (fresh or items is not None):
             extra = s.integer(0, self.max_items) if budget > 0 else 0
             for _ in range(max(extra, least - len(out))):
                 out.append(
@@ -845,16 +907,26 @@ class Documents:
         return out
 
     def _schema_object(
-        self, node: dict[str, Any], value: dict[str, Any], budget: int
+        self,
+        node: dict[str, Any],
+        value: dict[str, Any],
+        budget: int,
+        around: tuple[dict[str, Any], ...],
+        fresh: bool,
     ) -> dict[str, Any]:
         s = self.source
         out = dict(value)
         props = node.get("properties") or {}
         for name in node.get("required") or ():
             if name not in out:
-                out[name] = self._member(node, name, budget - 1)
+                out[name] = self._member(node, name, budget - 1, around)
         for name, sub in props.items():
-            if name not in out and budget > 0 and s.boolean(self.optional):
+            if (
+                name not in out
+                and name not in self._excluded
+                and budget > 0
+                and s.boolean(self.optional)
+            ):
                 out[name] = self.value(sub, budget - 1)
         for entry in node.get("pattern_properties") or ():
             if budget > 0 and s.boolean(0.3):
@@ -864,20 +936,18 @@ class Documents:
                     continue
                 if key not in out:
                     out[key] = self.value(entry["schema"], budget - 1)
-        additional = node.get("additional_properties")
-        unevaluated = node.get("unevaluated_properties")
-        shut = (additional is not None and additional.get("bool") is False) or (
-            unevaluated is not None and unevaluated.get("bool") is False
-        )
-        if not shut and budget > 0 and s.boolean(self.extras):
+        shut = any(
+            _shut(n) for n in (node, *around)
+        )  # a part's extra member: one its whole refuses
+        if fresh and not shut and budget > 0 and s.boolean(self.extras):
             name = self._key(node, set(out))
             if name is not None:
-                out[name] = self._member(node, name, budget - 1)
+                out[name] = self._member(node, name, budget - 1, around)
         for key, needs in (node.get("dependent_required") or {}).items():
             if key in out:
                 for name in needs:
                     if name not in out:
-                        out[name] = self._member(node, name, budget - 1)
+                        out[name] = self._member(node, name, budget - 1, around)
         least = node.get("min_properties") or 0
         for _ in range(8):
             if len(out) >= least:
@@ -887,7 +957,7 @@ class Documents:
             )
             if name is None:
                 break
-            out[name] = self._member(node, name, budget - 1)
+            out[name] = self._member(node, name, budget - 1, around)
         most = node.get("max_properties")
         if most is not None and len(out) > most:
             keep = set(node.get("required") or ())
@@ -908,17 +978,26 @@ class Documents:
                 return key
         return None
 
-    def _member(self, node: dict[str, Any], name: str, budget: int) -> Any:
-        """A value for property ``name`` as the node's applicators see it."""
-        props = node.get("properties") or {}
-        if name in props:
-            return self.value(props[name], budget)
-        for entry in node.get("pattern_properties") or ():
-            if re.search(entry["pattern"], name):
-                return self.value(entry["schema"], budget)
-        additional = node.get("additional_properties")
-        if additional is not None and additional.get("bool") is not False:
-            return self.value(additional, budget)
+    def _member(
+        self,
+        node: dict[str, Any],
+        name: str,
+        budget: int,
+        around: tuple[dict[str, Any], ...] = (),
+    ) -> Any:
+        """A value for property ``name`` as the node's applicators see it; where the node says
+        nothing of it, as the nodes it is a part of do (``around``, innermost first)."""
+        for n in (node, *around):
+            props = n.get("properties") or {}
+            if name in props:
+                return self.value(props[name], budget)
+            for entry in n.get("pattern_properties") or ():
+                if re.search(entry["pattern"], name):
+                    return self.value(entry["schema"], budget)
+        for n in (node, *around):
+            additional = n.get("additional_properties")
+            if additional is not None and additional.get("bool") is not False:
+                return self.value(additional, budget)
         return self.any(budget)
 
     def any(self, budget: int, nonnull: bool = False) -> Any:
@@ -1052,6 +1131,15 @@ def _merge(a: Any, b: Any, source: Source) -> Any:
             out[key] = _merge(out[key], value, source) if key in out else value
         return out
     return a if source.boolean(0.25) else b
+
+
+def _shut(node: dict[str, Any]) -> bool:
+    """Whether a node admits no member beyond those it names."""
+    additional = node.get("additional_properties")
+    unevaluated = node.get("unevaluated_properties")
+    return (additional is not None and additional.get("bool") is False) or (
+        unevaluated is not None and unevaluated.get("bool") is False
+    )
 
 
 def _canonical_key(value: Any) -> str:

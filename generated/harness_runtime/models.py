@@ -135,9 +135,10 @@ class ErrorCode(enum.StrEnum):
 JsonValue: TypeAlias = JSONValue
 
 
-class ActionRequest(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ActionRequest(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: Annotated[str, Meta(min_length=1)]
@@ -154,9 +155,10 @@ class ActionRequest(Struct, kw_only=True, dict=True):
     ] = field(name="createdAt")
 
 
-class ActionResponse(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ActionResponse(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     approved: bool | UnsetType = UNSET
@@ -164,17 +166,19 @@ class ActionResponse(Struct, kw_only=True, dict=True):
     metadata: JsonObject | UnsetType = UNSET
 
 
-class ArtifactList(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ArtifactList(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     artifacts: list[Artifact]
 
 
-class Artifact(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Artifact(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: Annotated[str, Meta(min_length=1)]
@@ -191,17 +195,21 @@ class Artifact(Struct, kw_only=True, dict=True):
     ] = field(name="createdAt")
 
 
-class CancelExecutionRequest(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class CancelExecutionRequest(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     reason: Annotated[str, Meta(min_length=1, max_length=500)] | UnsetType = UNSET
 
 
-class Conversation(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Conversation(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: Annotated[str, Meta(min_length=1)]
@@ -214,9 +222,10 @@ class Conversation(Struct, kw_only=True, dict=True):
     metadata: JsonObject
 
 
-class CreateArtifactInput(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class CreateArtifactInput(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: Annotated[str, Meta(min_length=1)]
@@ -226,17 +235,21 @@ class CreateArtifactInput(Struct, kw_only=True, dict=True):
     metadata: JsonObject | UnsetType = UNSET
 
 
-class CreateConversationRequest(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class CreateConversationRequest(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     metadata: JsonObject | UnsetType = UNSET
 
 
-class EventList(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class EventList(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     events: list[RuntimeEvent]
@@ -245,18 +258,20 @@ class EventList(Struct, kw_only=True, dict=True):
     )
 
 
-class ExecutionError(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ExecutionError(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: Annotated[str, Meta(min_length=1)]
     message: Annotated[str, Meta(min_length=1)]
 
 
-class Execution(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Execution(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: Annotated[str, Meta(min_length=1)]
@@ -302,9 +317,10 @@ class Execution(Struct, kw_only=True, dict=True):
     error: ExecutionError | UnsetType = UNSET
 
 
-class Problem(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Problem(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: Annotated[str, Meta(min_length=1)]
@@ -312,9 +328,10 @@ class Problem(Struct, kw_only=True, dict=True):
     details: JsonObject | UnsetType = UNSET
 
 
-class ProviderManifest(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ProviderManifest(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: Annotated[str, Meta(min_length=1)]
@@ -326,9 +343,10 @@ class ProviderManifest(Struct, kw_only=True, dict=True):
     metadata: JsonObject | UnsetType = UNSET
 
 
-class RuntimeDescription(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class RuntimeDescription(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     name: Annotated[str, Meta(min_length=1)]
@@ -337,9 +355,10 @@ class RuntimeDescription(Struct, kw_only=True, dict=True):
     providers: list[ProviderManifest]
 
 
-class RuntimeEvent(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class RuntimeEvent(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: Annotated[str, Meta(min_length=1)]
@@ -355,9 +374,12 @@ class RuntimeEvent(Struct, kw_only=True, dict=True):
     data: JsonObject
 
 
-class StartExecutionRequest(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class StartExecutionRequest(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     conversation_id: Annotated[str, Meta(min_length=1)] = field(name="conversationId")
@@ -372,7 +394,7 @@ class StartExecutionRequest(Struct, kw_only=True, dict=True):
     )
 
 
-class ActionRespondedData(Struct, kw_only=True, dict=True):
+class ActionRespondedData(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Data of action.responded ("Caller supplied an accepted response", protocol.md §
     Standard Events). The page names no field; the event reports the respond command
     (POST /v1/executions/{id}/actions/{actionId}:respond), so the action it answers is
@@ -380,8 +402,9 @@ class ActionRespondedData(Struct, kw_only=True, dict=True):
     Both are optional: a stream that leaves them out is not refused, but an action it
     answers cannot then be correlated.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     action_id: Annotated[str, Meta(min_length=1)] | UnsetType = field(
@@ -390,13 +413,14 @@ class ActionRespondedData(Struct, kw_only=True, dict=True):
     approved: bool | UnsetType = UNSET
 
 
-class CancelledData(Struct, kw_only=True, dict=True):
+class CancelledData(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Data of run.cancelled. protocol.md § Cancellation: a provider cleanup failure after
     portable cancellation is confirmed "is recorded as
     `run.cancelled.providerCleanupError`". Nothing else of it is named.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     provider_cleanup_error: str | UnsetType = field(
@@ -405,14 +429,20 @@ class CancelledData(Struct, kw_only=True, dict=True):
 
 
 class RunQueuedEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="run.queued"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="run.queued",
 ):
     """run.queued: the portable execution record was created. Its data is the OpenAPI's
     open JsonObject: the protocol names no field of it (the reference runtime sends
     `providerId`, which a consumer may read but must not require).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["run.queued"]] = "run.queued"
@@ -429,13 +459,19 @@ class RunQueuedEvent(
 
 
 class RunStartedEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="run.started"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="run.started",
 ):
     """run.started: provider work started. Its data is the open JsonObject (no field is
     named).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["run.started"]] = "run.started"
@@ -452,14 +488,20 @@ class RunStartedEvent(
 
 
 class OutputTextDeltaEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="output.text.delta"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="output.text.delta",
 ):
     """output.text.delta: incremental assistant text. Its data is the open JsonObject: the
     page says what the event means, not where the text is (the reference runtime sends
     `text`).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["output.text.delta"]] = "output.text.delta"
@@ -476,13 +518,19 @@ class OutputTextDeltaEvent(
 
 
 class OutputTextDoneEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="output.text.done"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="output.text.done",
 ):
     """output.text.done: the final normalized text for the execution. Its data is the open
     JsonObject (the reference runtime sends `text`).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["output.text.done"]] = "output.text.done"
@@ -499,15 +547,21 @@ class OutputTextDoneEvent(
 
 
 class ActionRequiredEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="action.required"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="action.required",
 ):
     """action.required: the execution requires input or approval. Its data is an
     ActionRequest (runtime-model.md § Action Request: "An action request pauses progress
     until a caller supplies input or approval"; components/schemas defines ActionRequest
     and no path uses it: it is this event's payload).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["action.required"]] = "action.required"
@@ -524,12 +578,18 @@ class ActionRequiredEvent(
 
 
 class ActionRespondedEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="action.responded"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="action.responded",
 ):
     """action.responded: the caller supplied an accepted response.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["action.responded"]] = "action.responded"
@@ -546,14 +606,20 @@ class ActionRespondedEvent(
 
 
 class ArtifactCreatedEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="artifact.created"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="artifact.created",
 ):
     """artifact.created: the provider produced an artifact descriptor. protocol.md §
     Artifacts: it "carries a validated descriptor with id, executionId, name, mediaType,
     createdAt, optional uri, and metadata", the Artifact schema.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["artifact.created"]] = "artifact.created"
@@ -570,13 +636,19 @@ class ArtifactCreatedEvent(
 
 
 class ProviderEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="provider.event"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="provider.event",
 ):
     """provider.event: a namespaced provider-native observation; its data stays the open
     JsonObject.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["provider.event"]] = "provider.event"
@@ -593,13 +665,19 @@ class ProviderEvent(
 
 
 class RunCompletedEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="run.completed"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="run.completed",
 ):
     """run.completed: the execution succeeded. Its data is the open JsonObject (the
     reference runtime sends `finalOutput`).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["run.completed"]] = "run.completed"
@@ -616,13 +694,19 @@ class RunCompletedEvent(
 
 
 class RunFailedEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="run.failed"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="run.failed",
 ):
     """run.failed: the execution failed. Its data is the open JsonObject (the reference
     runtime sends `code` and `message`, as Execution.error).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["run.failed"]] = "run.failed"
@@ -639,12 +723,18 @@ class RunFailedEvent(
 
 
 class RunCancelledEvent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="run.cancelled"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="run.cancelled",
 ):
     """run.cancelled: the execution stopped after cancellation.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["run.cancelled"]] = "run.cancelled"
@@ -679,6 +769,728 @@ HarnessEvent: TypeAlias = (
 """Any event of an execution's stream, discriminated by type (protocol.md § Standard
 Events).
 """
+
+# The open twins of the classes that may hold an open object: the same fields, closed only where
+# the schema closes the object. The classes above refuse every undeclared member (a document
+# that decodes into them has none to keep); the codec reads a document that has one through
+# these, then makes the classes from what they read and keeps the members beside them.
+
+
+class _Open_ActionRequest(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    kind: ActionKind
+    title: Annotated[str, Meta(min_length=1)]
+    description: str | UnsetType = UNSET
+    payload: JsonObject
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+
+
+class _Open_ActionResponse(Struct, kw_only=True, dict=True):
+    approved: bool | UnsetType = UNSET
+    value: JsonValue | UnsetType = UNSET
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Open_ArtifactList(Struct, kw_only=True, dict=True):
+    artifacts: list[_Open_Artifact]
+
+
+class _Open_Artifact(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    name: Annotated[str, Meta(min_length=1)]
+    media_type: Annotated[str, Meta(min_length=1)] = field(name="mediaType")
+    uri: Annotated[str, Meta(min_length=1)] | UnsetType = UNSET
+    metadata: JsonObject
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+
+
+class _Open_CancelExecutionRequest(Struct, kw_only=True, dict=True):
+    reason: Annotated[str, Meta(min_length=1, max_length=500)] | UnsetType = UNSET
+
+
+class _Open_Conversation(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+    metadata: JsonObject
+
+
+class _Open_CreateArtifactInput(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    name: Annotated[str, Meta(min_length=1)]
+    media_type: Annotated[str, Meta(min_length=1)] = field(name="mediaType")
+    uri: Annotated[str, Meta(min_length=1)] | UnsetType = UNSET
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Open_CreateConversationRequest(Struct, kw_only=True, dict=True):
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Open_EventList(Struct, kw_only=True, dict=True):
+    events: list[_Open_RuntimeEvent]
+    next_cursor: Annotated[int, Meta(ge=0, le=9007199254740991)] = field(
+        name="nextCursor"
+    )
+
+
+class _Open_ExecutionError(Struct, kw_only=True, dict=True):
+    code: Annotated[str, Meta(min_length=1)]
+    message: Annotated[str, Meta(min_length=1)]
+
+
+class _Open_Execution(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    conversation_id: Annotated[str, Meta(min_length=1)] = field(name="conversationId")
+    provider_id: Annotated[str, Meta(min_length=1)] = field(name="providerId")
+    state: ExecutionState
+    input: str
+    required_capabilities: list[Annotated[str, Meta(min_length=1)]] = field(
+        name="requiredCapabilities"
+    )
+    effective_config: JsonObject = field(name="effectiveConfig")
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+    updated_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="updatedAt")
+    started_at: (
+        Annotated[
+            str,
+            Meta(
+                pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+            ),
+        ]
+        | UnsetType
+    ) = field(default=UNSET, name="startedAt")
+    ended_at: (
+        Annotated[
+            str,
+            Meta(
+                pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+            ),
+        ]
+        | UnsetType
+    ) = field(default=UNSET, name="endedAt")
+    final_output: str | UnsetType = field(default=UNSET, name="finalOutput")
+    error: _Open_ExecutionError | UnsetType = UNSET
+
+
+class _Open_Problem(Struct, kw_only=True, dict=True):
+    code: Annotated[str, Meta(min_length=1)]
+    message: Annotated[str, Meta(min_length=1)]
+    details: JsonObject | UnsetType = UNSET
+
+
+class _Open_ProviderManifest(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    name: Annotated[str, Meta(min_length=1)]
+    version: Annotated[str, Meta(min_length=1)]
+    protocol_version: Literal["2026-09-02"] = field(name="protocolVersion")
+    topologies: Annotated[list[RuntimeTopology], Meta(min_length=1)]
+    capabilities: dict[Annotated[str, Meta(min_length=1)], SupportLevel]
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Open_RuntimeDescription(Struct, kw_only=True, dict=True):
+    name: Annotated[str, Meta(min_length=1)]
+    version: Annotated[str, Meta(min_length=1)]
+    protocol_version: Literal["2026-09-02"] = field(name="protocolVersion")
+    providers: list[_Open_ProviderManifest]
+
+
+class _Open_RuntimeEvent(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    type: StandardEventType
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_StartExecutionRequest(Struct, kw_only=True, dict=True):
+    conversation_id: Annotated[str, Meta(min_length=1)] = field(name="conversationId")
+    provider_id: Annotated[str, Meta(min_length=1)] = field(name="providerId")
+    input: str
+    required_capabilities: list[Annotated[str, Meta(min_length=1)]] | UnsetType = field(
+        default=UNSET, name="requiredCapabilities"
+    )
+    config: JsonObject | UnsetType = UNSET
+    idempotency_key: Annotated[str, Meta(min_length=1, max_length=200)] | UnsetType = (
+        field(default=UNSET, name="idempotencyKey")
+    )
+
+
+class _Open_ActionRespondedData(Struct, kw_only=True, dict=True):
+    action_id: Annotated[str, Meta(min_length=1)] | UnsetType = field(
+        default=UNSET, name="actionId"
+    )
+    approved: bool | UnsetType = UNSET
+
+
+class _Open_CancelledData(Struct, kw_only=True, dict=True):
+    provider_cleanup_error: str | UnsetType = field(
+        default=UNSET, name="providerCleanupError"
+    )
+
+
+class _Open_RunQueuedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.queued"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_RunStartedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.started"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_OutputTextDeltaEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="output.text.delta"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_OutputTextDoneEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="output.text.done"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_ActionRequiredEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="action.required"
+):
+    data: _Open_ActionRequest
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+class _Open_ActionRespondedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="action.responded"
+):
+    data: _Open_ActionRespondedData
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+class _Open_ArtifactCreatedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="artifact.created"
+):
+    data: _Open_Artifact
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+class _Open_ProviderEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="provider.event"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_RunCompletedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.completed"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_RunFailedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.failed"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Open_RunCancelledEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.cancelled"
+):
+    data: _Open_CancelledData
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+class _Top_ActionRequest(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    kind: ActionKind
+    title: Annotated[str, Meta(min_length=1)]
+    description: str | UnsetType = UNSET
+    payload: JsonObject
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+
+
+class _Top_ActionResponse(Struct, kw_only=True, dict=True):
+    approved: bool | UnsetType = UNSET
+    value: JsonValue | UnsetType = UNSET
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Top_ArtifactList(Struct, kw_only=True, dict=True):
+    artifacts: list[Artifact]
+
+
+class _Top_Artifact(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    name: Annotated[str, Meta(min_length=1)]
+    media_type: Annotated[str, Meta(min_length=1)] = field(name="mediaType")
+    uri: Annotated[str, Meta(min_length=1)] | UnsetType = UNSET
+    metadata: JsonObject
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+
+
+class _Top_CancelExecutionRequest(Struct, kw_only=True, dict=True):
+    reason: Annotated[str, Meta(min_length=1, max_length=500)] | UnsetType = UNSET
+
+
+class _Top_Conversation(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+    metadata: JsonObject
+
+
+class _Top_CreateArtifactInput(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    name: Annotated[str, Meta(min_length=1)]
+    media_type: Annotated[str, Meta(min_length=1)] = field(name="mediaType")
+    uri: Annotated[str, Meta(min_length=1)] | UnsetType = UNSET
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Top_CreateConversationRequest(Struct, kw_only=True, dict=True):
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Top_EventList(Struct, kw_only=True, dict=True):
+    events: list[RuntimeEvent]
+    next_cursor: Annotated[int, Meta(ge=0, le=9007199254740991)] = field(
+        name="nextCursor"
+    )
+
+
+class _Top_ExecutionError(Struct, kw_only=True, dict=True):
+    code: Annotated[str, Meta(min_length=1)]
+    message: Annotated[str, Meta(min_length=1)]
+
+
+class _Top_Execution(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    conversation_id: Annotated[str, Meta(min_length=1)] = field(name="conversationId")
+    provider_id: Annotated[str, Meta(min_length=1)] = field(name="providerId")
+    state: ExecutionState
+    input: str
+    required_capabilities: list[Annotated[str, Meta(min_length=1)]] = field(
+        name="requiredCapabilities"
+    )
+    effective_config: JsonObject = field(name="effectiveConfig")
+    created_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="createdAt")
+    updated_at: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ] = field(name="updatedAt")
+    started_at: (
+        Annotated[
+            str,
+            Meta(
+                pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+            ),
+        ]
+        | UnsetType
+    ) = field(default=UNSET, name="startedAt")
+    ended_at: (
+        Annotated[
+            str,
+            Meta(
+                pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+            ),
+        ]
+        | UnsetType
+    ) = field(default=UNSET, name="endedAt")
+    final_output: str | UnsetType = field(default=UNSET, name="finalOutput")
+    error: ExecutionError | UnsetType = UNSET
+
+
+class _Top_Problem(Struct, kw_only=True, dict=True):
+    code: Annotated[str, Meta(min_length=1)]
+    message: Annotated[str, Meta(min_length=1)]
+    details: JsonObject | UnsetType = UNSET
+
+
+class _Top_ProviderManifest(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    name: Annotated[str, Meta(min_length=1)]
+    version: Annotated[str, Meta(min_length=1)]
+    protocol_version: Literal["2026-09-02"] = field(name="protocolVersion")
+    topologies: Annotated[list[RuntimeTopology], Meta(min_length=1)]
+    capabilities: dict[Annotated[str, Meta(min_length=1)], SupportLevel]
+    metadata: JsonObject | UnsetType = UNSET
+
+
+class _Top_RuntimeDescription(Struct, kw_only=True, dict=True):
+    name: Annotated[str, Meta(min_length=1)]
+    version: Annotated[str, Meta(min_length=1)]
+    protocol_version: Literal["2026-09-02"] = field(name="protocolVersion")
+    providers: list[ProviderManifest]
+
+
+class _Top_RuntimeEvent(Struct, kw_only=True, dict=True):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    type: StandardEventType
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_StartExecutionRequest(Struct, kw_only=True, dict=True):
+    conversation_id: Annotated[str, Meta(min_length=1)] = field(name="conversationId")
+    provider_id: Annotated[str, Meta(min_length=1)] = field(name="providerId")
+    input: str
+    required_capabilities: list[Annotated[str, Meta(min_length=1)]] | UnsetType = field(
+        default=UNSET, name="requiredCapabilities"
+    )
+    config: JsonObject | UnsetType = UNSET
+    idempotency_key: Annotated[str, Meta(min_length=1, max_length=200)] | UnsetType = (
+        field(default=UNSET, name="idempotencyKey")
+    )
+
+
+class _Top_ActionRespondedData(Struct, kw_only=True, dict=True):
+    action_id: Annotated[str, Meta(min_length=1)] | UnsetType = field(
+        default=UNSET, name="actionId"
+    )
+    approved: bool | UnsetType = UNSET
+
+
+class _Top_CancelledData(Struct, kw_only=True, dict=True):
+    provider_cleanup_error: str | UnsetType = field(
+        default=UNSET, name="providerCleanupError"
+    )
+
+
+class _Top_RunQueuedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.queued"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_RunStartedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.started"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_OutputTextDeltaEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="output.text.delta"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_OutputTextDoneEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="output.text.done"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_ActionRequiredEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="action.required"
+):
+    data: ActionRequest
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+class _Top_ActionRespondedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="action.responded"
+):
+    data: ActionRespondedData
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+class _Top_ArtifactCreatedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="artifact.created"
+):
+    data: Artifact
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+class _Top_ProviderEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="provider.event"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_RunCompletedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.completed"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_RunFailedEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.failed"
+):
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+    data: JsonObject
+
+
+class _Top_RunCancelledEvent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="run.cancelled"
+):
+    data: CancelledData
+    id: Annotated[str, Meta(min_length=1)]
+    execution_id: Annotated[str, Meta(min_length=1)] = field(name="executionId")
+    sequence: Annotated[int, Meta(le=9007199254740991, gt=0)]
+    time: Annotated[
+        str,
+        Meta(
+            pattern="^(?:(?:[0-9][0-9][2468][048]|[0-9][0-9][13579][26]|[0-9][0-9]0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|(?:02)-(?:0[1-9]|1[0-9]|2[0-8])))T(?:(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z))\\Z"
+        ),
+    ]
+
+
+_Open_HarnessEvent: TypeAlias = (
+    _Open_RunQueuedEvent
+    | _Open_RunStartedEvent
+    | _Open_OutputTextDeltaEvent
+    | _Open_OutputTextDoneEvent
+    | _Open_ActionRequiredEvent
+    | _Open_ActionRespondedEvent
+    | _Open_ArtifactCreatedEvent
+    | _Open_ProviderEvent
+    | _Open_RunCompletedEvent
+    | _Open_RunFailedEvent
+    | _Open_RunCancelledEvent
+)
 
 OPEN: frozenset[type[Any]] = frozenset(
     {
@@ -797,6 +1609,68 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     RuntimeDescription: (("providers", "providers"),),
 }
 """Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
+TWINS: dict[type[Any], type[Any]] = {
+    _Open_ActionRequest: ActionRequest,
+    _Open_ActionResponse: ActionResponse,
+    _Open_ArtifactList: ArtifactList,
+    _Open_Artifact: Artifact,
+    _Open_CancelExecutionRequest: CancelExecutionRequest,
+    _Open_Conversation: Conversation,
+    _Open_CreateArtifactInput: CreateArtifactInput,
+    _Open_CreateConversationRequest: CreateConversationRequest,
+    _Open_EventList: EventList,
+    _Open_ExecutionError: ExecutionError,
+    _Open_Execution: Execution,
+    _Open_Problem: Problem,
+    _Open_ProviderManifest: ProviderManifest,
+    _Open_RuntimeDescription: RuntimeDescription,
+    _Open_RuntimeEvent: RuntimeEvent,
+    _Open_StartExecutionRequest: StartExecutionRequest,
+    _Open_ActionRespondedData: ActionRespondedData,
+    _Open_CancelledData: CancelledData,
+    _Open_RunQueuedEvent: RunQueuedEvent,
+    _Open_RunStartedEvent: RunStartedEvent,
+    _Open_OutputTextDeltaEvent: OutputTextDeltaEvent,
+    _Open_OutputTextDoneEvent: OutputTextDoneEvent,
+    _Open_ActionRequiredEvent: ActionRequiredEvent,
+    _Open_ActionRespondedEvent: ActionRespondedEvent,
+    _Open_ArtifactCreatedEvent: ArtifactCreatedEvent,
+    _Open_ProviderEvent: ProviderEvent,
+    _Open_RunCompletedEvent: RunCompletedEvent,
+    _Open_RunFailedEvent: RunFailedEvent,
+    _Open_RunCancelledEvent: RunCancelledEvent,
+    _Top_ActionRequest: ActionRequest,
+    _Top_ActionResponse: ActionResponse,
+    _Top_ArtifactList: ArtifactList,
+    _Top_Artifact: Artifact,
+    _Top_CancelExecutionRequest: CancelExecutionRequest,
+    _Top_Conversation: Conversation,
+    _Top_CreateArtifactInput: CreateArtifactInput,
+    _Top_CreateConversationRequest: CreateConversationRequest,
+    _Top_EventList: EventList,
+    _Top_ExecutionError: ExecutionError,
+    _Top_Execution: Execution,
+    _Top_Problem: Problem,
+    _Top_ProviderManifest: ProviderManifest,
+    _Top_RuntimeDescription: RuntimeDescription,
+    _Top_RuntimeEvent: RuntimeEvent,
+    _Top_StartExecutionRequest: StartExecutionRequest,
+    _Top_ActionRespondedData: ActionRespondedData,
+    _Top_CancelledData: CancelledData,
+    _Top_RunQueuedEvent: RunQueuedEvent,
+    _Top_RunStartedEvent: RunStartedEvent,
+    _Top_OutputTextDeltaEvent: OutputTextDeltaEvent,
+    _Top_OutputTextDoneEvent: OutputTextDoneEvent,
+    _Top_ActionRequiredEvent: ActionRequiredEvent,
+    _Top_ActionRespondedEvent: ActionRespondedEvent,
+    _Top_ArtifactCreatedEvent: ArtifactCreatedEvent,
+    _Top_ProviderEvent: ProviderEvent,
+    _Top_RunCompletedEvent: RunCompletedEvent,
+    _Top_RunFailedEvent: RunFailedEvent,
+    _Top_RunCancelledEvent: RunCancelledEvent,
+}
+"""Each open twin -> its class (the same fields in the same order)."""
 
 DEFINITIONS: dict[str, Any] = {
     "ActionKind": ActionKind,

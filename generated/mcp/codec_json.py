@@ -50,295 +50,1534 @@ ROOT = "JSONRPCMessage"
 
 T = TypeVar("T")
 
-# definition -> (type the fast decoder reads, class the result must be). A union member is read
-# through its union so that a missing or different discriminator is refused, not ignored.
-_FAST: dict[str, tuple[Any, Any]] = {
-    "Annotations": (models.Annotations, None),
-    "AudioContent": (models.ContentBlock, models.AudioContent),
-    "BaseMetadata": (models.BaseMetadata, None),
-    "BlobResourceContents": (models.BlobResourceContents, None),
-    "BooleanSchema": (models.BooleanSchema, None),
-    "CallToolRequest": (models.ClientRequest, models.CallToolRequest),
-    "CallToolRequestParams": (models.CallToolRequestParams, None),
-    "CallToolResult": (models.CallToolResult, None),
-    "CancelTaskRequest": (models.ClientRequest, models.CancelTaskRequest),
-    "CancelTaskResult": (models.CancelTaskResult, None),
-    "CancelledNotification": (models.ClientNotification, models.CancelledNotification),
-    "CancelledNotificationParams": (models.CancelledNotificationParams, None),
-    "ClientCapabilities": (models.ClientCapabilities, None),
-    "ClientNotification": (models.ClientNotification, None),
-    "ClientRequest": (models.ClientRequest, None),
-    "ClientResult": (models.ClientResult, None),
-    "CompleteRequest": (models.ClientRequest, models.CompleteRequest),
-    "CompleteRequestParams": (models.CompleteRequestParams, None),
-    "CompleteResult": (models.CompleteResult, None),
-    "ContentBlock": (models.ContentBlock, None),
-    "CreateMessageRequest": (models.ServerRequest, models.CreateMessageRequest),
-    "CreateMessageRequestParams": (models.CreateMessageRequestParams, None),
-    "CreateMessageResult": (models.CreateMessageResult, None),
-    "CreateTaskResult": (models.CreateTaskResult, None),
-    "Cursor": (models.Cursor, None),
-    "ElicitRequest": (models.ServerRequest, models.ElicitRequest),
-    "ElicitRequestFormParams": (models.ElicitRequestFormParams, None),
-    "ElicitRequestParams": (models.ElicitRequestParams, None),
-    "ElicitRequestURLParams": (models.ElicitRequestURLParams, None),
-    "ElicitResult": (models.ElicitResult, None),
+# definition -> (type the fast decoder reads, class the result must be, the open twins a document
+# with undeclared members is read through (None where no open object can be), the shallow twins
+# one whose undeclared members are all at its top is read through (None: the open twins)). A
+# union member is read through its union so that a missing or different discriminator is
+# refused, not ignored.
+_FAST: dict[str, tuple[Any, Any, Any, Any]] = {
+    "Annotations": (
+        models.Annotations,
+        None,
+        models._Open_Annotations,
+        models._Top_Annotations,
+    ),
+    "AudioContent": (
+        models.ContentBlock,
+        models.AudioContent,
+        models._Open_ContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ResourceLink
+        | models._Top_EmbeddedResource,
+    ),
+    "BaseMetadata": (
+        models.BaseMetadata,
+        None,
+        models._Open_BaseMetadata,
+        models._Top_BaseMetadata,
+    ),
+    "BlobResourceContents": (
+        models.BlobResourceContents,
+        None,
+        models._Open_BlobResourceContents,
+        models._Top_BlobResourceContents,
+    ),
+    "BooleanSchema": (
+        models.BooleanSchema,
+        None,
+        models._Open_BooleanSchema,
+        models._Top_BooleanSchema,
+    ),
+    "CallToolRequest": (
+        models.ClientRequest,
+        models.CallToolRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "CallToolRequestParams": (
+        models.CallToolRequestParams,
+        None,
+        models._Open_CallToolRequestParams,
+        models._Top_CallToolRequestParams,
+    ),
+    "CallToolResult": (
+        models.CallToolResult,
+        None,
+        models._Open_CallToolResult,
+        models._Top_CallToolResult,
+    ),
+    "CancelTaskRequest": (
+        models.ClientRequest,
+        models.CancelTaskRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "CancelTaskResult": (models.CancelTaskResult, None, None, None),
+    "CancelledNotification": (
+        models.ClientNotification,
+        models.CancelledNotification,
+        models._Open_ClientNotification,
+        models._Top_CancelledNotification
+        | models._Top_InitializedNotification
+        | models._Top_ProgressNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_RootsListChangedNotification,
+    ),
+    "CancelledNotificationParams": (
+        models.CancelledNotificationParams,
+        None,
+        models._Open_CancelledNotificationParams,
+        models._Top_CancelledNotificationParams,
+    ),
+    "ClientCapabilities": (
+        models.ClientCapabilities,
+        None,
+        models._Open_ClientCapabilities,
+        models._Top_ClientCapabilities,
+    ),
+    "ClientNotification": (
+        models.ClientNotification,
+        None,
+        models._Open_ClientNotification,
+        models._Top_CancelledNotification
+        | models._Top_InitializedNotification
+        | models._Top_ProgressNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_RootsListChangedNotification,
+    ),
+    "ClientRequest": (
+        models.ClientRequest,
+        None,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "ClientResult": (models.ClientResult, None, None, None),
+    "CompleteRequest": (
+        models.ClientRequest,
+        models.CompleteRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "CompleteRequestParams": (
+        models.CompleteRequestParams,
+        None,
+        models._Open_CompleteRequestParams,
+        models._Top_CompleteRequestParams,
+    ),
+    "CompleteResult": (
+        models.CompleteResult,
+        None,
+        models._Open_CompleteResult,
+        models._Top_CompleteResult,
+    ),
+    "ContentBlock": (
+        models.ContentBlock,
+        None,
+        models._Open_ContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ResourceLink
+        | models._Top_EmbeddedResource,
+    ),
+    "CreateMessageRequest": (
+        models.ServerRequest,
+        models.CreateMessageRequest,
+        models._Open_ServerRequest,
+        models._Top_PingRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_CreateMessageRequest
+        | models._Top_ListRootsRequest
+        | models._Top_ElicitRequest,
+    ),
+    "CreateMessageRequestParams": (
+        models.CreateMessageRequestParams,
+        None,
+        models._Open_CreateMessageRequestParams,
+        models._Top_CreateMessageRequestParams,
+    ),
+    "CreateMessageResult": (
+        models.CreateMessageResult,
+        None,
+        models._Open_CreateMessageResult,
+        models._Top_CreateMessageResult,
+    ),
+    "CreateTaskResult": (
+        models.CreateTaskResult,
+        None,
+        models._Open_CreateTaskResult,
+        models._Top_CreateTaskResult,
+    ),
+    "Cursor": (models.Cursor, None, None, None),
+    "ElicitRequest": (
+        models.ServerRequest,
+        models.ElicitRequest,
+        models._Open_ServerRequest,
+        models._Top_PingRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_CreateMessageRequest
+        | models._Top_ListRootsRequest
+        | models._Top_ElicitRequest,
+    ),
+    "ElicitRequestFormParams": (
+        models.ElicitRequestFormParams,
+        None,
+        models._Open_ElicitRequestFormParams,
+        models._Top_ElicitRequestFormParams,
+    ),
+    "ElicitRequestParams": (models.ElicitRequestParams, None, None, None),
+    "ElicitRequestURLParams": (
+        models.ElicitRequestURLParams,
+        None,
+        models._Open_ElicitRequestURLParams,
+        models._Top_ElicitRequestURLParams,
+    ),
+    "ElicitResult": (
+        models.ElicitResult,
+        None,
+        models._Open_ElicitResult,
+        models._Top_ElicitResult,
+    ),
     "ElicitationCompleteNotification": (
         models.ServerNotification,
         models.ElicitationCompleteNotification,
+        models._Open_ServerNotification,
+        models._Top_CancelledNotification
+        | models._Top_ProgressNotification
+        | models._Top_ResourceListChangedNotification
+        | models._Top_ResourceUpdatedNotification
+        | models._Top_PromptListChangedNotification
+        | models._Top_ToolListChangedNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_LoggingMessageNotification
+        | models._Top_ElicitationCompleteNotification,
     ),
-    "EmbeddedResource": (models.ContentBlock, models.EmbeddedResource),
-    "EmptyResult": (models.EmptyResult, None),
-    "EnumSchema": (models.EnumSchema, None),
-    "Error": (models.Error, None),
-    "GetPromptRequest": (models.ClientRequest, models.GetPromptRequest),
-    "GetPromptRequestParams": (models.GetPromptRequestParams, None),
-    "GetPromptResult": (models.GetPromptResult, None),
-    "GetTaskPayloadRequest": (models.ClientRequest, models.GetTaskPayloadRequest),
-    "GetTaskPayloadResult": (models.GetTaskPayloadResult, None),
-    "GetTaskRequest": (models.ClientRequest, models.GetTaskRequest),
-    "GetTaskResult": (models.GetTaskResult, None),
-    "Icon": (models.Icon, None),
-    "Icons": (models.Icons, None),
-    "ImageContent": (models.ContentBlock, models.ImageContent),
-    "Implementation": (models.Implementation, None),
-    "InitializeRequest": (models.ClientRequest, models.InitializeRequest),
-    "InitializeRequestParams": (models.InitializeRequestParams, None),
-    "InitializeResult": (models.InitializeResult, None),
+    "EmbeddedResource": (
+        models.ContentBlock,
+        models.EmbeddedResource,
+        models._Open_ContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ResourceLink
+        | models._Top_EmbeddedResource,
+    ),
+    "EmptyResult": (models.EmptyResult, None, models._Open_EmptyResult, None),
+    "EnumSchema": (models.EnumSchema, None, None, None),
+    "Error": (models.Error, None, models._Open_Error, models._Top_Error),
+    "GetPromptRequest": (
+        models.ClientRequest,
+        models.GetPromptRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "GetPromptRequestParams": (
+        models.GetPromptRequestParams,
+        None,
+        models._Open_GetPromptRequestParams,
+        models._Top_GetPromptRequestParams,
+    ),
+    "GetPromptResult": (
+        models.GetPromptResult,
+        None,
+        models._Open_GetPromptResult,
+        models._Top_GetPromptResult,
+    ),
+    "GetTaskPayloadRequest": (
+        models.ClientRequest,
+        models.GetTaskPayloadRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "GetTaskPayloadResult": (
+        models.GetTaskPayloadResult,
+        None,
+        models._Open_GetTaskPayloadResult,
+        models._Top_GetTaskPayloadResult,
+    ),
+    "GetTaskRequest": (
+        models.ClientRequest,
+        models.GetTaskRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "GetTaskResult": (models.GetTaskResult, None, None, None),
+    "Icon": (models.Icon, None, models._Open_Icon, models._Top_Icon),
+    "Icons": (models.Icons, None, models._Open_Icons, models._Top_Icons),
+    "ImageContent": (
+        models.ContentBlock,
+        models.ImageContent,
+        models._Open_ContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ResourceLink
+        | models._Top_EmbeddedResource,
+    ),
+    "Implementation": (
+        models.Implementation,
+        None,
+        models._Open_Implementation,
+        models._Top_Implementation,
+    ),
+    "InitializeRequest": (
+        models.ClientRequest,
+        models.InitializeRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "InitializeRequestParams": (
+        models.InitializeRequestParams,
+        None,
+        models._Open_InitializeRequestParams,
+        models._Top_InitializeRequestParams,
+    ),
+    "InitializeResult": (
+        models.InitializeResult,
+        None,
+        models._Open_InitializeResult,
+        models._Top_InitializeResult,
+    ),
     "InitializedNotification": (
         models.ClientNotification,
         models.InitializedNotification,
+        models._Open_ClientNotification,
+        models._Top_CancelledNotification
+        | models._Top_InitializedNotification
+        | models._Top_ProgressNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_RootsListChangedNotification,
     ),
-    "JSONRPCErrorResponse": (models.JSONRPCErrorResponse, None),
-    "JSONRPCMessage": (models.JSONRPCMessage, None),
-    "JSONRPCNotification": (models.JSONRPCNotification, None),
-    "JSONRPCRequest": (models.JSONRPCRequest, None),
-    "JSONRPCResponse": (models.JSONRPCResponse, None),
-    "JSONRPCResultResponse": (models.JSONRPCResultResponse, None),
-    "LegacyTitledEnumSchema": (models.LegacyTitledEnumSchema, None),
-    "ListPromptsRequest": (models.ClientRequest, models.ListPromptsRequest),
-    "ListPromptsResult": (models.ListPromptsResult, None),
+    "JSONRPCErrorResponse": (
+        models.JSONRPCErrorResponse,
+        None,
+        models._Open_JSONRPCErrorResponse,
+        models._Top_JSONRPCErrorResponse,
+    ),
+    "JSONRPCMessage": (models.JSONRPCMessage, None, None, None),
+    "JSONRPCNotification": (
+        models.JSONRPCNotification,
+        None,
+        models._Open_JSONRPCNotification,
+        models._Top_JSONRPCNotification,
+    ),
+    "JSONRPCRequest": (
+        models.JSONRPCRequest,
+        None,
+        models._Open_JSONRPCRequest,
+        models._Top_JSONRPCRequest,
+    ),
+    "JSONRPCResponse": (models.JSONRPCResponse, None, None, None),
+    "JSONRPCResultResponse": (
+        models.JSONRPCResultResponse,
+        None,
+        models._Open_JSONRPCResultResponse,
+        models._Top_JSONRPCResultResponse,
+    ),
+    "LegacyTitledEnumSchema": (
+        models.LegacyTitledEnumSchema,
+        None,
+        models._Open_LegacyTitledEnumSchema,
+        models._Top_LegacyTitledEnumSchema,
+    ),
+    "ListPromptsRequest": (
+        models.ClientRequest,
+        models.ListPromptsRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "ListPromptsResult": (
+        models.ListPromptsResult,
+        None,
+        models._Open_ListPromptsResult,
+        models._Top_ListPromptsResult,
+    ),
     "ListResourceTemplatesRequest": (
         models.ClientRequest,
         models.ListResourceTemplatesRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
     ),
-    "ListResourceTemplatesResult": (models.ListResourceTemplatesResult, None),
-    "ListResourcesRequest": (models.ClientRequest, models.ListResourcesRequest),
-    "ListResourcesResult": (models.ListResourcesResult, None),
-    "ListRootsRequest": (models.ServerRequest, models.ListRootsRequest),
-    "ListRootsResult": (models.ListRootsResult, None),
-    "ListTasksRequest": (models.ClientRequest, models.ListTasksRequest),
-    "ListTasksResult": (models.ListTasksResult, None),
-    "ListToolsRequest": (models.ClientRequest, models.ListToolsRequest),
-    "ListToolsResult": (models.ListToolsResult, None),
-    "LoggingLevel": (models.LoggingLevel, None),
+    "ListResourceTemplatesResult": (
+        models.ListResourceTemplatesResult,
+        None,
+        models._Open_ListResourceTemplatesResult,
+        models._Top_ListResourceTemplatesResult,
+    ),
+    "ListResourcesRequest": (
+        models.ClientRequest,
+        models.ListResourcesRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "ListResourcesResult": (
+        models.ListResourcesResult,
+        None,
+        models._Open_ListResourcesResult,
+        models._Top_ListResourcesResult,
+    ),
+    "ListRootsRequest": (
+        models.ServerRequest,
+        models.ListRootsRequest,
+        models._Open_ServerRequest,
+        models._Top_PingRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_CreateMessageRequest
+        | models._Top_ListRootsRequest
+        | models._Top_ElicitRequest,
+    ),
+    "ListRootsResult": (
+        models.ListRootsResult,
+        None,
+        models._Open_ListRootsResult,
+        models._Top_ListRootsResult,
+    ),
+    "ListTasksRequest": (
+        models.ClientRequest,
+        models.ListTasksRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "ListTasksResult": (
+        models.ListTasksResult,
+        None,
+        models._Open_ListTasksResult,
+        models._Top_ListTasksResult,
+    ),
+    "ListToolsRequest": (
+        models.ClientRequest,
+        models.ListToolsRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "ListToolsResult": (
+        models.ListToolsResult,
+        None,
+        models._Open_ListToolsResult,
+        models._Top_ListToolsResult,
+    ),
+    "LoggingLevel": (models.LoggingLevel, None, None, None),
     "LoggingMessageNotification": (
         models.ServerNotification,
         models.LoggingMessageNotification,
+        models._Open_ServerNotification,
+        models._Top_CancelledNotification
+        | models._Top_ProgressNotification
+        | models._Top_ResourceListChangedNotification
+        | models._Top_ResourceUpdatedNotification
+        | models._Top_PromptListChangedNotification
+        | models._Top_ToolListChangedNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_LoggingMessageNotification
+        | models._Top_ElicitationCompleteNotification,
     ),
-    "LoggingMessageNotificationParams": (models.LoggingMessageNotificationParams, None),
-    "ModelHint": (models.ModelHint, None),
-    "ModelPreferences": (models.ModelPreferences, None),
-    "MultiSelectEnumSchema": (models.MultiSelectEnumSchema, None),
-    "Notification": (models.Notification, None),
-    "NotificationParams": (models.NotificationParams, None),
-    "NumberSchema": (models.NumberSchema, None),
-    "PaginatedRequest": (models.PaginatedRequest, None),
-    "PaginatedRequestParams": (models.PaginatedRequestParams, None),
-    "PaginatedResult": (models.PaginatedResult, None),
-    "PingRequest": (models.ClientRequest, models.PingRequest),
-    "PrimitiveSchemaDefinition": (models.PrimitiveSchemaDefinition, None),
-    "ProgressNotification": (models.ClientNotification, models.ProgressNotification),
-    "ProgressNotificationParams": (models.ProgressNotificationParams, None),
-    "ProgressToken": (models.ProgressToken, None),
-    "Prompt": (models.Prompt, None),
-    "PromptArgument": (models.PromptArgument, None),
+    "LoggingMessageNotificationParams": (
+        models.LoggingMessageNotificationParams,
+        None,
+        models._Open_LoggingMessageNotificationParams,
+        models._Top_LoggingMessageNotificationParams,
+    ),
+    "ModelHint": (
+        models.ModelHint,
+        None,
+        models._Open_ModelHint,
+        models._Top_ModelHint,
+    ),
+    "ModelPreferences": (
+        models.ModelPreferences,
+        None,
+        models._Open_ModelPreferences,
+        models._Top_ModelPreferences,
+    ),
+    "MultiSelectEnumSchema": (models.MultiSelectEnumSchema, None, None, None),
+    "Notification": (
+        models.Notification,
+        None,
+        models._Open_Notification,
+        models._Top_Notification,
+    ),
+    "NotificationParams": (
+        models.NotificationParams,
+        None,
+        models._Open_NotificationParams,
+        models._Top_NotificationParams,
+    ),
+    "NumberSchema": (
+        models.NumberSchema,
+        None,
+        models._Open_NumberSchema,
+        models._Top_NumberSchema,
+    ),
+    "PaginatedRequest": (
+        models.PaginatedRequest,
+        None,
+        models._Open_PaginatedRequest,
+        models._Top_PaginatedRequest,
+    ),
+    "PaginatedRequestParams": (
+        models.PaginatedRequestParams,
+        None,
+        models._Open_PaginatedRequestParams,
+        models._Top_PaginatedRequestParams,
+    ),
+    "PaginatedResult": (
+        models.PaginatedResult,
+        None,
+        models._Open_PaginatedResult,
+        models._Top_PaginatedResult,
+    ),
+    "PingRequest": (
+        models.ClientRequest,
+        models.PingRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "PrimitiveSchemaDefinition": (models.PrimitiveSchemaDefinition, None, None, None),
+    "ProgressNotification": (
+        models.ClientNotification,
+        models.ProgressNotification,
+        models._Open_ClientNotification,
+        models._Top_CancelledNotification
+        | models._Top_InitializedNotification
+        | models._Top_ProgressNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_RootsListChangedNotification,
+    ),
+    "ProgressNotificationParams": (
+        models.ProgressNotificationParams,
+        None,
+        models._Open_ProgressNotificationParams,
+        models._Top_ProgressNotificationParams,
+    ),
+    "ProgressToken": (models.ProgressToken, None, None, None),
+    "Prompt": (models.Prompt, None, models._Open_Prompt, models._Top_Prompt),
+    "PromptArgument": (
+        models.PromptArgument,
+        None,
+        models._Open_PromptArgument,
+        models._Top_PromptArgument,
+    ),
     "PromptListChangedNotification": (
         models.ServerNotification,
         models.PromptListChangedNotification,
+        models._Open_ServerNotification,
+        models._Top_CancelledNotification
+        | models._Top_ProgressNotification
+        | models._Top_ResourceListChangedNotification
+        | models._Top_ResourceUpdatedNotification
+        | models._Top_PromptListChangedNotification
+        | models._Top_ToolListChangedNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_LoggingMessageNotification
+        | models._Top_ElicitationCompleteNotification,
     ),
-    "PromptMessage": (models.PromptMessage, None),
+    "PromptMessage": (
+        models.PromptMessage,
+        None,
+        models._Open_PromptMessage,
+        models._Top_PromptMessage,
+    ),
     "PromptReference": (
         models.PromptReference | models.ResourceTemplateReference,
         models.PromptReference,
+        models._Open_PromptReference | models._Open_ResourceTemplateReference,
+        models._Top_PromptReference | models._Top_ResourceTemplateReference,
     ),
-    "ReadResourceRequest": (models.ClientRequest, models.ReadResourceRequest),
-    "ReadResourceRequestParams": (models.ReadResourceRequestParams, None),
-    "ReadResourceResult": (models.ReadResourceResult, None),
-    "RelatedTaskMetadata": (models.RelatedTaskMetadata, None),
-    "Request": (models.Request, None),
-    "RequestId": (models.RequestId, None),
-    "RequestParams": (models.RequestParams, None),
-    "Resource": (models.Resource, None),
-    "ResourceContents": (models.ResourceContents, None),
-    "ResourceLink": (models.ContentBlock, models.ResourceLink),
+    "ReadResourceRequest": (
+        models.ClientRequest,
+        models.ReadResourceRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "ReadResourceRequestParams": (
+        models.ReadResourceRequestParams,
+        None,
+        models._Open_ReadResourceRequestParams,
+        models._Top_ReadResourceRequestParams,
+    ),
+    "ReadResourceResult": (
+        models.ReadResourceResult,
+        None,
+        models._Open_ReadResourceResult,
+        models._Top_ReadResourceResult,
+    ),
+    "RelatedTaskMetadata": (
+        models.RelatedTaskMetadata,
+        None,
+        models._Open_RelatedTaskMetadata,
+        models._Top_RelatedTaskMetadata,
+    ),
+    "Request": (models.Request, None, models._Open_Request, models._Top_Request),
+    "RequestId": (models.RequestId, None, None, None),
+    "RequestParams": (
+        models.RequestParams,
+        None,
+        models._Open_RequestParams,
+        models._Top_RequestParams,
+    ),
+    "Resource": (models.Resource, None, models._Open_Resource, models._Top_Resource),
+    "ResourceContents": (
+        models.ResourceContents,
+        None,
+        models._Open_ResourceContents,
+        models._Top_ResourceContents,
+    ),
+    "ResourceLink": (
+        models.ContentBlock,
+        models.ResourceLink,
+        models._Open_ContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ResourceLink
+        | models._Top_EmbeddedResource,
+    ),
     "ResourceListChangedNotification": (
         models.ServerNotification,
         models.ResourceListChangedNotification,
+        models._Open_ServerNotification,
+        models._Top_CancelledNotification
+        | models._Top_ProgressNotification
+        | models._Top_ResourceListChangedNotification
+        | models._Top_ResourceUpdatedNotification
+        | models._Top_PromptListChangedNotification
+        | models._Top_ToolListChangedNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_LoggingMessageNotification
+        | models._Top_ElicitationCompleteNotification,
     ),
-    "ResourceRequestParams": (models.ResourceRequestParams, None),
-    "ResourceTemplate": (models.ResourceTemplate, None),
+    "ResourceRequestParams": (
+        models.ResourceRequestParams,
+        None,
+        models._Open_ResourceRequestParams,
+        models._Top_ResourceRequestParams,
+    ),
+    "ResourceTemplate": (
+        models.ResourceTemplate,
+        None,
+        models._Open_ResourceTemplate,
+        models._Top_ResourceTemplate,
+    ),
     "ResourceTemplateReference": (
         models.PromptReference | models.ResourceTemplateReference,
         models.ResourceTemplateReference,
+        models._Open_PromptReference | models._Open_ResourceTemplateReference,
+        models._Top_PromptReference | models._Top_ResourceTemplateReference,
     ),
     "ResourceUpdatedNotification": (
         models.ServerNotification,
         models.ResourceUpdatedNotification,
+        models._Open_ServerNotification,
+        models._Top_CancelledNotification
+        | models._Top_ProgressNotification
+        | models._Top_ResourceListChangedNotification
+        | models._Top_ResourceUpdatedNotification
+        | models._Top_PromptListChangedNotification
+        | models._Top_ToolListChangedNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_LoggingMessageNotification
+        | models._Top_ElicitationCompleteNotification,
     ),
     "ResourceUpdatedNotificationParams": (
         models.ResourceUpdatedNotificationParams,
         None,
+        models._Open_ResourceUpdatedNotificationParams,
+        models._Top_ResourceUpdatedNotificationParams,
     ),
-    "Result": (models.Result, None),
-    "Role": (models.Role, None),
-    "Root": (models.Root, None),
+    "Result": (models.Result, None, models._Open_Result, models._Top_Result),
+    "Role": (models.Role, None, None, None),
+    "Root": (models.Root, None, models._Open_Root, models._Top_Root),
     "RootsListChangedNotification": (
         models.ClientNotification,
         models.RootsListChangedNotification,
+        models._Open_ClientNotification,
+        models._Top_CancelledNotification
+        | models._Top_InitializedNotification
+        | models._Top_ProgressNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_RootsListChangedNotification,
     ),
-    "SamplingMessage": (models.SamplingMessage, None),
-    "SamplingMessageContentBlock": (models.SamplingMessageContentBlock, None),
-    "ServerCapabilities": (models.ServerCapabilities, None),
-    "ServerNotification": (models.ServerNotification, None),
-    "ServerRequest": (models.ServerRequest, None),
-    "ServerResult": (models.ServerResult, None),
-    "SetLevelRequest": (models.ClientRequest, models.SetLevelRequest),
-    "SetLevelRequestParams": (models.SetLevelRequestParams, None),
-    "SingleSelectEnumSchema": (models.SingleSelectEnumSchema, None),
-    "StringSchema": (models.StringSchema, None),
-    "SubscribeRequest": (models.ClientRequest, models.SubscribeRequest),
-    "SubscribeRequestParams": (models.SubscribeRequestParams, None),
-    "Task": (models.Task, None),
-    "TaskAugmentedRequestParams": (models.TaskAugmentedRequestParams, None),
-    "TaskMetadata": (models.TaskMetadata, None),
-    "TaskStatus": (models.TaskStatus, None),
+    "SamplingMessage": (
+        models.SamplingMessage,
+        None,
+        models._Open_SamplingMessage,
+        models._Top_SamplingMessage,
+    ),
+    "SamplingMessageContentBlock": (
+        models.SamplingMessageContentBlock,
+        None,
+        models._Open_SamplingMessageContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ToolUseContent
+        | models._Top_ToolResultContent,
+    ),
+    "ServerCapabilities": (
+        models.ServerCapabilities,
+        None,
+        models._Open_ServerCapabilities,
+        models._Top_ServerCapabilities,
+    ),
+    "ServerNotification": (
+        models.ServerNotification,
+        None,
+        models._Open_ServerNotification,
+        models._Top_CancelledNotification
+        | models._Top_ProgressNotification
+        | models._Top_ResourceListChangedNotification
+        | models._Top_ResourceUpdatedNotification
+        | models._Top_PromptListChangedNotification
+        | models._Top_ToolListChangedNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_LoggingMessageNotification
+        | models._Top_ElicitationCompleteNotification,
+    ),
+    "ServerRequest": (
+        models.ServerRequest,
+        None,
+        models._Open_ServerRequest,
+        models._Top_PingRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_CreateMessageRequest
+        | models._Top_ListRootsRequest
+        | models._Top_ElicitRequest,
+    ),
+    "ServerResult": (models.ServerResult, None, None, None),
+    "SetLevelRequest": (
+        models.ClientRequest,
+        models.SetLevelRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "SetLevelRequestParams": (
+        models.SetLevelRequestParams,
+        None,
+        models._Open_SetLevelRequestParams,
+        models._Top_SetLevelRequestParams,
+    ),
+    "SingleSelectEnumSchema": (models.SingleSelectEnumSchema, None, None, None),
+    "StringSchema": (
+        models.StringSchema,
+        None,
+        models._Open_StringSchema,
+        models._Top_StringSchema,
+    ),
+    "SubscribeRequest": (
+        models.ClientRequest,
+        models.SubscribeRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "SubscribeRequestParams": (
+        models.SubscribeRequestParams,
+        None,
+        models._Open_SubscribeRequestParams,
+        models._Top_SubscribeRequestParams,
+    ),
+    "Task": (models.Task, None, models._Open_Task, models._Top_Task),
+    "TaskAugmentedRequestParams": (
+        models.TaskAugmentedRequestParams,
+        None,
+        models._Open_TaskAugmentedRequestParams,
+        models._Top_TaskAugmentedRequestParams,
+    ),
+    "TaskMetadata": (
+        models.TaskMetadata,
+        None,
+        models._Open_TaskMetadata,
+        models._Top_TaskMetadata,
+    ),
+    "TaskStatus": (models.TaskStatus, None, None, None),
     "TaskStatusNotification": (
         models.ClientNotification,
         models.TaskStatusNotification,
+        models._Open_ClientNotification,
+        models._Top_CancelledNotification
+        | models._Top_InitializedNotification
+        | models._Top_ProgressNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_RootsListChangedNotification,
     ),
-    "TaskStatusNotificationParams": (models.TaskStatusNotificationParams, None),
-    "TextContent": (models.ContentBlock, models.TextContent),
-    "TextResourceContents": (models.TextResourceContents, None),
-    "TitledMultiSelectEnumSchema": (models.TitledMultiSelectEnumSchema, None),
-    "TitledSingleSelectEnumSchema": (models.TitledSingleSelectEnumSchema, None),
-    "Tool": (models.Tool, None),
-    "ToolAnnotations": (models.ToolAnnotations, None),
-    "ToolChoice": (models.ToolChoice, None),
-    "ToolExecution": (models.ToolExecution, None),
+    "TaskStatusNotificationParams": (
+        models.TaskStatusNotificationParams,
+        None,
+        None,
+        None,
+    ),
+    "TextContent": (
+        models.ContentBlock,
+        models.TextContent,
+        models._Open_ContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ResourceLink
+        | models._Top_EmbeddedResource,
+    ),
+    "TextResourceContents": (
+        models.TextResourceContents,
+        None,
+        models._Open_TextResourceContents,
+        models._Top_TextResourceContents,
+    ),
+    "TitledMultiSelectEnumSchema": (
+        models.TitledMultiSelectEnumSchema,
+        None,
+        models._Open_TitledMultiSelectEnumSchema,
+        models._Top_TitledMultiSelectEnumSchema,
+    ),
+    "TitledSingleSelectEnumSchema": (
+        models.TitledSingleSelectEnumSchema,
+        None,
+        models._Open_TitledSingleSelectEnumSchema,
+        models._Top_TitledSingleSelectEnumSchema,
+    ),
+    "Tool": (models.Tool, None, models._Open_Tool, models._Top_Tool),
+    "ToolAnnotations": (
+        models.ToolAnnotations,
+        None,
+        models._Open_ToolAnnotations,
+        models._Top_ToolAnnotations,
+    ),
+    "ToolChoice": (
+        models.ToolChoice,
+        None,
+        models._Open_ToolChoice,
+        models._Top_ToolChoice,
+    ),
+    "ToolExecution": (
+        models.ToolExecution,
+        None,
+        models._Open_ToolExecution,
+        models._Top_ToolExecution,
+    ),
     "ToolListChangedNotification": (
         models.ServerNotification,
         models.ToolListChangedNotification,
+        models._Open_ServerNotification,
+        models._Top_CancelledNotification
+        | models._Top_ProgressNotification
+        | models._Top_ResourceListChangedNotification
+        | models._Top_ResourceUpdatedNotification
+        | models._Top_PromptListChangedNotification
+        | models._Top_ToolListChangedNotification
+        | models._Top_TaskStatusNotification
+        | models._Top_LoggingMessageNotification
+        | models._Top_ElicitationCompleteNotification,
     ),
-    "ToolResultContent": (models.SamplingMessageContentBlock, models.ToolResultContent),
-    "ToolUseContent": (models.SamplingMessageContentBlock, models.ToolUseContent),
-    "URLElicitationRequiredError": (models.URLElicitationRequiredError, None),
-    "UnsubscribeRequest": (models.ClientRequest, models.UnsubscribeRequest),
-    "UnsubscribeRequestParams": (models.UnsubscribeRequestParams, None),
-    "UntitledMultiSelectEnumSchema": (models.UntitledMultiSelectEnumSchema, None),
-    "UntitledSingleSelectEnumSchema": (models.UntitledSingleSelectEnumSchema, None),
-    "CallToolRequestParamsMeta": (models.CallToolRequestParamsMeta, None),
-    "CancelTaskRequestParams": (models.CancelTaskRequestParams, None),
+    "ToolResultContent": (
+        models.SamplingMessageContentBlock,
+        models.ToolResultContent,
+        models._Open_SamplingMessageContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ToolUseContent
+        | models._Top_ToolResultContent,
+    ),
+    "ToolUseContent": (
+        models.SamplingMessageContentBlock,
+        models.ToolUseContent,
+        models._Open_SamplingMessageContentBlock,
+        models._Top_TextContent
+        | models._Top_ImageContent
+        | models._Top_AudioContent
+        | models._Top_ToolUseContent
+        | models._Top_ToolResultContent,
+    ),
+    "URLElicitationRequiredError": (
+        models.URLElicitationRequiredError,
+        None,
+        models._Open_URLElicitationRequiredError,
+        models._Top_URLElicitationRequiredError,
+    ),
+    "UnsubscribeRequest": (
+        models.ClientRequest,
+        models.UnsubscribeRequest,
+        models._Open_ClientRequest,
+        models._Top_InitializeRequest
+        | models._Top_PingRequest
+        | models._Top_ListResourcesRequest
+        | models._Top_ListResourceTemplatesRequest
+        | models._Top_ReadResourceRequest
+        | models._Top_SubscribeRequest
+        | models._Top_UnsubscribeRequest
+        | models._Top_ListPromptsRequest
+        | models._Top_GetPromptRequest
+        | models._Top_ListToolsRequest
+        | models._Top_CallToolRequest
+        | models._Top_GetTaskRequest
+        | models._Top_GetTaskPayloadRequest
+        | models._Top_CancelTaskRequest
+        | models._Top_ListTasksRequest
+        | models._Top_SetLevelRequest
+        | models._Top_CompleteRequest,
+    ),
+    "UnsubscribeRequestParams": (
+        models.UnsubscribeRequestParams,
+        None,
+        models._Open_UnsubscribeRequestParams,
+        models._Top_UnsubscribeRequestParams,
+    ),
+    "UntitledMultiSelectEnumSchema": (
+        models.UntitledMultiSelectEnumSchema,
+        None,
+        models._Open_UntitledMultiSelectEnumSchema,
+        models._Top_UntitledMultiSelectEnumSchema,
+    ),
+    "UntitledSingleSelectEnumSchema": (
+        models.UntitledSingleSelectEnumSchema,
+        None,
+        models._Open_UntitledSingleSelectEnumSchema,
+        models._Top_UntitledSingleSelectEnumSchema,
+    ),
+    "CallToolRequestParamsMeta": (
+        models.CallToolRequestParamsMeta,
+        None,
+        models._Open_CallToolRequestParamsMeta,
+        models._Top_CallToolRequestParamsMeta,
+    ),
+    "CancelTaskRequestParams": (
+        models.CancelTaskRequestParams,
+        None,
+        models._Open_CancelTaskRequestParams,
+        models._Top_CancelTaskRequestParams,
+    ),
     "ClientCapabilitiesElicitationForm": (
         models.ClientCapabilitiesElicitationForm,
         None,
+        models._Open_ClientCapabilitiesElicitationForm,
+        models._Top_ClientCapabilitiesElicitationForm,
     ),
-    "ClientCapabilitiesElicitationUrl": (models.ClientCapabilitiesElicitationUrl, None),
-    "ClientCapabilitiesElicitation": (models.ClientCapabilitiesElicitation, None),
-    "ClientCapabilitiesExperimental": (models.ClientCapabilitiesExperimental, None),
-    "ClientCapabilitiesRoots": (models.ClientCapabilitiesRoots, None),
+    "ClientCapabilitiesElicitationUrl": (
+        models.ClientCapabilitiesElicitationUrl,
+        None,
+        models._Open_ClientCapabilitiesElicitationUrl,
+        models._Top_ClientCapabilitiesElicitationUrl,
+    ),
+    "ClientCapabilitiesElicitation": (
+        models.ClientCapabilitiesElicitation,
+        None,
+        models._Open_ClientCapabilitiesElicitation,
+        models._Top_ClientCapabilitiesElicitation,
+    ),
+    "ClientCapabilitiesExperimental": (
+        models.ClientCapabilitiesExperimental,
+        None,
+        models._Open_ClientCapabilitiesExperimental,
+        models._Top_ClientCapabilitiesExperimental,
+    ),
+    "ClientCapabilitiesRoots": (
+        models.ClientCapabilitiesRoots,
+        None,
+        models._Open_ClientCapabilitiesRoots,
+        models._Top_ClientCapabilitiesRoots,
+    ),
     "ClientCapabilitiesSamplingContext": (
         models.ClientCapabilitiesSamplingContext,
         None,
+        models._Open_ClientCapabilitiesSamplingContext,
+        models._Top_ClientCapabilitiesSamplingContext,
     ),
-    "ClientCapabilitiesSamplingTools": (models.ClientCapabilitiesSamplingTools, None),
-    "ClientCapabilitiesSampling": (models.ClientCapabilitiesSampling, None),
-    "ClientCapabilitiesTasksCancel": (models.ClientCapabilitiesTasksCancel, None),
-    "ClientCapabilitiesTasksList": (models.ClientCapabilitiesTasksList, None),
+    "ClientCapabilitiesSamplingTools": (
+        models.ClientCapabilitiesSamplingTools,
+        None,
+        models._Open_ClientCapabilitiesSamplingTools,
+        models._Top_ClientCapabilitiesSamplingTools,
+    ),
+    "ClientCapabilitiesSampling": (
+        models.ClientCapabilitiesSampling,
+        None,
+        models._Open_ClientCapabilitiesSampling,
+        models._Top_ClientCapabilitiesSampling,
+    ),
+    "ClientCapabilitiesTasksCancel": (
+        models.ClientCapabilitiesTasksCancel,
+        None,
+        models._Open_ClientCapabilitiesTasksCancel,
+        models._Top_ClientCapabilitiesTasksCancel,
+    ),
+    "ClientCapabilitiesTasksList": (
+        models.ClientCapabilitiesTasksList,
+        None,
+        models._Open_ClientCapabilitiesTasksList,
+        models._Top_ClientCapabilitiesTasksList,
+    ),
     "ClientCapabilitiesTasksRequestsElicitationCreate": (
         models.ClientCapabilitiesTasksRequestsElicitationCreate,
         None,
+        models._Open_ClientCapabilitiesTasksRequestsElicitationCreate,
+        models._Top_ClientCapabilitiesTasksRequestsElicitationCreate,
     ),
     "ClientCapabilitiesTasksRequestsElicitation": (
         models.ClientCapabilitiesTasksRequestsElicitation,
         None,
+        models._Open_ClientCapabilitiesTasksRequestsElicitation,
+        models._Top_ClientCapabilitiesTasksRequestsElicitation,
     ),
     "ClientCapabilitiesTasksRequestsSamplingCreateMessage": (
         models.ClientCapabilitiesTasksRequestsSamplingCreateMessage,
         None,
+        models._Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage,
+        models._Top_ClientCapabilitiesTasksRequestsSamplingCreateMessage,
     ),
     "ClientCapabilitiesTasksRequestsSampling": (
         models.ClientCapabilitiesTasksRequestsSampling,
         None,
+        models._Open_ClientCapabilitiesTasksRequestsSampling,
+        models._Top_ClientCapabilitiesTasksRequestsSampling,
     ),
-    "ClientCapabilitiesTasksRequests": (models.ClientCapabilitiesTasksRequests, None),
-    "ClientCapabilitiesTasks": (models.ClientCapabilitiesTasks, None),
-    "GetTaskRequestParams": (models.GetTaskRequestParams, None),
-    "GetTaskPayloadRequestParams": (models.GetTaskPayloadRequestParams, None),
-    "CompleteRequestParamsMeta": (models.CompleteRequestParamsMeta, None),
-    "CompleteRequestParamsArgument": (models.CompleteRequestParamsArgument, None),
-    "CompleteRequestParamsContext": (models.CompleteRequestParamsContext, None),
-    "CompleteResultCompletion": (models.CompleteResultCompletion, None),
-    "CreateMessageRequestParamsMeta": (models.CreateMessageRequestParamsMeta, None),
+    "ClientCapabilitiesTasksRequests": (
+        models.ClientCapabilitiesTasksRequests,
+        None,
+        models._Open_ClientCapabilitiesTasksRequests,
+        models._Top_ClientCapabilitiesTasksRequests,
+    ),
+    "ClientCapabilitiesTasks": (
+        models.ClientCapabilitiesTasks,
+        None,
+        models._Open_ClientCapabilitiesTasks,
+        models._Top_ClientCapabilitiesTasks,
+    ),
+    "GetTaskRequestParams": (
+        models.GetTaskRequestParams,
+        None,
+        models._Open_GetTaskRequestParams,
+        models._Top_GetTaskRequestParams,
+    ),
+    "GetTaskPayloadRequestParams": (
+        models.GetTaskPayloadRequestParams,
+        None,
+        models._Open_GetTaskPayloadRequestParams,
+        models._Top_GetTaskPayloadRequestParams,
+    ),
+    "CompleteRequestParamsMeta": (
+        models.CompleteRequestParamsMeta,
+        None,
+        models._Open_CompleteRequestParamsMeta,
+        models._Top_CompleteRequestParamsMeta,
+    ),
+    "CompleteRequestParamsArgument": (
+        models.CompleteRequestParamsArgument,
+        None,
+        models._Open_CompleteRequestParamsArgument,
+        models._Top_CompleteRequestParamsArgument,
+    ),
+    "CompleteRequestParamsContext": (
+        models.CompleteRequestParamsContext,
+        None,
+        models._Open_CompleteRequestParamsContext,
+        models._Top_CompleteRequestParamsContext,
+    ),
+    "CompleteResultCompletion": (
+        models.CompleteResultCompletion,
+        None,
+        models._Open_CompleteResultCompletion,
+        models._Top_CompleteResultCompletion,
+    ),
+    "CreateMessageRequestParamsMeta": (
+        models.CreateMessageRequestParamsMeta,
+        None,
+        models._Open_CreateMessageRequestParamsMeta,
+        models._Top_CreateMessageRequestParamsMeta,
+    ),
     "CreateMessageRequestParamsMetadata": (
         models.CreateMessageRequestParamsMetadata,
         None,
+        models._Open_CreateMessageRequestParamsMetadata,
+        models._Top_CreateMessageRequestParamsMetadata,
     ),
-    "ElicitRequestFormParamsMeta": (models.ElicitRequestFormParamsMeta, None),
+    "ElicitRequestFormParamsMeta": (
+        models.ElicitRequestFormParamsMeta,
+        None,
+        models._Open_ElicitRequestFormParamsMeta,
+        models._Top_ElicitRequestFormParamsMeta,
+    ),
     "ElicitRequestFormParamsRequestedSchema": (
         models.ElicitRequestFormParamsRequestedSchema,
         None,
+        models._Open_ElicitRequestFormParamsRequestedSchema,
+        models._Top_ElicitRequestFormParamsRequestedSchema,
     ),
-    "ElicitRequestURLParamsMeta": (models.ElicitRequestURLParamsMeta, None),
+    "ElicitRequestURLParamsMeta": (
+        models.ElicitRequestURLParamsMeta,
+        None,
+        models._Open_ElicitRequestURLParamsMeta,
+        models._Top_ElicitRequestURLParamsMeta,
+    ),
     "ElicitationCompleteNotificationParams": (
         models.ElicitationCompleteNotificationParams,
         None,
+        models._Open_ElicitationCompleteNotificationParams,
+        models._Top_ElicitationCompleteNotificationParams,
     ),
     "TitledSingleSelectEnumSchemaOneOf": (
         models.TitledSingleSelectEnumSchemaOneOf,
         None,
+        models._Open_TitledSingleSelectEnumSchemaOneOf,
+        models._Top_TitledSingleSelectEnumSchemaOneOf,
     ),
     "UntitledMultiSelectEnumSchemaItems": (
         models.UntitledMultiSelectEnumSchemaItems,
         None,
+        models._Open_UntitledMultiSelectEnumSchemaItems,
+        models._Top_UntitledMultiSelectEnumSchemaItems,
     ),
     "TitledMultiSelectEnumSchemaItemsAnyOf": (
         models.TitledMultiSelectEnumSchemaItemsAnyOf,
         None,
+        models._Open_TitledMultiSelectEnumSchemaItemsAnyOf,
+        models._Top_TitledMultiSelectEnumSchemaItemsAnyOf,
     ),
-    "TitledMultiSelectEnumSchemaItems": (models.TitledMultiSelectEnumSchemaItems, None),
-    "GetPromptRequestParamsMeta": (models.GetPromptRequestParamsMeta, None),
-    "InitializeRequestParamsMeta": (models.InitializeRequestParamsMeta, None),
-    "PaginatedRequestParamsMeta": (models.PaginatedRequestParamsMeta, None),
-    "ReadResourceRequestParamsMeta": (models.ReadResourceRequestParamsMeta, None),
-    "RequestParamsMeta": (models.RequestParamsMeta, None),
-    "ResourceRequestParamsMeta": (models.ResourceRequestParamsMeta, None),
-    "ServerCapabilitiesCompletions": (models.ServerCapabilitiesCompletions, None),
-    "ServerCapabilitiesExperimental": (models.ServerCapabilitiesExperimental, None),
-    "ServerCapabilitiesLogging": (models.ServerCapabilitiesLogging, None),
-    "ServerCapabilitiesPrompts": (models.ServerCapabilitiesPrompts, None),
-    "ServerCapabilitiesResources": (models.ServerCapabilitiesResources, None),
-    "ServerCapabilitiesTasksCancel": (models.ServerCapabilitiesTasksCancel, None),
-    "ServerCapabilitiesTasksList": (models.ServerCapabilitiesTasksList, None),
+    "TitledMultiSelectEnumSchemaItems": (
+        models.TitledMultiSelectEnumSchemaItems,
+        None,
+        models._Open_TitledMultiSelectEnumSchemaItems,
+        models._Top_TitledMultiSelectEnumSchemaItems,
+    ),
+    "GetPromptRequestParamsMeta": (
+        models.GetPromptRequestParamsMeta,
+        None,
+        models._Open_GetPromptRequestParamsMeta,
+        models._Top_GetPromptRequestParamsMeta,
+    ),
+    "InitializeRequestParamsMeta": (
+        models.InitializeRequestParamsMeta,
+        None,
+        models._Open_InitializeRequestParamsMeta,
+        models._Top_InitializeRequestParamsMeta,
+    ),
+    "PaginatedRequestParamsMeta": (
+        models.PaginatedRequestParamsMeta,
+        None,
+        models._Open_PaginatedRequestParamsMeta,
+        models._Top_PaginatedRequestParamsMeta,
+    ),
+    "ReadResourceRequestParamsMeta": (
+        models.ReadResourceRequestParamsMeta,
+        None,
+        models._Open_ReadResourceRequestParamsMeta,
+        models._Top_ReadResourceRequestParamsMeta,
+    ),
+    "RequestParamsMeta": (
+        models.RequestParamsMeta,
+        None,
+        models._Open_RequestParamsMeta,
+        models._Top_RequestParamsMeta,
+    ),
+    "ResourceRequestParamsMeta": (
+        models.ResourceRequestParamsMeta,
+        None,
+        models._Open_ResourceRequestParamsMeta,
+        models._Top_ResourceRequestParamsMeta,
+    ),
+    "ServerCapabilitiesCompletions": (
+        models.ServerCapabilitiesCompletions,
+        None,
+        models._Open_ServerCapabilitiesCompletions,
+        models._Top_ServerCapabilitiesCompletions,
+    ),
+    "ServerCapabilitiesExperimental": (
+        models.ServerCapabilitiesExperimental,
+        None,
+        models._Open_ServerCapabilitiesExperimental,
+        models._Top_ServerCapabilitiesExperimental,
+    ),
+    "ServerCapabilitiesLogging": (
+        models.ServerCapabilitiesLogging,
+        None,
+        models._Open_ServerCapabilitiesLogging,
+        models._Top_ServerCapabilitiesLogging,
+    ),
+    "ServerCapabilitiesPrompts": (
+        models.ServerCapabilitiesPrompts,
+        None,
+        models._Open_ServerCapabilitiesPrompts,
+        models._Top_ServerCapabilitiesPrompts,
+    ),
+    "ServerCapabilitiesResources": (
+        models.ServerCapabilitiesResources,
+        None,
+        models._Open_ServerCapabilitiesResources,
+        models._Top_ServerCapabilitiesResources,
+    ),
+    "ServerCapabilitiesTasksCancel": (
+        models.ServerCapabilitiesTasksCancel,
+        None,
+        models._Open_ServerCapabilitiesTasksCancel,
+        models._Top_ServerCapabilitiesTasksCancel,
+    ),
+    "ServerCapabilitiesTasksList": (
+        models.ServerCapabilitiesTasksList,
+        None,
+        models._Open_ServerCapabilitiesTasksList,
+        models._Top_ServerCapabilitiesTasksList,
+    ),
     "ServerCapabilitiesTasksRequestsToolsCall": (
         models.ServerCapabilitiesTasksRequestsToolsCall,
         None,
+        models._Open_ServerCapabilitiesTasksRequestsToolsCall,
+        models._Top_ServerCapabilitiesTasksRequestsToolsCall,
     ),
     "ServerCapabilitiesTasksRequestsTools": (
         models.ServerCapabilitiesTasksRequestsTools,
         None,
+        models._Open_ServerCapabilitiesTasksRequestsTools,
+        models._Top_ServerCapabilitiesTasksRequestsTools,
     ),
-    "ServerCapabilitiesTasksRequests": (models.ServerCapabilitiesTasksRequests, None),
-    "ServerCapabilitiesTasks": (models.ServerCapabilitiesTasks, None),
-    "ServerCapabilitiesTools": (models.ServerCapabilitiesTools, None),
-    "SetLevelRequestParamsMeta": (models.SetLevelRequestParamsMeta, None),
-    "SubscribeRequestParamsMeta": (models.SubscribeRequestParamsMeta, None),
-    "TaskAugmentedRequestParamsMeta": (models.TaskAugmentedRequestParamsMeta, None),
-    "ToolInputSchemaProperties": (models.ToolInputSchemaProperties, None),
-    "ToolInputSchema": (models.ToolInputSchema, None),
-    "ToolOutputSchemaProperties": (models.ToolOutputSchemaProperties, None),
-    "ToolOutputSchema": (models.ToolOutputSchema, None),
-    "UnsubscribeRequestParamsMeta": (models.UnsubscribeRequestParamsMeta, None),
+    "ServerCapabilitiesTasksRequests": (
+        models.ServerCapabilitiesTasksRequests,
+        None,
+        models._Open_ServerCapabilitiesTasksRequests,
+        models._Top_ServerCapabilitiesTasksRequests,
+    ),
+    "ServerCapabilitiesTasks": (
+        models.ServerCapabilitiesTasks,
+        None,
+        models._Open_ServerCapabilitiesTasks,
+        models._Top_ServerCapabilitiesTasks,
+    ),
+    "ServerCapabilitiesTools": (
+        models.ServerCapabilitiesTools,
+        None,
+        models._Open_ServerCapabilitiesTools,
+        models._Top_ServerCapabilitiesTools,
+    ),
+    "SetLevelRequestParamsMeta": (
+        models.SetLevelRequestParamsMeta,
+        None,
+        models._Open_SetLevelRequestParamsMeta,
+        models._Top_SetLevelRequestParamsMeta,
+    ),
+    "SubscribeRequestParamsMeta": (
+        models.SubscribeRequestParamsMeta,
+        None,
+        models._Open_SubscribeRequestParamsMeta,
+        models._Top_SubscribeRequestParamsMeta,
+    ),
+    "TaskAugmentedRequestParamsMeta": (
+        models.TaskAugmentedRequestParamsMeta,
+        None,
+        models._Open_TaskAugmentedRequestParamsMeta,
+        models._Top_TaskAugmentedRequestParamsMeta,
+    ),
+    "ToolInputSchemaProperties": (
+        models.ToolInputSchemaProperties,
+        None,
+        models._Open_ToolInputSchemaProperties,
+        models._Top_ToolInputSchemaProperties,
+    ),
+    "ToolInputSchema": (
+        models.ToolInputSchema,
+        None,
+        models._Open_ToolInputSchema,
+        models._Top_ToolInputSchema,
+    ),
+    "ToolOutputSchemaProperties": (
+        models.ToolOutputSchemaProperties,
+        None,
+        models._Open_ToolOutputSchemaProperties,
+        models._Top_ToolOutputSchemaProperties,
+    ),
+    "ToolOutputSchema": (
+        models.ToolOutputSchema,
+        None,
+        models._Open_ToolOutputSchema,
+        models._Top_ToolOutputSchema,
+    ),
+    "UnsubscribeRequestParamsMeta": (
+        models.UnsubscribeRequestParamsMeta,
+        None,
+        models._Open_UnsubscribeRequestParamsMeta,
+        models._Top_UnsubscribeRequestParamsMeta,
+    ),
 }
 
 
@@ -417,10 +1656,12 @@ class Decoder:
     have added.
     ``fast(data, extras=True)``: the typed value when the fast path decides the document (then
     it is valid), else FULL: only the full path can say (what msgspec reads past without the
-    package's limits: a lone surrogate escape, nesting, and in the members of open objects it
-    skips, bytes that are not UTF-8 and numbers out of range, make it so). Every fast reader of
+    package's limits, a lone surrogate escape and nesting, makes it so). Every fast reader of
     this package's documents is this one. ``extras``: keep the undeclared members of open
     objects on the value (else they are only checked).
+
+    The classes refuse undeclared members, so a document that decodes has none; one that has
+    some (valid where their object is open) is read again through the open twins (``_reopen``).
 
     The three are closures over what they need (a call on the hot path costs fewer steps than a
     method reading its instance), and every check that cannot fail on the usual document costs
@@ -428,8 +1669,7 @@ class Decoder:
     surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one memchr
     (`92 in data`, an operator: no method call) and a length, and the depth itself is scanned
     only when a member whose type bounds nothing holds an array or object; the type of what was
-    read needs a second look only when it may carry an open object's extras or is not the
-    definition's own class."""
+    read needs a second look only when it is not the definition's own class."""
 
     __slots__ = (
         "definition",
@@ -437,6 +1677,10 @@ class Decoder:
         "_look",
         "_type",
         "_expect",
+        "_open_type",
+        "_open",
+        "_top_type",
+        "_top",
         "max_errors",
         "decode",
         "decode_lenient",
@@ -449,7 +1693,7 @@ class Decoder:
         self, definition: str = ROOT, max_errors: int | None = _DEFAULT
     ) -> None:
         try:
-            decode_type, expect = _FAST[definition]
+            decode_type, expect, open_type, top_type = _FAST[definition]
         except KeyError:
             raise ValueError(f"unknown definition {definition!r}") from None
         self.definition = definition
@@ -457,9 +1701,14 @@ class Decoder:
         self._type = decode_type
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
-        # the types of a value the typed read gave that need a second look: those that may
-        # hold an open object's extras, and every type but the definition's own class
-        self._look = _SPECIAL if expect is None else _SPECIAL | (_CLASSES - {expect})
+        # the types of a value the typed read gave that the definition refuses: every other
+        # class of the union it is read through
+        self._look = _NOTHING if expect is None else _CLASSES - {expect}
+        # the twins' decoders are made with the first document that needs them
+        self._open_type = open_type
+        self._open: msgspec.json.Decoder[Any] | None = None
+        self._top_type = top_type
+        self._top: msgspec.json.Decoder[Any] | None = None
         self._slow = definition in _SLOW
         self._accept: Any = None
         if self._slow:
@@ -473,7 +1722,7 @@ class Decoder:
         self.decode_lenient: Callable[[bytes | str], Decoded] = self._reader(True)
 
     def _fast_reader(self) -> Callable[..., Any]:
-        fast, look, refuses = self._fast.decode, self._look, self._refuses
+        fast, look, reopen = self._fast.decode, self._look, self._reopen
         if (
             self._slow
         ):  # the compiled validator decides, the full path explains what it refuses
@@ -493,15 +1742,11 @@ class Decoder:
                     and _deep(value, data)
                 ):  # 92: \\
                     return FULL
-            except (
-                msgspec.ValidationError,
-                msgspec.DecodeError,
-                RecursionError,
-                TypeError,
-                UnicodeEncodeError,
-            ):
+            except msgspec.ValidationError as exc:  # undeclared members, or invalid
+                value = reopen(data, exc, extras)
+            except (msgspec.DecodeError, RecursionError, TypeError, UnicodeEncodeError):
                 return FULL
-            if type(value) in look and refuses(value, data, extras):
+            if type(value) in look:
                 return FULL
             return value
 
@@ -522,7 +1767,7 @@ class Decoder:
                 return _decoded(value) if lenient else value
 
             return checked
-        fast, look, refuses = self._fast.decode, self._look, self._refuses
+        fast, look, reopen = self._fast.decode, self._look, self._reopen
 
         def decode(data: Any) -> Any:
             try:
@@ -535,7 +1780,13 @@ class Decoder:
                     and _deep(value, data)
                 ):
                     value = FULL
-            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            except msgspec.ValidationError as exc:
+                value = reopen(
+                    data if type(data) is bytes else _as_bytes(data, definition),
+                    exc,
+                    True,
+                )
+            except (msgspec.DecodeError, RecursionError):
                 return explain(data, False).value
             except (
                 TypeError,
@@ -544,7 +1795,7 @@ class Decoder:
                 if type(data) is bytes:
                     raise
                 return decode(_as_bytes(data, definition))
-            if value is FULL or type(value) in look and refuses(value, data):
+            if value is FULL or type(value) in look:
                 return explain(data, False).value
             return value
 
@@ -559,32 +1810,110 @@ class Decoder:
                     and _deep(value, data)
                 ):
                     value = FULL
-            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            except msgspec.ValidationError as exc:
+                value = reopen(
+                    data if type(data) is bytes else _as_bytes(data, definition),
+                    exc,
+                    True,
+                )
+            except (msgspec.DecodeError, RecursionError):
                 return explain(data, True)
             except (TypeError, UnicodeEncodeError):
                 if type(data) is bytes:
                     raise
                 return decode_lenient(_as_bytes(data, definition))
-            if value is FULL or type(value) in look and refuses(value, data):
+            if value is FULL or type(value) in look:
                 return explain(data, True)
             return _decoded(value)
 
         return decode_lenient if lenient else decode
 
-    def _refuses(self, value: Any, data: Any, keep: bool = True) -> bool:
-        """What the typed read took but the definition does not: another class of its union, or
-        an open object's extras that do not read (a number out of range in one). ``keep``: the
-        extras are attached (else only checked)."""
-        if self._expect is not None and type(value) is not self._expect:
-            return True
-        if _carries(value):
-            try:
-                raw = msgspec.json.decode(data)
-            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-                return True
-            if keep:
-                _attach(value, raw)
-        return False
+    def _reopen(self, data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
+        """A document the classes refused (``exc``) read again through the twins: the typed
+        value where its only fault was undeclared members of open objects, else FULL. msgspec
+        names the object holding the first undeclared member it met: at the top (no path), the
+        shallow twins may do."""
+        if self._open_type is None:
+            return FULL
+        try:
+            value = None
+            if self._top_type is not None and _AT not in exc.args[0]:
+                value = self._top_read(data, extras)
+            if value is None:
+                value = self._open_read(data, extras)
+            if value is not FULL and (
+                _LONE_READ
+                and 92 in data
+                and lone_surrogate_escape(data)
+                or len(data) > _SHORT
+                and _deep(value, data)
+            ):
+                return FULL
+        except (TypeError, UnicodeEncodeError):  # not bytes: the full path decides
+            return FULL
+        return value
+
+    def _top_read(self, data: bytes, extras: bool) -> Any:
+        """A document the classes refused read through the shallow twins (the classes below its
+        top): the typed value, its top object holding the document's members (``extras``
+        reads the undeclared ones from them); None when they refuse it too (undeclared members
+        below the top, or worse); FULL when the document holds what this package refuses
+        where the twins skipped it (bytes that are not UTF-8, numbers beyond a double or the
+        digits limit), which reading it as plain JSON finds."""
+        if self._top is None:
+            self._top = msgspec.json.Decoder(self._top_type)
+        try:
+            value = self._top.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return None
+        public = _TWINS.get(value.__class__)
+        if public is None:  # a closed class: nothing was skipped
+            return value
+        try:
+            raw = _ANY.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return FULL
+        if not _ADOPT:  # frozen classes cannot take their twin's place: read again
+            value = self._fast.decode(_ENCODER.encode(value))
+            return _adopt(value, raw if extras else None)
+        value.__class__ = public
+        if extras:
+            value.__dict__[_JSON] = raw
+        return value
+
+    def _open_read(self, data: bytes, extras: bool) -> Any:
+        """A document the classes refused, read through the open twins: the typed value, each
+        open object holding its members (``extras`` reads the undeclared ones from them), else
+        FULL. The document is also read as plain JSON, which refuses in the members the twins
+        skip what this package refuses (bytes that are not UTF-8, numbers beyond a double or
+        the digits limit, any depth)."""
+        if self._open is None:
+            self._open = msgspec.json.Decoder(self._open_type)
+        try:
+            twin = self._open.decode(data)
+            raw = _ANY.decode(data)
+            return self._public(twin, raw if extras else None)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return FULL
+
+    def _convert(self, document: Any) -> Any:
+        """The typed value of a parsed document the schema accepts (ValidationError where the
+        typed model cannot hold it), each open object holding its members."""
+        try:
+            return msgspec.convert(document, self._type, strict=True)
+        except msgspec.ValidationError:
+            if self._open_type is None:
+                raise
+        return self._public(
+            msgspec.convert(document, self._open_type, strict=True), document
+        )
+
+    def _public(self, twin: Any, raw: Any) -> Any:
+        """The value the open twins read, as the classes, each open object holding its members
+        in ``raw`` (the document as plain JSON; None: keep none)."""
+        if not _ADOPT:  # frozen classes cannot take their twin's place: read again
+            twin = self._fast.decode(_ENCODER.encode(twin))
+        return _adopt(twin, raw)
 
     def accepts(self, data: bytes | str) -> bool:
         try:
@@ -620,16 +1949,14 @@ class Decoder:
             else:  # msgspec's typed decoder (its type compiled once) reads the bytes again
                 value = self._fast.decode(data)
         except (msgspec.ValidationError, msgspec.DecodeError):
-            # stricter than the schema (1.0 for an integer under JSON Schema's rule): convert
-            # from the document the compiled validator accepted
+            # undeclared members of open objects, or stricter than the schema (1.0 for an
+            # integer under JSON Schema's rule): made from the document the validator accepted
             try:
-                value = msgspec.convert(document, self._type, strict=True)
+                value = self._convert(document)
             except msgspec.ValidationError:
                 return _REFUSED
         if self._expect is not None and type(value) is not self._expect:
             return _REFUSED
-        if self.definition in _CARRYING and _carries(value):
-            _attach(value, document)
         return value
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
@@ -665,7 +1992,7 @@ class Decoder:
             cleaned
         )  # 1.0 is the integer 1: as the typed model holds it
         try:
-            value = msgspec.convert(cleaned, self._type, strict=True)
+            value = self._convert(cleaned)
         except msgspec.ValidationError as exc:
             # the schema admits the document but the typed model cannot hold it
             raise DecodeError(
@@ -675,7 +2002,6 @@ class Decoder:
             raise DecodeError(
                 name, [Issue("", name, "oneOf", f"decodes as {type(value).__name__}")]
             )
-        _attach(value, cleaned)
         return Decoded(value, tuple(check.warnings), False, omitted)
 
 
@@ -743,198 +2069,6 @@ _BUILD: dict[str, str] = {
 }
 """How the typed value of a definition in _SLOW is made from its accepted document (the
 Python target's context decides: `plain`, `convert`, else the typed decoder)."""
-_CARRYING: frozenset[str] = frozenset(
-    {
-        "Annotations",
-        "AudioContent",
-        "BaseMetadata",
-        "BlobResourceContents",
-        "BooleanSchema",
-        "CallToolRequest",
-        "CallToolRequestParams",
-        "CallToolResult",
-        "CancelTaskRequest",
-        "CancelledNotification",
-        "CancelledNotificationParams",
-        "ClientCapabilities",
-        "ClientNotification",
-        "ClientRequest",
-        "CompleteRequest",
-        "CompleteRequestParams",
-        "CompleteResult",
-        "ContentBlock",
-        "CreateMessageRequest",
-        "CreateMessageRequestParams",
-        "CreateMessageResult",
-        "CreateTaskResult",
-        "ElicitRequest",
-        "ElicitRequestFormParams",
-        "ElicitRequestURLParams",
-        "ElicitResult",
-        "ElicitationCompleteNotification",
-        "EmbeddedResource",
-        "EmptyResult",
-        "Error",
-        "GetPromptRequest",
-        "GetPromptRequestParams",
-        "GetPromptResult",
-        "GetTaskPayloadRequest",
-        "GetTaskPayloadResult",
-        "GetTaskRequest",
-        "Icon",
-        "Icons",
-        "ImageContent",
-        "Implementation",
-        "InitializeRequest",
-        "InitializeRequestParams",
-        "InitializeResult",
-        "InitializedNotification",
-        "JSONRPCErrorResponse",
-        "JSONRPCNotification",
-        "JSONRPCRequest",
-        "JSONRPCResultResponse",
-        "LegacyTitledEnumSchema",
-        "ListPromptsRequest",
-        "ListPromptsResult",
-        "ListResourceTemplatesRequest",
-        "ListResourceTemplatesResult",
-        "ListResourcesRequest",
-        "ListResourcesResult",
-        "ListRootsRequest",
-        "ListRootsResult",
-        "ListTasksRequest",
-        "ListTasksResult",
-        "ListToolsRequest",
-        "ListToolsResult",
-        "LoggingMessageNotification",
-        "LoggingMessageNotificationParams",
-        "ModelHint",
-        "ModelPreferences",
-        "Notification",
-        "NotificationParams",
-        "NumberSchema",
-        "PaginatedRequest",
-        "PaginatedRequestParams",
-        "PaginatedResult",
-        "PingRequest",
-        "ProgressNotification",
-        "ProgressNotificationParams",
-        "Prompt",
-        "PromptArgument",
-        "PromptListChangedNotification",
-        "PromptMessage",
-        "PromptReference",
-        "ReadResourceRequest",
-        "ReadResourceRequestParams",
-        "ReadResourceResult",
-        "RelatedTaskMetadata",
-        "Request",
-        "RequestParams",
-        "Resource",
-        "ResourceContents",
-        "ResourceLink",
-        "ResourceListChangedNotification",
-        "ResourceRequestParams",
-        "ResourceTemplate",
-        "ResourceTemplateReference",
-        "ResourceUpdatedNotification",
-        "ResourceUpdatedNotificationParams",
-        "Result",
-        "Root",
-        "RootsListChangedNotification",
-        "SamplingMessage",
-        "SamplingMessageContentBlock",
-        "ServerCapabilities",
-        "ServerNotification",
-        "ServerRequest",
-        "SetLevelRequest",
-        "SetLevelRequestParams",
-        "StringSchema",
-        "SubscribeRequest",
-        "SubscribeRequestParams",
-        "Task",
-        "TaskAugmentedRequestParams",
-        "TaskMetadata",
-        "TaskStatusNotification",
-        "TextContent",
-        "TextResourceContents",
-        "TitledMultiSelectEnumSchema",
-        "TitledSingleSelectEnumSchema",
-        "Tool",
-        "ToolAnnotations",
-        "ToolChoice",
-        "ToolExecution",
-        "ToolListChangedNotification",
-        "ToolResultContent",
-        "ToolUseContent",
-        "URLElicitationRequiredError",
-        "UnsubscribeRequest",
-        "UnsubscribeRequestParams",
-        "UntitledMultiSelectEnumSchema",
-        "UntitledSingleSelectEnumSchema",
-        "CallToolRequestParamsMeta",
-        "CancelTaskRequestParams",
-        "ClientCapabilitiesElicitationForm",
-        "ClientCapabilitiesElicitationUrl",
-        "ClientCapabilitiesElicitation",
-        "ClientCapabilitiesExperimental",
-        "ClientCapabilitiesRoots",
-        "ClientCapabilitiesSamplingContext",
-        "ClientCapabilitiesSamplingTools",
-        "ClientCapabilitiesSampling",
-        "ClientCapabilitiesTasksCancel",
-        "ClientCapabilitiesTasksList",
-        "ClientCapabilitiesTasksRequestsElicitationCreate",
-        "ClientCapabilitiesTasksRequestsElicitation",
-        "ClientCapabilitiesTasksRequestsSamplingCreateMessage",
-        "ClientCapabilitiesTasksRequestsSampling",
-        "ClientCapabilitiesTasksRequests",
-        "ClientCapabilitiesTasks",
-        "GetTaskRequestParams",
-        "GetTaskPayloadRequestParams",
-        "CompleteRequestParamsMeta",
-        "CompleteRequestParamsArgument",
-        "CompleteRequestParamsContext",
-        "CompleteResultCompletion",
-        "CreateMessageRequestParamsMeta",
-        "CreateMessageRequestParamsMetadata",
-        "ElicitRequestFormParamsMeta",
-        "ElicitRequestFormParamsRequestedSchema",
-        "ElicitRequestURLParamsMeta",
-        "ElicitationCompleteNotificationParams",
-        "TitledSingleSelectEnumSchemaOneOf",
-        "UntitledMultiSelectEnumSchemaItems",
-        "TitledMultiSelectEnumSchemaItemsAnyOf",
-        "TitledMultiSelectEnumSchemaItems",
-        "GetPromptRequestParamsMeta",
-        "InitializeRequestParamsMeta",
-        "PaginatedRequestParamsMeta",
-        "ReadResourceRequestParamsMeta",
-        "RequestParamsMeta",
-        "ResourceRequestParamsMeta",
-        "ServerCapabilitiesCompletions",
-        "ServerCapabilitiesExperimental",
-        "ServerCapabilitiesLogging",
-        "ServerCapabilitiesPrompts",
-        "ServerCapabilitiesResources",
-        "ServerCapabilitiesTasksCancel",
-        "ServerCapabilitiesTasksList",
-        "ServerCapabilitiesTasksRequestsToolsCall",
-        "ServerCapabilitiesTasksRequestsTools",
-        "ServerCapabilitiesTasksRequests",
-        "ServerCapabilitiesTasks",
-        "ServerCapabilitiesTools",
-        "SetLevelRequestParamsMeta",
-        "SubscribeRequestParamsMeta",
-        "TaskAugmentedRequestParamsMeta",
-        "ToolInputSchemaProperties",
-        "ToolInputSchema",
-        "ToolOutputSchemaProperties",
-        "ToolOutputSchema",
-        "UnsubscribeRequestParamsMeta",
-    }
-)
-"""Definitions whose typed value may hold an open object (a plain JSON value never does)."""
 
 
 def _number(text: str) -> int | float:
@@ -964,17 +2098,6 @@ def _suspect(data: bytes) -> bool:
     )
 
 
-def _unread(data: bytes) -> bool:
-    """Whether what msgspec skipped of a decoded document (the undeclared members of its open
-    objects) holds what this package refuses: bytes that are not UTF-8, a number beyond a double
-    or the digits limit, nesting msgspec cannot read."""
-    try:
-        msgspec.json.decode(data)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-        return True
-    return False
-
-
 _CHECKER: Any = None
 
 
@@ -989,9 +2112,7 @@ def _checker() -> Any:
     return checker
 
 
-_SPECIAL: frozenset[Any] = frozenset(models.CARRIERS) | {list, dict}
-"""Types of a decoded value that may hold an open object (whose extras need the untyped read)."""
-
+_NOTHING: frozenset[Any] = frozenset()
 _CLASSES: frozenset[Any] = frozenset(
     v for v in models.DEFINITIONS.values() if isinstance(v, type)
 ) | {list, dict}
@@ -1064,41 +2185,69 @@ _DECLARED: dict[type[Any], frozenset[str]] = {}
 _SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 
 
-def _attach(value: Any, raw: Any) -> None:
-    """Walk a decoded value beside its JSON and keep, on each open object, the members the
-    schema does not declare (msgspec skips them)."""
-    if isinstance(value, msgspec.Struct):
-        if not isinstance(raw, dict):
-            return
-        cls = type(value)
-        if cls in models.OPEN:
-            declared = _DECLARED.get(cls)
-            if declared is None:
-                declared = _DECLARED[cls] = _declared(cls)
-            if (
-                not raw.keys() <= declared
-            ):  # a subset test in C: most objects carry nothing more
-                # beside the fields (dict=True): frozen models keep them too
-                value.__dict__["extras"] = {
-                    k: v for k, v in raw.items() if k not in declared
-                }
-        for attr, wire in models.CARRIED.get(
-            cls, ()
-        ):  # the fields that may hold an open object
+_TWINS: dict[type[Any], type[Any]] = models.TWINS
+_AT = " - at `"
+"""What msgspec writes before the path of a refused value below the top of a document."""
+_MEMBERS: msgspec.json.Decoder[dict[str, msgspec.Raw]] = msgspec.json.Decoder(
+    dict[str, msgspec.Raw]
+)
+_ANY: msgspec.json.Decoder[Any] = msgspec.json.Decoder()
+_ADOPT = not any(cls.__struct_config__.frozen for cls in _TWINS.values())
+"""Whether a twin's instance can become its class's (the two have the same fields in the same
+order: the same layout). Frozen classes refuse it; the codec then reads the twin again."""
+
+
+_JSON = "_json"
+"""Where an open object read with undeclared members keeps its members as plain JSON, until
+``extras`` first reads them (a document's undeclared members are found when asked for)."""
+_PLANS: dict[type[Any], tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]]] = {}
+
+
+def _plan(
+    cls: type[Any],
+) -> tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]] | None:
+    """(the class a twin becomes, else None; whether it is open; the fields that may hold an
+    open object) of a twin or a class an open object is reachable from; None for the others.
+    Made once per class."""
+    public = _TWINS.get(cls)
+    of = cls if public is None else public
+    if public is None and cls not in models.CARRIERS:
+        return None
+    found = _PLANS[cls] = (public, of in models.OPEN, models.CARRIED.get(of, ()))
+    return found
+
+
+def _adopt(value: Any, raw: Any) -> Any:
+    """A value read through the open twins (or the classes, when frozen) made the classes' in
+    place, each open object keeping its members in ``raw`` (the value as plain JSON; None:
+    keep none) for ``extras``. Returns the value."""
+    cls = value.__class__
+    plan = _PLANS.get(cls) or _plan(cls)
+    if plan is not None:
+        public, open_, carried = plan
+        if public is not None:
+            value.__class__ = public
+        if raw.__class__ is not dict:
+            raw = None
+        elif open_:
+            value.__dict__[_JSON] = raw
+        for attr, wire in carried:
             sub = getattr(value, attr)
-            if type(sub) not in _SCALARS:
-                _attach(sub, raw.get(wire))
-    elif isinstance(value, list) and isinstance(raw, list):
-        for v, r in zip(value, raw):
-            _attach(v, r)
-    elif isinstance(value, dict) and isinstance(
-        raw, dict
-    ):  # a map whose values are objects
+            if sub.__class__ not in _SCALARS:
+                _adopt(sub, None if raw is None else raw.get(wire))
+    elif cls is list:
+        if raw.__class__ is list:
+            for v, r in zip(value, raw):
+                _adopt(v, r)
+        else:
+            for v in value:
+                _adopt(v, None)
+    elif cls is dict:
+        keyed = raw.__class__ is dict
         for k, v in value.items():
-            if isinstance(
-                v, (msgspec.Struct, list)
-            ):  # not the plain dicts of any-JSON values
-                _attach(v, raw.get(k))
+            if v.__class__ not in _SCALARS:
+                _adopt(v, raw.get(k) if keyed else None)
+    return value
 
 
 def _carries(value: Any) -> bool:
@@ -1113,16 +2262,31 @@ def _carries(value: Any) -> bool:
 
 def extras(value: Any) -> dict[str, Any]:
     """The members an open object carried that the schema does not declare."""
-    found: dict[str, Any] = (
-        getattr(value, "extras", {}) if type(value) in models.OPEN else {}
-    )
+    cls = type(value)
+    if cls not in models.OPEN:
+        return {}
+    kept = value.__dict__
+    found: dict[str, Any] | None = kept.get("extras")
+    if found is None:
+        members = kept.pop(_JSON, None)
+        if members is None:
+            return {}
+        declared = _DECLARED.get(cls)
+        if declared is None:
+            declared = _DECLARED[cls] = _declared(cls)
+        found = {k: v for k, v in members.items() if k not in declared}
+        if not found:
+            return found
+        kept["extras"] = (
+            found  # beside the fields (dict=True): frozen models keep them too
+        )
     return found
 
 
 def _has_extras(value: Any) -> bool:
     if isinstance(value, msgspec.Struct):
         cls = type(value)
-        if cls in models.OPEN and getattr(value, "extras", None):
+        if cls in models.OPEN and extras(value):
             return True
         return cls in models.CARRIERS and any(
             _has_extras(getattr(value, attr)) for attr, _ in _fields(cls)

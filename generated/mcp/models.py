@@ -330,12 +330,13 @@ TaskStatusNotificationParams: TypeAlias = dict[str, Any]
 """Parameters for a `notifications/tasks/status` notification."""
 
 
-class Annotations(Struct, kw_only=True, dict=True):
+class Annotations(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Optional annotations for the client. The client can use annotations to inform how
     objects are used or displayed
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     audience: list[Role] | UnsetType = UNSET
@@ -365,11 +366,19 @@ class Annotations(Struct, kw_only=True, dict=True):
     """
 
 
-class AudioContent(Struct, kw_only=True, dict=True, tag_field="type", tag="audio"):
+class AudioContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="audio",
+):
     """Audio provided to or from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["audio"]] = "audio"
@@ -386,12 +395,13 @@ class AudioContent(Struct, kw_only=True, dict=True, tag_field="type", tag="audio
     """
 
 
-class BaseMetadata(Struct, kw_only=True, dict=True):
+class BaseMetadata(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Base interface for metadata with name (identifier) and title (display name)
     properties.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     name: str
@@ -407,9 +417,10 @@ class BaseMetadata(Struct, kw_only=True, dict=True):
     """
 
 
-class BlobResourceContents(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class BlobResourceContents(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -424,9 +435,10 @@ class BlobResourceContents(Struct, kw_only=True, dict=True):
     """The URI of this resource."""
 
 
-class BooleanSchema(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class BooleanSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: bool | UnsetType = UNSET
@@ -436,12 +448,18 @@ class BooleanSchema(Struct, kw_only=True, dict=True):
 
 
 class CallToolRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/call"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tools/call",
 ):
     """Used by the client to invoke a tool provided by the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tools/call"]] = "tools/call"
@@ -450,11 +468,14 @@ class CallToolRequest(
     params: CallToolRequestParams
 
 
-class CallToolRequestParams(Struct, kw_only=True, dict=True):
+class CallToolRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `tools/call` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: CallToolRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -475,11 +496,12 @@ class CallToolRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class CallToolResult(Struct, kw_only=True, dict=True):
+class CallToolResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's response to a tool call.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -510,12 +532,18 @@ class CallToolResult(Struct, kw_only=True, dict=True):
 
 
 class CancelTaskRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/cancel"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tasks/cancel",
 ):
     """A request to cancel a task.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tasks/cancel"]] = "tasks/cancel"
@@ -525,7 +553,12 @@ class CancelTaskRequest(
 
 
 class CancelledNotification(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/cancelled"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/cancelled",
 ):
     """This notification can be sent by either side to indicate that it is cancelling a
     previously-issued request.
@@ -541,8 +574,9 @@ class CancelledNotification(
 
     For task cancellation, use the `tasks/cancel` request instead of this notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/cancelled"]] = "notifications/cancelled"
@@ -550,11 +584,14 @@ class CancelledNotification(
     params: CancelledNotificationParams
 
 
-class CancelledNotificationParams(Struct, kw_only=True, dict=True):
+class CancelledNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `notifications/cancelled` notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -574,13 +611,14 @@ class CancelledNotificationParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ClientCapabilities(Struct, kw_only=True, dict=True):
+class ClientCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Capabilities a client may support. Known capabilities are defined here, in this
     schema, but this is not a closed set: any client can define its own, additional
     capabilities.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     elicitation: ClientCapabilitiesElicitation | UnsetType = UNSET
@@ -596,12 +634,18 @@ class ClientCapabilities(Struct, kw_only=True, dict=True):
 
 
 class CompleteRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="completion/complete"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="completion/complete",
 ):
     """A request from the client to the server, to ask for completion options.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["completion/complete"]] = "completion/complete"
@@ -610,11 +654,14 @@ class CompleteRequest(
     params: CompleteRequestParams
 
 
-class CompleteRequestParams(Struct, kw_only=True, dict=True):
+class CompleteRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `completion/complete` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: CompleteRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -628,11 +675,12 @@ class CompleteRequestParams(Struct, kw_only=True, dict=True):
     ref: PromptReference | ResourceTemplateReference
 
 
-class CompleteResult(Struct, kw_only=True, dict=True):
+class CompleteResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's response to a completion/complete request
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -643,15 +691,21 @@ class CompleteResult(Struct, kw_only=True, dict=True):
 
 
 class CreateMessageRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="sampling/createMessage"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="sampling/createMessage",
 ):
     """A request from the server to sample an LLM via the client. The client has full
     discretion over which model to select. The client should also inform the user before
     beginning sampling, to allow them to inspect the request (human in the loop) and
     decide whether to approve it.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["sampling/createMessage"]] = "sampling/createMessage"
@@ -660,11 +714,14 @@ class CreateMessageRequest(
     params: CreateMessageRequestParams
 
 
-class CreateMessageRequestParams(Struct, kw_only=True, dict=True):
+class CreateMessageRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `sampling/createMessage` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: CreateMessageRequestParamsMeta | UnsetType = field(
@@ -725,14 +782,15 @@ class CreateMessageRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class CreateMessageResult(Struct, kw_only=True, dict=True):
+class CreateMessageResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The client's response to a sampling/createMessage request from the server. The
     client should inform the user before returning the sampled message, to allow them to
     inspect the response (human in the loop) and decide whether to allow the server to
     see it.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -754,11 +812,12 @@ class CreateMessageResult(Struct, kw_only=True, dict=True):
     """
 
 
-class CreateTaskResult(Struct, kw_only=True, dict=True):
+class CreateTaskResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A response to a task-augmented request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -769,13 +828,19 @@ class CreateTaskResult(Struct, kw_only=True, dict=True):
 
 
 class ElicitRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="elicitation/create"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="elicitation/create",
 ):
     """A request from the server to elicit additional information from the user via the
     client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["elicitation/create"]] = "elicitation/create"
@@ -784,12 +849,15 @@ class ElicitRequest(
     params: ElicitRequestParams
 
 
-class ElicitRequestFormParams(Struct, kw_only=True, dict=True):
+class ElicitRequestFormParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The parameters for a request to elicit non-sensitive information from the user via a
     form in the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ElicitRequestFormParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -817,12 +885,15 @@ class ElicitRequestFormParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ElicitRequestURLParams(Struct, kw_only=True, dict=True):
+class ElicitRequestURLParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The parameters for a request to elicit information from the user via a URL in the
     client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ElicitRequestURLParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -849,11 +920,12 @@ class ElicitRequestURLParams(Struct, kw_only=True, dict=True):
     """The URL that the user should navigate to."""
 
 
-class ElicitResult(Struct, kw_only=True, dict=True):
+class ElicitResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The client's response to an elicitation request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -875,6 +947,7 @@ class ElicitResult(Struct, kw_only=True, dict=True):
 class ElicitationCompleteNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/elicitation/complete",
@@ -882,8 +955,9 @@ class ElicitationCompleteNotification(
     """An optional notification from the server to the client, informing it of a completion
     of a out-of-band elicitation request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/elicitation/complete"]] = (
@@ -894,15 +968,21 @@ class ElicitationCompleteNotification(
 
 
 class EmbeddedResource(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="resource"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="resource",
 ):
     """The contents of a resource, embedded into a prompt or tool call result.
 
     It is up to the client how best to render embedded resources for the benefit of the
     LLM and/or the user.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["resource"]] = "resource"
@@ -915,9 +995,10 @@ class EmbeddedResource(
     resource: dict[str, Any]
 
 
-class Error(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Error(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: int
@@ -933,12 +1014,18 @@ class Error(Struct, kw_only=True, dict=True):
 
 
 class GetPromptRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/get"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="prompts/get",
 ):
     """Used by the client to get a prompt provided by the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["prompts/get"]] = "prompts/get"
@@ -947,11 +1034,14 @@ class GetPromptRequest(
     params: GetPromptRequestParams
 
 
-class GetPromptRequestParams(Struct, kw_only=True, dict=True):
+class GetPromptRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `prompts/get` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: GetPromptRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -964,11 +1054,12 @@ class GetPromptRequestParams(Struct, kw_only=True, dict=True):
     """The name of the prompt or prompt template."""
 
 
-class GetPromptResult(Struct, kw_only=True, dict=True):
+class GetPromptResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's response to a prompts/get request from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -981,12 +1072,18 @@ class GetPromptResult(Struct, kw_only=True, dict=True):
 
 
 class GetTaskPayloadRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/result"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tasks/result",
 ):
     """A request to retrieve the result of a completed task.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tasks/result"]] = "tasks/result"
@@ -995,13 +1092,14 @@ class GetTaskPayloadRequest(
     params: GetTaskPayloadRequestParams
 
 
-class GetTaskPayloadResult(Struct, kw_only=True, dict=True):
+class GetTaskPayloadResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The response to a tasks/result request. The structure matches the result type of the
     original request. For example, a tools/call task would return the CallToolResult
     structure.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1011,12 +1109,18 @@ class GetTaskPayloadResult(Struct, kw_only=True, dict=True):
 
 
 class GetTaskRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/get"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tasks/get",
 ):
     """A request to retrieve the state of a task.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tasks/get"]] = "tasks/get"
@@ -1025,11 +1129,12 @@ class GetTaskRequest(
     params: GetTaskRequestParams
 
 
-class Icon(Struct, kw_only=True, dict=True):
+class Icon(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """An optionally-sized icon that can be displayed in a user interface.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
@@ -1062,11 +1167,12 @@ class Icon(Struct, kw_only=True, dict=True):
     """
 
 
-class Icons(Struct, kw_only=True, dict=True):
+class Icons(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Base interface to add `icons` property.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     icons: list[Icon] | UnsetType = UNSET
@@ -1082,11 +1188,19 @@ class Icons(Struct, kw_only=True, dict=True):
     """
 
 
-class ImageContent(Struct, kw_only=True, dict=True, tag_field="type", tag="image"):
+class ImageContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="image",
+):
     """An image provided to or from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["image"]] = "image"
@@ -1103,11 +1217,12 @@ class ImageContent(Struct, kw_only=True, dict=True, tag_field="type", tag="image
     """
 
 
-class Implementation(Struct, kw_only=True, dict=True):
+class Implementation(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes the MCP implementation.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     description: str | UnsetType = UNSET
@@ -1145,13 +1260,19 @@ class Implementation(Struct, kw_only=True, dict=True):
 
 
 class InitializeRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="initialize"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="initialize",
 ):
     """This request is sent from the client to the server when it first connects, asking it
     to begin initialization.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["initialize"]] = "initialize"
@@ -1160,11 +1281,14 @@ class InitializeRequest(
     params: InitializeRequestParams
 
 
-class InitializeRequestParams(Struct, kw_only=True, dict=True):
+class InitializeRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for an `initialize` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: InitializeRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -1179,12 +1303,13 @@ class InitializeRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class InitializeResult(Struct, kw_only=True, dict=True):
+class InitializeResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """After receiving an initialize request from the client, the server sends this
     response.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1208,13 +1333,19 @@ class InitializeResult(Struct, kw_only=True, dict=True):
 
 
 class InitializedNotification(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/initialized"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/initialized",
 ):
     """This notification is sent from the client to the server after initialization has
     finished.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/initialized"]] = "notifications/initialized"
@@ -1222,11 +1353,12 @@ class InitializedNotification(
     params: NotificationParams | UnsetType = UNSET
 
 
-class JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
+class JSONRPCErrorResponse(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A response to a request that indicates an error occurred.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     error: Error
@@ -1234,11 +1366,12 @@ class JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
     jsonrpc: Literal["2.0"]
 
 
-class JSONRPCNotification(Struct, kw_only=True, dict=True):
+class JSONRPCNotification(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A notification which does not expect a response.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     jsonrpc: Literal["2.0"]
@@ -1246,11 +1379,12 @@ class JSONRPCNotification(Struct, kw_only=True, dict=True):
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class JSONRPCRequest(Struct, kw_only=True, dict=True):
+class JSONRPCRequest(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A request that expects a response.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1259,11 +1393,14 @@ class JSONRPCRequest(Struct, kw_only=True, dict=True):
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class JSONRPCResultResponse(Struct, kw_only=True, dict=True):
+class JSONRPCResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful (non-error) response to a request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1271,12 +1408,15 @@ class JSONRPCResultResponse(Struct, kw_only=True, dict=True):
     result: Result
 
 
-class LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
+class LegacyTitledEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Use TitledSingleSelectEnumSchema instead. This interface will be removed in a future
     version.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -1291,13 +1431,19 @@ class LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
 
 
 class ListPromptsRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="prompts/list",
 ):
     """Sent from the client to request a list of prompts and prompt templates the server
     has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["prompts/list"]] = "prompts/list"
@@ -1306,11 +1452,12 @@ class ListPromptsRequest(
     params: PaginatedRequestParams | UnsetType = UNSET
 
 
-class ListPromptsResult(Struct, kw_only=True, dict=True):
+class ListPromptsResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's response to a prompts/list request from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1325,12 +1472,18 @@ class ListPromptsResult(Struct, kw_only=True, dict=True):
 
 
 class ListResourceTemplatesRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/templates/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/templates/list",
 ):
     """Sent from the client to request a list of resource templates the server has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/templates/list"]] = "resources/templates/list"
@@ -1339,11 +1492,14 @@ class ListResourceTemplatesRequest(
     params: PaginatedRequestParams | UnsetType = UNSET
 
 
-class ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
+class ListResourceTemplatesResult(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The server's response to a resources/templates/list request from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1358,12 +1514,18 @@ class ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
 
 
 class ListResourcesRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/list",
 ):
     """Sent from the client to request a list of resources the server has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/list"]] = "resources/list"
@@ -1372,11 +1534,12 @@ class ListResourcesRequest(
     params: PaginatedRequestParams | UnsetType = UNSET
 
 
-class ListResourcesResult(Struct, kw_only=True, dict=True):
+class ListResourcesResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's response to a resources/list request from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1391,7 +1554,12 @@ class ListResourcesResult(Struct, kw_only=True, dict=True):
 
 
 class ListRootsRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="roots/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="roots/list",
 ):
     """Sent from the server to request a list of root URIs from the client. Roots allow
     servers to ask for specific directories or files to operate on. A common example for
@@ -1400,8 +1568,9 @@ class ListRootsRequest(
     This request is typically used when the server needs to understand the file system
     structure or access specific locations that the client has permission to read from.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["roots/list"]] = "roots/list"
@@ -1410,13 +1579,14 @@ class ListRootsRequest(
     params: RequestParams | UnsetType = UNSET
 
 
-class ListRootsResult(Struct, kw_only=True, dict=True):
+class ListRootsResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The client's response to a roots/list request from the server. This result contains
     an array of Root objects, each representing a root directory or file that the server
     can operate on.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1427,12 +1597,18 @@ class ListRootsResult(Struct, kw_only=True, dict=True):
 
 
 class ListTasksRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tasks/list",
 ):
     """A request to retrieve a list of tasks.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tasks/list"]] = "tasks/list"
@@ -1441,11 +1617,12 @@ class ListTasksRequest(
     params: PaginatedRequestParams | UnsetType = UNSET
 
 
-class ListTasksResult(Struct, kw_only=True, dict=True):
+class ListTasksResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The response to a tasks/list request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1460,12 +1637,18 @@ class ListTasksResult(Struct, kw_only=True, dict=True):
 
 
 class ListToolsRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tools/list",
 ):
     """Sent from the client to request a list of tools the server has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tools/list"]] = "tools/list"
@@ -1474,11 +1657,12 @@ class ListToolsRequest(
     params: PaginatedRequestParams | UnsetType = UNSET
 
 
-class ListToolsResult(Struct, kw_only=True, dict=True):
+class ListToolsResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's response to a tools/list request from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1493,14 +1677,20 @@ class ListToolsResult(Struct, kw_only=True, dict=True):
 
 
 class LoggingMessageNotification(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/message"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/message",
 ):
     """JSONRPCNotification of a log message passed from server to client. If no
     logging/setLevel request has been sent from the client, the server MAY decide which
     messages to send automatically.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/message"]] = "notifications/message"
@@ -1508,11 +1698,14 @@ class LoggingMessageNotification(
     params: LoggingMessageNotificationParams
 
 
-class LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
+class LoggingMessageNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `notifications/message` notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1529,14 +1722,15 @@ class LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
     """An optional name of the logger issuing this message."""
 
 
-class ModelHint(Struct, kw_only=True, dict=True):
+class ModelHint(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Hints to use for model selection.
 
     Keys not declared here are currently left unspecified by the spec and are up to the
     client to interpret.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     name: str | UnsetType = UNSET
@@ -1553,7 +1747,7 @@ class ModelHint(Struct, kw_only=True, dict=True):
     """
 
 
-class ModelPreferences(Struct, kw_only=True, dict=True):
+class ModelPreferences(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's preferences for model selection, requested of the client during
     sampling.
 
@@ -1567,8 +1761,9 @@ class ModelPreferences(Struct, kw_only=True, dict=True):
     the client to decide how to interpret these preferences and how to balance them
     against other considerations.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     cost_priority: (
@@ -1608,18 +1803,20 @@ class ModelPreferences(Struct, kw_only=True, dict=True):
     """
 
 
-class Notification(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Notification(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: str
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class NotificationParams(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class NotificationParams(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1628,9 +1825,10 @@ class NotificationParams(Struct, kw_only=True, dict=True):
     """
 
 
-class NumberSchema(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class NumberSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: int | float | UnsetType = UNSET
@@ -1641,9 +1839,10 @@ class NumberSchema(Struct, kw_only=True, dict=True):
     type: Literal["integer", "number"]
 
 
-class PaginatedRequest(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class PaginatedRequest(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1652,11 +1851,14 @@ class PaginatedRequest(Struct, kw_only=True, dict=True):
     params: PaginatedRequestParams | UnsetType = UNSET
 
 
-class PaginatedRequestParams(Struct, kw_only=True, dict=True):
+class PaginatedRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Common parameters for paginated requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: PaginatedRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -1669,9 +1871,10 @@ class PaginatedRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class PaginatedResult(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class PaginatedResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1684,12 +1887,20 @@ class PaginatedResult(Struct, kw_only=True, dict=True):
     """
 
 
-class PingRequest(Struct, kw_only=True, dict=True, tag_field="method", tag="ping"):
+class PingRequest(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="ping",
+):
     """A ping, issued by either the server or the client, to check that the other party is
     still alive. The receiver must promptly respond, or else may be disconnected.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["ping"]] = "ping"
@@ -1699,13 +1910,19 @@ class PingRequest(Struct, kw_only=True, dict=True, tag_field="method", tag="ping
 
 
 class ProgressNotification(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/progress"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/progress",
 ):
     """An out-of-band notification used to inform the receiver of a progress update for a
     long-running request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/progress"]] = "notifications/progress"
@@ -1713,11 +1930,14 @@ class ProgressNotification(
     params: ProgressNotificationParams
 
 
-class ProgressNotificationParams(Struct, kw_only=True, dict=True):
+class ProgressNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `notifications/progress` notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1738,11 +1958,12 @@ class ProgressNotificationParams(Struct, kw_only=True, dict=True):
     """Total number of items to process (or total progress required), if known."""
 
 
-class Prompt(Struct, kw_only=True, dict=True):
+class Prompt(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A prompt or prompt template that the server offers.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1777,11 +1998,12 @@ class Prompt(Struct, kw_only=True, dict=True):
     """
 
 
-class PromptArgument(Struct, kw_only=True, dict=True):
+class PromptArgument(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes an argument that a prompt can accept.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     description: str | UnsetType = UNSET
@@ -1804,6 +2026,7 @@ class PromptArgument(Struct, kw_only=True, dict=True):
 class PromptListChangedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/prompts/list_changed",
@@ -1812,8 +2035,9 @@ class PromptListChangedNotification(
     of prompts it offers has changed. This may be issued by servers without any previous
     subscription from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/prompts/list_changed"]] = (
@@ -1823,14 +2047,15 @@ class PromptListChangedNotification(
     params: NotificationParams | UnsetType = UNSET
 
 
-class PromptMessage(Struct, kw_only=True, dict=True):
+class PromptMessage(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes a message returned as part of a prompt.
 
     This is similar to `SamplingMessage`, but also supports the embedding of resources
     from the MCP server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     content: ContentBlock
@@ -1838,12 +2063,18 @@ class PromptMessage(Struct, kw_only=True, dict=True):
 
 
 class PromptReference(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/prompt"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="ref/prompt",
 ):
     """Identifies a prompt.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["ref/prompt"]] = "ref/prompt"
@@ -1861,12 +2092,18 @@ class PromptReference(
 
 
 class ReadResourceRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/read"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/read",
 ):
     """Sent from the client to the server, to read a specific resource URI.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/read"]] = "resources/read"
@@ -1875,11 +2112,14 @@ class ReadResourceRequest(
     params: ReadResourceRequestParams
 
 
-class ReadResourceRequestParams(Struct, kw_only=True, dict=True):
+class ReadResourceRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `resources/read` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ReadResourceRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -1892,11 +2132,12 @@ class ReadResourceRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ReadResourceResult(Struct, kw_only=True, dict=True):
+class ReadResourceResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's response to a resources/read request from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1906,32 +2147,35 @@ class ReadResourceResult(Struct, kw_only=True, dict=True):
     contents: list[dict[str, Any]]
 
 
-class RelatedTaskMetadata(Struct, kw_only=True, dict=True):
+class RelatedTaskMetadata(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Metadata for associating messages with a task. Include this in the `_meta` field
     under the key `io.modelcontextprotocol/related-task`.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     task_id: str = field(name="taskId")
     """The task identifier this message is associated with."""
 
 
-class Request(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Request(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: str
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class RequestParams(Struct, kw_only=True, dict=True):
+class RequestParams(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Common params for any request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -1940,11 +2184,12 @@ class RequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class Resource(Struct, kw_only=True, dict=True):
+class Resource(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A known resource that the server is capable of reading.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -1993,11 +2238,12 @@ class Resource(Struct, kw_only=True, dict=True):
     """The URI of this resource."""
 
 
-class ResourceContents(Struct, kw_only=True, dict=True):
+class ResourceContents(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The contents of a specific resource or sub-resource.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2011,7 +2257,12 @@ class ResourceContents(Struct, kw_only=True, dict=True):
 
 
 class ResourceLink(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="resource_link"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="resource_link",
 ):
     """A resource that the server is capable of reading, included in a prompt or tool call
     result.
@@ -2019,8 +2270,9 @@ class ResourceLink(
     Note: resource links returned by tools are not guaranteed to appear in the results
     of `resources/list` requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["resource_link"]] = "resource_link"
@@ -2073,6 +2325,7 @@ class ResourceLink(
 class ResourceListChangedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/resources/list_changed",
@@ -2081,8 +2334,9 @@ class ResourceListChangedNotification(
     of resources it can read from has changed. This may be issued by servers without any
     previous subscription from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/resources/list_changed"]] = (
@@ -2092,11 +2346,14 @@ class ResourceListChangedNotification(
     params: NotificationParams | UnsetType = UNSET
 
 
-class ResourceRequestParams(Struct, kw_only=True, dict=True):
+class ResourceRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Common parameters when working with resources.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResourceRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -2109,11 +2366,12 @@ class ResourceRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ResourceTemplate(Struct, kw_only=True, dict=True):
+class ResourceTemplate(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A template description for resources available on the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2160,12 +2418,18 @@ class ResourceTemplate(Struct, kw_only=True, dict=True):
 
 
 class ResourceTemplateReference(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/resource"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="ref/resource",
 ):
     """A reference to a resource or resource template definition.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["ref/resource"]] = "ref/resource"
@@ -2176,6 +2440,7 @@ class ResourceTemplateReference(
 class ResourceUpdatedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/resources/updated",
@@ -2184,8 +2449,9 @@ class ResourceUpdatedNotification(
     changed and may need to be read again. This should only be sent if the client
     previously sent a resources/subscribe request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/resources/updated"]] = (
@@ -2195,11 +2461,14 @@ class ResourceUpdatedNotification(
     params: ResourceUpdatedNotificationParams
 
 
-class ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
+class ResourceUpdatedNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `notifications/resources/updated` notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2212,9 +2481,10 @@ class ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
     """
 
 
-class Result(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Result(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2223,11 +2493,12 @@ class Result(Struct, kw_only=True, dict=True):
     """
 
 
-class Root(Struct, kw_only=True, dict=True):
+class Root(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Represents a root directory or file that the server can operate on.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2249,6 +2520,7 @@ class Root(Struct, kw_only=True, dict=True):
 class RootsListChangedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/roots/list_changed",
@@ -2258,8 +2530,9 @@ class RootsListChangedNotification(
     modifies any root. The server should then request an updated list of roots using the
     ListRootsRequest.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/roots/list_changed"]] = (
@@ -2269,11 +2542,12 @@ class RootsListChangedNotification(
     params: NotificationParams | UnsetType = UNSET
 
 
-class SamplingMessage(Struct, kw_only=True, dict=True):
+class SamplingMessage(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes a message issued to or received from an LLM API.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2284,13 +2558,14 @@ class SamplingMessage(Struct, kw_only=True, dict=True):
     role: Role
 
 
-class ServerCapabilities(Struct, kw_only=True, dict=True):
+class ServerCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Capabilities that a server may support. Known capabilities are defined here, in this
     schema, but this is not a closed set: any server can define its own, additional
     capabilities.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     completions: ServerCapabilitiesCompletions | UnsetType = UNSET
@@ -2310,12 +2585,18 @@ class ServerCapabilities(Struct, kw_only=True, dict=True):
 
 
 class SetLevelRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="logging/setLevel"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="logging/setLevel",
 ):
     """A request from the client to the server, to enable or adjust logging.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["logging/setLevel"]] = "logging/setLevel"
@@ -2324,11 +2605,14 @@ class SetLevelRequest(
     params: SetLevelRequestParams
 
 
-class SetLevelRequestParams(Struct, kw_only=True, dict=True):
+class SetLevelRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `logging/setLevel` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: SetLevelRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -2342,9 +2626,10 @@ class SetLevelRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class StringSchema(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class StringSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -2357,13 +2642,19 @@ class StringSchema(Struct, kw_only=True, dict=True):
 
 
 class SubscribeRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/subscribe"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/subscribe",
 ):
     """Sent from the client to request resources/updated notifications from the server
     whenever a particular resource changes.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/subscribe"]] = "resources/subscribe"
@@ -2372,11 +2663,14 @@ class SubscribeRequest(
     params: SubscribeRequestParams
 
 
-class SubscribeRequestParams(Struct, kw_only=True, dict=True):
+class SubscribeRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `resources/subscribe` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: SubscribeRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -2389,11 +2683,12 @@ class SubscribeRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class Task(Struct, kw_only=True, dict=True):
+class Task(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Data associated with a task.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     created_at: str = field(name="createdAt")
@@ -2416,11 +2711,14 @@ class Task(Struct, kw_only=True, dict=True):
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
-class TaskAugmentedRequestParams(Struct, kw_only=True, dict=True):
+class TaskAugmentedRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Common params for any task-augmented request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: TaskAugmentedRequestParamsMeta | UnsetType = field(
@@ -2439,12 +2737,13 @@ class TaskAugmentedRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class TaskMetadata(Struct, kw_only=True, dict=True):
+class TaskMetadata(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Metadata for augmenting a request with task execution. Include this in the `task`
     field of the request parameters.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     ttl: int | UnsetType = UNSET
@@ -2454,6 +2753,7 @@ class TaskMetadata(Struct, kw_only=True, dict=True):
 class TaskStatusNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/tasks/status",
@@ -2461,8 +2761,9 @@ class TaskStatusNotification(
     """An optional notification from the receiver to the requestor, informing them that a
     task's status has changed. Receivers are not required to send these notifications.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/tasks/status"]] = (
@@ -2472,11 +2773,19 @@ class TaskStatusNotification(
     params: TaskStatusNotificationParams
 
 
-class TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text"):
+class TextContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="text",
+):
     """Text provided to or from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["text"]] = "text"
@@ -2490,9 +2799,10 @@ class TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text")
     """The text content of the message."""
 
 
-class TextResourceContents(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class TextResourceContents(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2509,11 +2819,14 @@ class TextResourceContents(Struct, kw_only=True, dict=True):
     """The URI of this resource."""
 
 
-class TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+class TitledMultiSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for multiple-selection enumeration with display titles for each option.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: list[str] | UnsetType = UNSET
@@ -2531,11 +2844,14 @@ class TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["array"]
 
 
-class TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+class TitledSingleSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for single-selection enumeration with display titles for each option.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -2549,11 +2865,12 @@ class TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["string"]
 
 
-class Tool(Struct, kw_only=True, dict=True):
+class Tool(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Definition for a tool the client can call.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
@@ -2608,7 +2925,7 @@ class Tool(Struct, kw_only=True, dict=True):
     """
 
 
-class ToolAnnotations(Struct, kw_only=True, dict=True):
+class ToolAnnotations(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Additional properties describing a Tool to clients.
 
     NOTE: all properties in ToolAnnotations are **hints**. They are not guaranteed to
@@ -2618,8 +2935,9 @@ class ToolAnnotations(Struct, kw_only=True, dict=True):
     Clients should never make tool use decisions based on ToolAnnotations received from
     untrusted servers.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     destructive_hint: bool | UnsetType = field(default=UNSET, name="destructiveHint")
@@ -2654,11 +2972,12 @@ class ToolAnnotations(Struct, kw_only=True, dict=True):
     """A human-readable title for the tool."""
 
 
-class ToolChoice(Struct, kw_only=True, dict=True):
+class ToolChoice(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Controls tool selection behavior for sampling requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     mode: Literal["auto", "none", "required"] | UnsetType = UNSET
@@ -2668,11 +2987,12 @@ class ToolChoice(Struct, kw_only=True, dict=True):
     """
 
 
-class ToolExecution(Struct, kw_only=True, dict=True):
+class ToolExecution(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Execution-related properties for a tool.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     task_support: Literal["forbidden", "optional", "required"] | UnsetType = field(
@@ -2692,6 +3012,7 @@ class ToolExecution(Struct, kw_only=True, dict=True):
 class ToolListChangedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/tools/list_changed",
@@ -2700,8 +3021,9 @@ class ToolListChangedNotification(
     of tools it offers has changed. This may be issued by servers without any previous
     subscription from the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/tools/list_changed"]] = (
@@ -2712,12 +3034,18 @@ class ToolListChangedNotification(
 
 
 class ToolResultContent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_result"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="tool_result",
 ):
     """The result of a tool use, provided by the user back to the assistant.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["tool_result"]] = "tool_result"
@@ -2754,11 +3082,19 @@ class ToolResultContent(
     """
 
 
-class ToolUseContent(Struct, kw_only=True, dict=True, tag_field="type", tag="tool_use"):
+class ToolUseContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="tool_use",
+):
     """A request from the assistant to call a tool.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["tool_use"]] = "tool_use"
@@ -2780,12 +3116,15 @@ class ToolUseContent(Struct, kw_only=True, dict=True, tag_field="type", tag="too
     """The name of the tool to call."""
 
 
-class URLElicitationRequiredError(Struct, kw_only=True, dict=True):
+class URLElicitationRequiredError(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """An error response that indicates that the server requires the client to provide
     additional information via an elicitation request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     error: dict[str, Any]
@@ -2794,13 +3133,19 @@ class URLElicitationRequiredError(Struct, kw_only=True, dict=True):
 
 
 class UnsubscribeRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/unsubscribe"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/unsubscribe",
 ):
     """Sent from the client to request cancellation of resources/updated notifications from
     the server. This should follow a previous resources/subscribe request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/unsubscribe"]] = "resources/unsubscribe"
@@ -2809,11 +3154,14 @@ class UnsubscribeRequest(
     params: UnsubscribeRequestParams
 
 
-class UnsubscribeRequestParams(Struct, kw_only=True, dict=True):
+class UnsubscribeRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `resources/unsubscribe` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: UnsubscribeRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
@@ -2826,11 +3174,14 @@ class UnsubscribeRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+class UntitledMultiSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for multiple-selection enumeration without display titles for options.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: list[str] | UnsetType = UNSET
@@ -2848,11 +3199,14 @@ class UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["array"]
 
 
-class UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+class UntitledSingleSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for single-selection enumeration without display titles for options.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -2866,12 +3220,15 @@ class UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["string"]
 
 
-class CallToolRequestParamsMeta(Struct, kw_only=True, dict=True):
+class CallToolRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -2884,87 +3241,114 @@ class CallToolRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class CancelTaskRequestParams(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class CancelTaskRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     task_id: str = field(name="taskId")
     """The task identifier to cancel."""
 
 
-class ClientCapabilitiesElicitationForm(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ClientCapabilitiesElicitationForm(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesElicitationUrl(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ClientCapabilitiesElicitationUrl(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesElicitation(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the client supports elicitation from the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     form: ClientCapabilitiesElicitationForm | UnsetType = UNSET
     url: ClientCapabilitiesElicitationUrl | UnsetType = UNSET
 
 
-class ClientCapabilitiesExperimental(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ClientCapabilitiesExperimental(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesRoots(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the client supports listing roots.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
     """Whether the client supports notifications for changes to the roots list."""
 
 
-class ClientCapabilitiesSamplingContext(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesSamplingContext(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether the client supports context inclusion via includeContext parameter. If not
     declared, servers SHOULD only use `includeContext: "none"` (or omit it).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesSamplingTools(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesSamplingTools(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether the client supports tool use via tools and toolChoice parameters.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesSampling(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the client supports sampling from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     context: ClientCapabilitiesSamplingContext | UnsetType = UNSET
@@ -2975,41 +3359,53 @@ class ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
     """Whether the client supports tool use via tools and toolChoice parameters."""
 
 
-class ClientCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesTasksCancel(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether this client supports tasks/cancel.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesTasksList(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesTasksList(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether this client supports tasks/list.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesTasksRequestsElicitationCreate(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesTasksRequestsElicitationCreate(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether the client supports task-augmented elicitation/create requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesTasksRequestsElicitation(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesTasksRequestsElicitation(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Task support for elicitation-related requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     create: ClientCapabilitiesTasksRequestsElicitationCreate | UnsetType = UNSET
@@ -3017,22 +3413,26 @@ class ClientCapabilitiesTasksRequestsElicitation(Struct, kw_only=True, dict=True
 
 
 class ClientCapabilitiesTasksRequestsSamplingCreateMessage(
-    Struct, kw_only=True, dict=True
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
 ):
     """Whether the client supports task-augmented sampling/createMessage requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesTasksRequestsSampling(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesTasksRequestsSampling(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Task support for sampling-related requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     create_message: ClientCapabilitiesTasksRequestsSamplingCreateMessage | UnsetType = (
@@ -3041,11 +3441,14 @@ class ClientCapabilitiesTasksRequestsSampling(Struct, kw_only=True, dict=True):
     """Whether the client supports task-augmented sampling/createMessage requests."""
 
 
-class ClientCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesTasksRequests(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Specifies which request types can be augmented with tasks.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     elicitation: ClientCapabilitiesTasksRequestsElicitation | UnsetType = UNSET
@@ -3054,11 +3457,14 @@ class ClientCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
     """Task support for sampling-related requests."""
 
 
-class ClientCapabilitiesTasks(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesTasks(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the client supports task-augmented requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     cancel: ClientCapabilitiesTasksCancel | UnsetType = UNSET
@@ -3069,30 +3475,37 @@ class ClientCapabilitiesTasks(Struct, kw_only=True, dict=True):
     """Specifies which request types can be augmented with tasks."""
 
 
-class GetTaskRequestParams(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class GetTaskRequestParams(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     task_id: str = field(name="taskId")
     """The task identifier to query."""
 
 
-class GetTaskPayloadRequestParams(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class GetTaskPayloadRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     task_id: str = field(name="taskId")
     """The task identifier to retrieve results for."""
 
 
-class CompleteRequestParamsMeta(Struct, kw_only=True, dict=True):
+class CompleteRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3105,11 +3518,14 @@ class CompleteRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
+class CompleteRequestParamsArgument(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The argument's information
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     name: str
@@ -3118,20 +3534,26 @@ class CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
     """The value of the argument to use for completion matching."""
 
 
-class CompleteRequestParamsContext(Struct, kw_only=True, dict=True):
+class CompleteRequestParamsContext(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Additional, optional context for completions
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     arguments: dict[str, str] | UnsetType = UNSET
     """Previously-resolved variables in a URI template or prompt."""
 
 
-class CompleteResultCompletion(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class CompleteResultCompletion(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     has_more: bool | UnsetType = field(default=UNSET, name="hasMore")
@@ -3146,12 +3568,15 @@ class CompleteResultCompletion(Struct, kw_only=True, dict=True):
     """An array of completion values. Must not exceed 100 items."""
 
 
-class CreateMessageRequestParamsMeta(Struct, kw_only=True, dict=True):
+class CreateMessageRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3164,23 +3589,29 @@ class CreateMessageRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class CreateMessageRequestParamsMetadata(Struct, kw_only=True, dict=True):
+class CreateMessageRequestParamsMetadata(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Optional metadata to pass through to the LLM provider. The format of this metadata
     is provider-specific.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ElicitRequestFormParamsMeta(Struct, kw_only=True, dict=True):
+class ElicitRequestFormParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3193,12 +3624,15 @@ class ElicitRequestFormParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
+class ElicitRequestFormParamsRequestedSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A restricted subset of JSON Schema. Only top-level properties are allowed, without
     nesting.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
@@ -3207,12 +3641,15 @@ class ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
     type: Literal["object"]
 
 
-class ElicitRequestURLParamsMeta(Struct, kw_only=True, dict=True):
+class ElicitRequestURLParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3225,18 +3662,24 @@ class ElicitRequestURLParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class ElicitationCompleteNotificationParams(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ElicitationCompleteNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     elicitation_id: str = field(name="elicitationId")
     """The ID of the elicitation that completed."""
 
 
-class TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class TitledSingleSelectEnumSchemaOneOf(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     const: str
@@ -3245,11 +3688,14 @@ class TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
     """Display label for this option."""
 
 
-class UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+class UntitledMultiSelectEnumSchemaItems(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for the array items.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     enum_: list[str] = field(name="enum")
@@ -3257,9 +3703,12 @@ class UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
     type: Literal["string"]
 
 
-class TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class TitledMultiSelectEnumSchemaItemsAnyOf(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     const: str
@@ -3268,23 +3717,29 @@ class TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
     """Display title for this option."""
 
 
-class TitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+class TitledMultiSelectEnumSchemaItems(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for array items with enum options and display labels.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     any_of: list[TitledMultiSelectEnumSchemaItemsAnyOf] = field(name="anyOf")
     """Array of enum options with values and display labels."""
 
 
-class GetPromptRequestParamsMeta(Struct, kw_only=True, dict=True):
+class GetPromptRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3297,12 +3752,15 @@ class GetPromptRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class InitializeRequestParamsMeta(Struct, kw_only=True, dict=True):
+class InitializeRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3315,12 +3773,15 @@ class InitializeRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class PaginatedRequestParamsMeta(Struct, kw_only=True, dict=True):
+class PaginatedRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3333,12 +3794,15 @@ class PaginatedRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class ReadResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
+class ReadResourceRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3351,12 +3815,13 @@ class ReadResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class RequestParamsMeta(Struct, kw_only=True, dict=True):
+class RequestParamsMeta(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3369,12 +3834,15 @@ class RequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class ResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
+class ResourceRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3387,50 +3855,65 @@ class ResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class ServerCapabilitiesCompletions(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesCompletions(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server supports argument autocompletion suggestions.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ServerCapabilitiesExperimental(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ServerCapabilitiesExperimental(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ServerCapabilitiesLogging(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesLogging(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server supports sending log messages to the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesPrompts(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server offers any prompt templates.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
-class ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesResources(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server offers any resources to read.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
@@ -3439,63 +3922,81 @@ class ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
     """Whether this server supports subscribing to resource updates."""
 
 
-class ServerCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTasksCancel(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether this server supports tasks/cancel.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ServerCapabilitiesTasksList(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTasksList(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether this server supports tasks/list.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ServerCapabilitiesTasksRequestsToolsCall(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTasksRequestsToolsCall(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Whether the server supports task-augmented tools/call requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ServerCapabilitiesTasksRequestsTools(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTasksRequestsTools(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Task support for tool-related requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     call: ServerCapabilitiesTasksRequestsToolsCall | UnsetType = UNSET
     """Whether the server supports task-augmented tools/call requests."""
 
 
-class ServerCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTasksRequests(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Specifies which request types can be augmented with tasks.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     tools: ServerCapabilitiesTasksRequestsTools | UnsetType = UNSET
     """Task support for tool-related requests."""
 
 
-class ServerCapabilitiesTasks(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTasks(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server supports task-augmented requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     cancel: ServerCapabilitiesTasksCancel | UnsetType = UNSET
@@ -3506,23 +4007,29 @@ class ServerCapabilitiesTasks(Struct, kw_only=True, dict=True):
     """Specifies which request types can be augmented with tasks."""
 
 
-class ServerCapabilitiesTools(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTools(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server offers any tools to call.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
-class SetLevelRequestParamsMeta(Struct, kw_only=True, dict=True):
+class SetLevelRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3535,12 +4042,15 @@ class SetLevelRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class SubscribeRequestParamsMeta(Struct, kw_only=True, dict=True):
+class SubscribeRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3553,12 +4063,15 @@ class SubscribeRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class TaskAugmentedRequestParamsMeta(Struct, kw_only=True, dict=True):
+class TaskAugmentedRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3571,19 +4084,23 @@ class TaskAugmentedRequestParamsMeta(Struct, kw_only=True, dict=True):
     """
 
 
-class ToolInputSchemaProperties(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ToolInputSchemaProperties(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ToolInputSchema(Struct, kw_only=True, dict=True):
+class ToolInputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON Schema object defining the expected parameters for the tool.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
@@ -3592,23 +4109,27 @@ class ToolInputSchema(Struct, kw_only=True, dict=True):
     type: Literal["object"]
 
 
-class ToolOutputSchemaProperties(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ToolOutputSchemaProperties(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ToolOutputSchema(Struct, kw_only=True, dict=True):
+class ToolOutputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """An optional JSON Schema object defining the structure of the tool's output returned
     in the structuredContent field of a CallToolResult.
 
     Defaults to JSON Schema 2020-12 when no explicit $schema is provided. Currently
     restricted to type: "object" at the root level.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
@@ -3617,12 +4138,15 @@ class ToolOutputSchema(Struct, kw_only=True, dict=True):
     type: Literal["object"]
 
 
-class UnsubscribeRequestParamsMeta(Struct, kw_only=True, dict=True):
+class UnsubscribeRequestParamsMeta(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes
     on `_meta` usage.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     progress_token: ProgressToken | UnsetType = field(
@@ -3700,6 +4224,2543 @@ ServerRequest: TypeAlias = (
     | CreateMessageRequest
     | ListRootsRequest
     | ElicitRequest
+)
+
+# The open twins of the classes that may hold an open object: the same fields, closed only where
+# the schema closes the object. The classes above refuse every undeclared member (a document
+# that decodes into them has none to keep); the codec reads a document that has one through
+# these, then makes the classes from what they read and keeps the members beside them.
+
+
+class _Open_Annotations(Struct, kw_only=True, dict=True):
+    audience: list[Role] | UnsetType = UNSET
+    last_modified: str | UnsetType = field(default=UNSET, name="lastModified")
+    priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = UNSET
+
+
+class _Open_AudioContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="audio"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Open_BaseMetadata(Struct, kw_only=True, dict=True):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Open_BlobResourceContents(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    blob: str
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Open_BooleanSchema(Struct, kw_only=True, dict=True):
+    default: bool | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["boolean"]
+
+
+class _Open_CallToolRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/call"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_CallToolRequestParams
+
+
+class _Open_CallToolRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_CallToolRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    arguments: dict[str, JSONValue] | UnsetType = UNSET
+    name: str
+    task: _Open_TaskMetadata | UnsetType = UNSET
+
+
+class _Open_CallToolResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: list[_Open_ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    structured_content: dict[str, JSONValue] | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+
+
+class _Open_CancelTaskRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/cancel"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_CancelTaskRequestParams
+
+
+class _Open_CancelledNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/cancelled"
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_CancelledNotificationParams
+
+
+class _Open_CancelledNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    reason: str | UnsetType = UNSET
+    request_id: RequestId | UnsetType = field(default=UNSET, name="requestId")
+
+
+class _Open_ClientCapabilities(Struct, kw_only=True, dict=True):
+    elicitation: _Open_ClientCapabilitiesElicitation | UnsetType = UNSET
+    experimental: dict[str, _Open_ClientCapabilitiesExperimental] | UnsetType = UNSET
+    roots: _Open_ClientCapabilitiesRoots | UnsetType = UNSET
+    sampling: _Open_ClientCapabilitiesSampling | UnsetType = UNSET
+    tasks: _Open_ClientCapabilitiesTasks | UnsetType = UNSET
+
+
+class _Open_CompleteRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="completion/complete"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_CompleteRequestParams
+
+
+class _Open_CompleteRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_CompleteRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    argument: _Open_CompleteRequestParamsArgument
+    context: _Open_CompleteRequestParamsContext | UnsetType = UNSET
+    ref: _Open_PromptReference | _Open_ResourceTemplateReference
+
+
+class _Open_CompleteResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    completion: _Open_CompleteResultCompletion
+
+
+class _Open_CreateMessageRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="sampling/createMessage"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_CreateMessageRequestParams
+
+
+class _Open_CreateMessageRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_CreateMessageRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | UnsetType = field(
+        default=UNSET, name="includeContext"
+    )
+    max_tokens: int = field(name="maxTokens")
+    messages: list[_Open_SamplingMessage]
+    metadata: _Open_CreateMessageRequestParamsMetadata | UnsetType = UNSET
+    model_preferences: _Open_ModelPreferences | UnsetType = field(
+        default=UNSET, name="modelPreferences"
+    )
+    stop_sequences: list[str] | UnsetType = field(default=UNSET, name="stopSequences")
+    system_prompt: str | UnsetType = field(default=UNSET, name="systemPrompt")
+    task: _Open_TaskMetadata | UnsetType = UNSET
+    temperature: int | float | UnsetType = UNSET
+    tool_choice: _Open_ToolChoice | UnsetType = field(default=UNSET, name="toolChoice")
+    tools: list[_Open_Tool] | UnsetType = UNSET
+
+
+class _Open_CreateMessageResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    model: str
+    role: Role
+    stop_reason: str | UnsetType = field(default=UNSET, name="stopReason")
+
+
+class _Open_CreateTaskResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    task: _Open_Task
+
+
+class _Open_ElicitRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="elicitation/create"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: ElicitRequestParams
+
+
+class _Open_ElicitRequestFormParams(Struct, kw_only=True, dict=True):
+    meta: _Open_ElicitRequestFormParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    message: str
+    mode: Literal["form"] | UnsetType = UNSET
+    requested_schema: _Open_ElicitRequestFormParamsRequestedSchema = field(
+        name="requestedSchema"
+    )
+    task: _Open_TaskMetadata | UnsetType = UNSET
+
+
+class _Open_ElicitRequestURLParams(Struct, kw_only=True, dict=True):
+    meta: _Open_ElicitRequestURLParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    elicitation_id: str = field(name="elicitationId")
+    message: str
+    mode: Literal["url"]
+    task: _Open_TaskMetadata | UnsetType = UNSET
+    url: str
+
+
+class _Open_ElicitResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    action: Literal["accept", "cancel", "decline"]
+    content: dict[str, list[str] | str | int | bool] | UnsetType = UNSET
+
+
+class _Open_ElicitationCompleteNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/elicitation/complete",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_ElicitationCompleteNotificationParams
+
+
+class _Open_EmbeddedResource(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    resource: dict[str, Any]
+
+
+class _Open_Error(Struct, kw_only=True, dict=True):
+    code: int
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Open_GetPromptRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/get"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_GetPromptRequestParams
+
+
+class _Open_GetPromptRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_GetPromptRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    arguments: dict[str, str] | UnsetType = UNSET
+    name: str
+
+
+class _Open_GetPromptResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    description: str | UnsetType = UNSET
+    messages: list[_Open_PromptMessage]
+
+
+class _Open_GetTaskPayloadRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/result"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_GetTaskPayloadRequestParams
+
+
+class _Open_GetTaskPayloadResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Open_GetTaskRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/get"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_GetTaskRequestParams
+
+
+class _Open_Icon(Struct, kw_only=True, dict=True):
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    sizes: list[str] | UnsetType = UNSET
+    src: str
+    theme: Literal["dark", "light"] | UnsetType = UNSET
+
+
+class _Open_Icons(Struct, kw_only=True, dict=True):
+    icons: list[_Open_Icon] | UnsetType = UNSET
+
+
+class _Open_ImageContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="image"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Open_Implementation(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+    version: str
+    website_url: str | UnsetType = field(default=UNSET, name="websiteUrl")
+
+
+class _Open_InitializeRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="initialize"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_InitializeRequestParams
+
+
+class _Open_InitializeRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_InitializeRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    capabilities: _Open_ClientCapabilities
+    client_info: _Open_Implementation = field(name="clientInfo")
+    protocol_version: str = field(name="protocolVersion")
+
+
+class _Open_InitializeResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    capabilities: _Open_ServerCapabilities
+    instructions: str | UnsetType = UNSET
+    protocol_version: str = field(name="protocolVersion")
+    server_info: _Open_Implementation = field(name="serverInfo")
+
+
+class _Open_InitializedNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/initialized"
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
+    error: _Open_Error
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Open_JSONRPCNotification(Struct, kw_only=True, dict=True):
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_JSONRPCRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_JSONRPCResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_Result
+
+
+class _Open_LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    enum_names: list[str] | UnsetType = field(default=UNSET, name="enumNames")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_ListPromptsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Open_ListPromptsResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    prompts: list[_Open_Prompt]
+
+
+class _Open_ListResourceTemplatesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/templates/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Open_ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resource_templates: list[_Open_ResourceTemplate] = field(name="resourceTemplates")
+
+
+class _Open_ListResourcesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Open_ListResourcesResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resources: list[_Open_Resource]
+
+
+class _Open_ListRootsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="roots/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_RequestParams | UnsetType = UNSET
+
+
+class _Open_ListRootsResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    roots: list[_Open_Root]
+
+
+class _Open_ListTasksRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Open_ListTasksResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    tasks: list[_Open_Task]
+
+
+class _Open_ListToolsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Open_ListToolsResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    tools: list[_Open_Tool]
+
+
+class _Open_LoggingMessageNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/message"
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_LoggingMessageNotificationParams
+
+
+class _Open_LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    data: JSONValue
+    level: LoggingLevel
+    logger: str | UnsetType = UNSET
+
+
+class _Open_ModelHint(Struct, kw_only=True, dict=True):
+    name: str | UnsetType = UNSET
+
+
+class _Open_ModelPreferences(Struct, kw_only=True, dict=True):
+    cost_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="costPriority")
+    hints: list[_Open_ModelHint] | UnsetType = UNSET
+    intelligence_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="intelligencePriority")
+    speed_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="speedPriority")
+
+
+class _Open_Notification(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_NotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Open_NumberSchema(Struct, kw_only=True, dict=True):
+    default: int | float | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    maximum: int | float | UnsetType = UNSET
+    minimum: int | float | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["integer", "number"]
+
+
+class _Open_PaginatedRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: _Open_PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Open_PaginatedRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_PaginatedRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    cursor: str | UnsetType = UNSET
+
+
+class _Open_PaginatedResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+
+
+class _Open_PingRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="ping"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_RequestParams | UnsetType = UNSET
+
+
+class _Open_ProgressNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/progress"
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_ProgressNotificationParams
+
+
+class _Open_ProgressNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    message: str | UnsetType = UNSET
+    progress: int | float
+    progress_token: ProgressToken = field(name="progressToken")
+    total: int | float | UnsetType = UNSET
+
+
+class _Open_Prompt(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    arguments: list[_Open_PromptArgument] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Open_PromptArgument(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    name: str
+    required: bool | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+
+
+class _Open_PromptListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/prompts/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_PromptMessage(Struct, kw_only=True, dict=True):
+    content: _Open_ContentBlock
+    role: Role
+
+
+class _Open_PromptReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/prompt"
+):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Open_ReadResourceRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/read"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_ReadResourceRequestParams
+
+
+class _Open_ReadResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_ReadResourceRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    uri: str
+
+
+class _Open_ReadResourceResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    contents: list[dict[str, Any]]
+
+
+class _Open_RelatedTaskMetadata(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Open_Request(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_RequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Open_Resource(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Open_ResourceContents(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Open_ResourceLink(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource_link"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Open_ResourceListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_ResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_ResourceRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    uri: str
+
+
+class _Open_ResourceTemplate(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    title: str | UnsetType = UNSET
+    uri_template: str = field(name="uriTemplate")
+
+
+class _Open_ResourceTemplateReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/resource"
+):
+    uri: str
+
+
+class _Open_ResourceUpdatedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/updated",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_ResourceUpdatedNotificationParams
+
+
+class _Open_ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Open_Result(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Open_Root(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    name: str | UnsetType = UNSET
+    uri: str
+
+
+class _Open_RootsListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/roots/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_SamplingMessage(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    role: Role
+
+
+class _Open_ServerCapabilities(Struct, kw_only=True, dict=True):
+    completions: _Open_ServerCapabilitiesCompletions | UnsetType = UNSET
+    experimental: dict[str, _Open_ServerCapabilitiesExperimental] | UnsetType = UNSET
+    logging: _Open_ServerCapabilitiesLogging | UnsetType = UNSET
+    prompts: _Open_ServerCapabilitiesPrompts | UnsetType = UNSET
+    resources: _Open_ServerCapabilitiesResources | UnsetType = UNSET
+    tasks: _Open_ServerCapabilitiesTasks | UnsetType = UNSET
+    tools: _Open_ServerCapabilitiesTools | UnsetType = UNSET
+
+
+class _Open_SetLevelRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="logging/setLevel"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_SetLevelRequestParams
+
+
+class _Open_SetLevelRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_SetLevelRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    level: LoggingLevel
+
+
+class _Open_StringSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    format: Literal["date", "date-time", "email", "uri"] | UnsetType = UNSET
+    max_length: int | UnsetType = field(default=UNSET, name="maxLength")
+    min_length: int | UnsetType = field(default=UNSET, name="minLength")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_SubscribeRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/subscribe"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_SubscribeRequestParams
+
+
+class _Open_SubscribeRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_SubscribeRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    uri: str
+
+
+class _Open_Task(Struct, kw_only=True, dict=True):
+    created_at: str = field(name="createdAt")
+    last_updated_at: str = field(name="lastUpdatedAt")
+    poll_interval: int | UnsetType = field(default=UNSET, name="pollInterval")
+    status: TaskStatus
+    status_message: str | UnsetType = field(default=UNSET, name="statusMessage")
+    task_id: str = field(name="taskId")
+    ttl: int | None
+
+
+class _Open_TaskAugmentedRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_TaskAugmentedRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    task: _Open_TaskMetadata | UnsetType = UNSET
+
+
+class _Open_TaskMetadata(Struct, kw_only=True, dict=True):
+    ttl: int | UnsetType = UNSET
+
+
+class _Open_TaskStatusNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/tasks/status",
+):
+    jsonrpc: Literal["2.0"]
+    params: TaskStatusNotificationParams
+
+
+class _Open_TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text"):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    text: str
+
+
+class _Open_TextResourceContents(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    text: str
+    uri: str
+
+
+class _Open_TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: _Open_TitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Open_TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    one_of: list[_Open_TitledSingleSelectEnumSchemaOneOf] = field(name="oneOf")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_Tool(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_ToolAnnotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    execution: _Open_ToolExecution | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    input_schema: _Open_ToolInputSchema = field(name="inputSchema")
+    name: str
+    output_schema: _Open_ToolOutputSchema | UnsetType = field(
+        default=UNSET, name="outputSchema"
+    )
+    title: str | UnsetType = UNSET
+
+
+class _Open_ToolAnnotations(Struct, kw_only=True, dict=True):
+    destructive_hint: bool | UnsetType = field(default=UNSET, name="destructiveHint")
+    idempotent_hint: bool | UnsetType = field(default=UNSET, name="idempotentHint")
+    open_world_hint: bool | UnsetType = field(default=UNSET, name="openWorldHint")
+    read_only_hint: bool | UnsetType = field(default=UNSET, name="readOnlyHint")
+    title: str | UnsetType = UNSET
+
+
+class _Open_ToolChoice(Struct, kw_only=True, dict=True):
+    mode: Literal["auto", "none", "required"] | UnsetType = UNSET
+
+
+class _Open_ToolExecution(Struct, kw_only=True, dict=True):
+    task_support: Literal["forbidden", "optional", "required"] | UnsetType = field(
+        default=UNSET, name="taskSupport"
+    )
+
+
+class _Open_ToolListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/tools/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_ToolResultContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_result"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: list[_Open_ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    structured_content: dict[str, JSONValue] | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+    tool_use_id: str = field(name="toolUseId")
+
+
+class _Open_ToolUseContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_use"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    id: str
+    input: dict[str, JSONValue]
+    name: str
+
+
+class _Open_URLElicitationRequiredError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Open_UnsubscribeRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/unsubscribe"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_UnsubscribeRequestParams
+
+
+class _Open_UnsubscribeRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_UnsubscribeRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    uri: str
+
+
+class _Open_UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: _Open_UntitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Open_UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_CallToolRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_CancelTaskRequestParams(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Open_ClientCapabilitiesElicitationForm(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesElicitationUrl(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
+    form: _Open_ClientCapabilitiesElicitationForm | UnsetType = UNSET
+    url: _Open_ClientCapabilitiesElicitationUrl | UnsetType = UNSET
+
+
+class _Open_ClientCapabilitiesExperimental(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Open_ClientCapabilitiesSamplingContext(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesSamplingTools(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
+    context: _Open_ClientCapabilitiesSamplingContext | UnsetType = UNSET
+    tools: _Open_ClientCapabilitiesSamplingTools | UnsetType = UNSET
+
+
+class _Open_ClientCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesTasksList(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesTasksRequestsElicitationCreate(
+    Struct, kw_only=True, dict=True
+):
+    pass
+
+
+class _Open_ClientCapabilitiesTasksRequestsElicitation(Struct, kw_only=True, dict=True):
+    create: _Open_ClientCapabilitiesTasksRequestsElicitationCreate | UnsetType = UNSET
+
+
+class _Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage(
+    Struct, kw_only=True, dict=True
+):
+    pass
+
+
+class _Open_ClientCapabilitiesTasksRequestsSampling(Struct, kw_only=True, dict=True):
+    create_message: (
+        _Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage | UnsetType
+    ) = field(default=UNSET, name="createMessage")
+
+
+class _Open_ClientCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
+    elicitation: _Open_ClientCapabilitiesTasksRequestsElicitation | UnsetType = UNSET
+    sampling: _Open_ClientCapabilitiesTasksRequestsSampling | UnsetType = UNSET
+
+
+class _Open_ClientCapabilitiesTasks(Struct, kw_only=True, dict=True):
+    cancel: _Open_ClientCapabilitiesTasksCancel | UnsetType = UNSET
+    list_: _Open_ClientCapabilitiesTasksList | UnsetType = field(
+        default=UNSET, name="list"
+    )
+    requests: _Open_ClientCapabilitiesTasksRequests | UnsetType = UNSET
+
+
+class _Open_GetTaskRequestParams(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Open_GetTaskPayloadRequestParams(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Open_CompleteRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
+    name: str
+    value: str
+
+
+class _Open_CompleteRequestParamsContext(Struct, kw_only=True, dict=True):
+    arguments: dict[str, str] | UnsetType = UNSET
+
+
+class _Open_CompleteResultCompletion(Struct, kw_only=True, dict=True):
+    has_more: bool | UnsetType = field(default=UNSET, name="hasMore")
+    total: int | UnsetType = UNSET
+    values: list[str]
+
+
+class _Open_CreateMessageRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_CreateMessageRequestParamsMetadata(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ElicitRequestFormParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, PrimitiveSchemaDefinition]
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Open_ElicitRequestURLParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_ElicitationCompleteNotificationParams(Struct, kw_only=True, dict=True):
+    elicitation_id: str = field(name="elicitationId")
+
+
+class _Open_TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Open_UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    enum_: list[str] = field(name="enum")
+    type: Literal["string"]
+
+
+class _Open_TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Open_TitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    any_of: list[_Open_TitledMultiSelectEnumSchemaItemsAnyOf] = field(name="anyOf")
+
+
+class _Open_GetPromptRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_InitializeRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_PaginatedRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_ReadResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_RequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_ResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_ServerCapabilitiesCompletions(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ServerCapabilitiesExperimental(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ServerCapabilitiesLogging(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Open_ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+    subscribe: bool | UnsetType = UNSET
+
+
+class _Open_ServerCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ServerCapabilitiesTasksList(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ServerCapabilitiesTasksRequestsToolsCall(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ServerCapabilitiesTasksRequestsTools(Struct, kw_only=True, dict=True):
+    call: _Open_ServerCapabilitiesTasksRequestsToolsCall | UnsetType = UNSET
+
+
+class _Open_ServerCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
+    tools: _Open_ServerCapabilitiesTasksRequestsTools | UnsetType = UNSET
+
+
+class _Open_ServerCapabilitiesTasks(Struct, kw_only=True, dict=True):
+    cancel: _Open_ServerCapabilitiesTasksCancel | UnsetType = UNSET
+    list_: _Open_ServerCapabilitiesTasksList | UnsetType = field(
+        default=UNSET, name="list"
+    )
+    requests: _Open_ServerCapabilitiesTasksRequests | UnsetType = UNSET
+
+
+class _Open_ServerCapabilitiesTools(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Open_SetLevelRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_SubscribeRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_TaskAugmentedRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_ToolInputSchemaProperties(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ToolInputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, _Open_ToolInputSchemaProperties] | UnsetType = UNSET
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Open_ToolOutputSchemaProperties(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ToolOutputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, _Open_ToolOutputSchemaProperties] | UnsetType = UNSET
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Open_UnsubscribeRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_Annotations(Struct, kw_only=True, dict=True):
+    audience: list[Role] | UnsetType = UNSET
+    last_modified: str | UnsetType = field(default=UNSET, name="lastModified")
+    priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = UNSET
+
+
+class _Top_AudioContent(Struct, kw_only=True, dict=True, tag_field="type", tag="audio"):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Top_BaseMetadata(Struct, kw_only=True, dict=True):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Top_BlobResourceContents(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    blob: str
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Top_BooleanSchema(Struct, kw_only=True, dict=True):
+    default: bool | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["boolean"]
+
+
+class _Top_CallToolRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/call"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: CallToolRequestParams
+
+
+class _Top_CallToolRequestParams(Struct, kw_only=True, dict=True):
+    meta: CallToolRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    arguments: dict[str, JSONValue] | UnsetType = UNSET
+    name: str
+    task: TaskMetadata | UnsetType = UNSET
+
+
+class _Top_CallToolResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: list[ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    structured_content: dict[str, JSONValue] | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+
+
+class _Top_CancelTaskRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/cancel"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: CancelTaskRequestParams
+
+
+class _Top_CancelledNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/cancelled"
+):
+    jsonrpc: Literal["2.0"]
+    params: CancelledNotificationParams
+
+
+class _Top_CancelledNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    reason: str | UnsetType = UNSET
+    request_id: RequestId | UnsetType = field(default=UNSET, name="requestId")
+
+
+class _Top_ClientCapabilities(Struct, kw_only=True, dict=True):
+    elicitation: ClientCapabilitiesElicitation | UnsetType = UNSET
+    experimental: dict[str, ClientCapabilitiesExperimental] | UnsetType = UNSET
+    roots: ClientCapabilitiesRoots | UnsetType = UNSET
+    sampling: ClientCapabilitiesSampling | UnsetType = UNSET
+    tasks: ClientCapabilitiesTasks | UnsetType = UNSET
+
+
+class _Top_CompleteRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="completion/complete"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: CompleteRequestParams
+
+
+class _Top_CompleteRequestParams(Struct, kw_only=True, dict=True):
+    meta: CompleteRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    argument: CompleteRequestParamsArgument
+    context: CompleteRequestParamsContext | UnsetType = UNSET
+    ref: PromptReference | ResourceTemplateReference
+
+
+class _Top_CompleteResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    completion: CompleteResultCompletion
+
+
+class _Top_CreateMessageRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="sampling/createMessage"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: CreateMessageRequestParams
+
+
+class _Top_CreateMessageRequestParams(Struct, kw_only=True, dict=True):
+    meta: CreateMessageRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | UnsetType = field(
+        default=UNSET, name="includeContext"
+    )
+    max_tokens: int = field(name="maxTokens")
+    messages: list[SamplingMessage]
+    metadata: CreateMessageRequestParamsMetadata | UnsetType = UNSET
+    model_preferences: ModelPreferences | UnsetType = field(
+        default=UNSET, name="modelPreferences"
+    )
+    stop_sequences: list[str] | UnsetType = field(default=UNSET, name="stopSequences")
+    system_prompt: str | UnsetType = field(default=UNSET, name="systemPrompt")
+    task: TaskMetadata | UnsetType = UNSET
+    temperature: int | float | UnsetType = UNSET
+    tool_choice: ToolChoice | UnsetType = field(default=UNSET, name="toolChoice")
+    tools: list[Tool] | UnsetType = UNSET
+
+
+class _Top_CreateMessageResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    model: str
+    role: Role
+    stop_reason: str | UnsetType = field(default=UNSET, name="stopReason")
+
+
+class _Top_CreateTaskResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    task: Task
+
+
+class _Top_ElicitRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="elicitation/create"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: ElicitRequestParams
+
+
+class _Top_ElicitRequestFormParams(Struct, kw_only=True, dict=True):
+    meta: ElicitRequestFormParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    message: str
+    mode: Literal["form"] | UnsetType = UNSET
+    requested_schema: ElicitRequestFormParamsRequestedSchema = field(
+        name="requestedSchema"
+    )
+    task: TaskMetadata | UnsetType = UNSET
+
+
+class _Top_ElicitRequestURLParams(Struct, kw_only=True, dict=True):
+    meta: ElicitRequestURLParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    elicitation_id: str = field(name="elicitationId")
+    message: str
+    mode: Literal["url"]
+    task: TaskMetadata | UnsetType = UNSET
+    url: str
+
+
+class _Top_ElicitResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    action: Literal["accept", "cancel", "decline"]
+    content: dict[str, list[str] | str | int | bool] | UnsetType = UNSET
+
+
+class _Top_ElicitationCompleteNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/elicitation/complete",
+):
+    jsonrpc: Literal["2.0"]
+    params: ElicitationCompleteNotificationParams
+
+
+class _Top_EmbeddedResource(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    resource: dict[str, Any]
+
+
+class _Top_Error(Struct, kw_only=True, dict=True):
+    code: int
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Top_GetPromptRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/get"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: GetPromptRequestParams
+
+
+class _Top_GetPromptRequestParams(Struct, kw_only=True, dict=True):
+    meta: GetPromptRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    arguments: dict[str, str] | UnsetType = UNSET
+    name: str
+
+
+class _Top_GetPromptResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    description: str | UnsetType = UNSET
+    messages: list[PromptMessage]
+
+
+class _Top_GetTaskPayloadRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/result"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: GetTaskPayloadRequestParams
+
+
+class _Top_GetTaskPayloadResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Top_GetTaskRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/get"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: GetTaskRequestParams
+
+
+class _Top_Icon(Struct, kw_only=True, dict=True):
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    sizes: list[str] | UnsetType = UNSET
+    src: str
+    theme: Literal["dark", "light"] | UnsetType = UNSET
+
+
+class _Top_Icons(Struct, kw_only=True, dict=True):
+    icons: list[Icon] | UnsetType = UNSET
+
+
+class _Top_ImageContent(Struct, kw_only=True, dict=True, tag_field="type", tag="image"):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Top_Implementation(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+    version: str
+    website_url: str | UnsetType = field(default=UNSET, name="websiteUrl")
+
+
+class _Top_InitializeRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="initialize"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: InitializeRequestParams
+
+
+class _Top_InitializeRequestParams(Struct, kw_only=True, dict=True):
+    meta: InitializeRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    capabilities: ClientCapabilities
+    client_info: Implementation = field(name="clientInfo")
+    protocol_version: str = field(name="protocolVersion")
+
+
+class _Top_InitializeResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    capabilities: ServerCapabilities
+    instructions: str | UnsetType = UNSET
+    protocol_version: str = field(name="protocolVersion")
+    server_info: Implementation = field(name="serverInfo")
+
+
+class _Top_InitializedNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/initialized"
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
+    error: Error
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Top_JSONRPCNotification(Struct, kw_only=True, dict=True):
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_JSONRPCRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_JSONRPCResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: Result
+
+
+class _Top_LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    enum_names: list[str] | UnsetType = field(default=UNSET, name="enumNames")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_ListPromptsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Top_ListPromptsResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    prompts: list[Prompt]
+
+
+class _Top_ListResourceTemplatesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/templates/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Top_ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resource_templates: list[ResourceTemplate] = field(name="resourceTemplates")
+
+
+class _Top_ListResourcesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Top_ListResourcesResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resources: list[Resource]
+
+
+class _Top_ListRootsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="roots/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: RequestParams | UnsetType = UNSET
+
+
+class _Top_ListRootsResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    roots: list[Root]
+
+
+class _Top_ListTasksRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tasks/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Top_ListTasksResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    tasks: list[Task]
+
+
+class _Top_ListToolsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Top_ListToolsResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    tools: list[Tool]
+
+
+class _Top_LoggingMessageNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/message"
+):
+    jsonrpc: Literal["2.0"]
+    params: LoggingMessageNotificationParams
+
+
+class _Top_LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    data: JSONValue
+    level: LoggingLevel
+    logger: str | UnsetType = UNSET
+
+
+class _Top_ModelHint(Struct, kw_only=True, dict=True):
+    name: str | UnsetType = UNSET
+
+
+class _Top_ModelPreferences(Struct, kw_only=True, dict=True):
+    cost_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="costPriority")
+    hints: list[ModelHint] | UnsetType = UNSET
+    intelligence_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="intelligencePriority")
+    speed_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="speedPriority")
+
+
+class _Top_Notification(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_NotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Top_NumberSchema(Struct, kw_only=True, dict=True):
+    default: int | float | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    maximum: int | float | UnsetType = UNSET
+    minimum: int | float | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["integer", "number"]
+
+
+class _Top_PaginatedRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: PaginatedRequestParams | UnsetType = UNSET
+
+
+class _Top_PaginatedRequestParams(Struct, kw_only=True, dict=True):
+    meta: PaginatedRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    cursor: str | UnsetType = UNSET
+
+
+class _Top_PaginatedResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+
+
+class _Top_PingRequest(Struct, kw_only=True, dict=True, tag_field="method", tag="ping"):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: RequestParams | UnsetType = UNSET
+
+
+class _Top_ProgressNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/progress"
+):
+    jsonrpc: Literal["2.0"]
+    params: ProgressNotificationParams
+
+
+class _Top_ProgressNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    message: str | UnsetType = UNSET
+    progress: int | float
+    progress_token: ProgressToken = field(name="progressToken")
+    total: int | float | UnsetType = UNSET
+
+
+class _Top_Prompt(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    arguments: list[PromptArgument] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Top_PromptArgument(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    name: str
+    required: bool | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+
+
+class _Top_PromptListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/prompts/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_PromptMessage(Struct, kw_only=True, dict=True):
+    content: ContentBlock
+    role: Role
+
+
+class _Top_PromptReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/prompt"
+):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Top_ReadResourceRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/read"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: ReadResourceRequestParams
+
+
+class _Top_ReadResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: ReadResourceRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Top_ReadResourceResult(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    contents: list[dict[str, Any]]
+
+
+class _Top_RelatedTaskMetadata(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Top_Request(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_RequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Top_Resource(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Top_ResourceContents(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Top_ResourceLink(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource_link"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Top_ResourceListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_ResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: ResourceRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Top_ResourceTemplate(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    title: str | UnsetType = UNSET
+    uri_template: str = field(name="uriTemplate")
+
+
+class _Top_ResourceTemplateReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/resource"
+):
+    uri: str
+
+
+class _Top_ResourceUpdatedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/updated",
+):
+    jsonrpc: Literal["2.0"]
+    params: ResourceUpdatedNotificationParams
+
+
+class _Top_ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Top_Result(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Top_Root(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    name: str | UnsetType = UNSET
+    uri: str
+
+
+class _Top_RootsListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/roots/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_SamplingMessage(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    role: Role
+
+
+class _Top_ServerCapabilities(Struct, kw_only=True, dict=True):
+    completions: ServerCapabilitiesCompletions | UnsetType = UNSET
+    experimental: dict[str, ServerCapabilitiesExperimental] | UnsetType = UNSET
+    logging: ServerCapabilitiesLogging | UnsetType = UNSET
+    prompts: ServerCapabilitiesPrompts | UnsetType = UNSET
+    resources: ServerCapabilitiesResources | UnsetType = UNSET
+    tasks: ServerCapabilitiesTasks | UnsetType = UNSET
+    tools: ServerCapabilitiesTools | UnsetType = UNSET
+
+
+class _Top_SetLevelRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="logging/setLevel"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: SetLevelRequestParams
+
+
+class _Top_SetLevelRequestParams(Struct, kw_only=True, dict=True):
+    meta: SetLevelRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    level: LoggingLevel
+
+
+class _Top_StringSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    format: Literal["date", "date-time", "email", "uri"] | UnsetType = UNSET
+    max_length: int | UnsetType = field(default=UNSET, name="maxLength")
+    min_length: int | UnsetType = field(default=UNSET, name="minLength")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_SubscribeRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/subscribe"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: SubscribeRequestParams
+
+
+class _Top_SubscribeRequestParams(Struct, kw_only=True, dict=True):
+    meta: SubscribeRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Top_Task(Struct, kw_only=True, dict=True):
+    created_at: str = field(name="createdAt")
+    last_updated_at: str = field(name="lastUpdatedAt")
+    poll_interval: int | UnsetType = field(default=UNSET, name="pollInterval")
+    status: TaskStatus
+    status_message: str | UnsetType = field(default=UNSET, name="statusMessage")
+    task_id: str = field(name="taskId")
+    ttl: int | None
+
+
+class _Top_TaskAugmentedRequestParams(Struct, kw_only=True, dict=True):
+    meta: TaskAugmentedRequestParamsMeta | UnsetType = field(
+        default=UNSET, name="_meta"
+    )
+    task: TaskMetadata | UnsetType = UNSET
+
+
+class _Top_TaskMetadata(Struct, kw_only=True, dict=True):
+    ttl: int | UnsetType = UNSET
+
+
+class _Top_TaskStatusNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/tasks/status",
+):
+    jsonrpc: Literal["2.0"]
+    params: TaskStatusNotificationParams
+
+
+class _Top_TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text"):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    text: str
+
+
+class _Top_TextResourceContents(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    text: str
+    uri: str
+
+
+class _Top_TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: TitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Top_TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    one_of: list[TitledSingleSelectEnumSchemaOneOf] = field(name="oneOf")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_Tool(Struct, kw_only=True, dict=True):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: ToolAnnotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    execution: ToolExecution | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    input_schema: ToolInputSchema = field(name="inputSchema")
+    name: str
+    output_schema: ToolOutputSchema | UnsetType = field(
+        default=UNSET, name="outputSchema"
+    )
+    title: str | UnsetType = UNSET
+
+
+class _Top_ToolAnnotations(Struct, kw_only=True, dict=True):
+    destructive_hint: bool | UnsetType = field(default=UNSET, name="destructiveHint")
+    idempotent_hint: bool | UnsetType = field(default=UNSET, name="idempotentHint")
+    open_world_hint: bool | UnsetType = field(default=UNSET, name="openWorldHint")
+    read_only_hint: bool | UnsetType = field(default=UNSET, name="readOnlyHint")
+    title: str | UnsetType = UNSET
+
+
+class _Top_ToolChoice(Struct, kw_only=True, dict=True):
+    mode: Literal["auto", "none", "required"] | UnsetType = UNSET
+
+
+class _Top_ToolExecution(Struct, kw_only=True, dict=True):
+    task_support: Literal["forbidden", "optional", "required"] | UnsetType = field(
+        default=UNSET, name="taskSupport"
+    )
+
+
+class _Top_ToolListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/tools/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_ToolResultContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_result"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    content: list[ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    structured_content: dict[str, JSONValue] | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+    tool_use_id: str = field(name="toolUseId")
+
+
+class _Top_ToolUseContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_use"
+):
+    meta: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="_meta")
+    id: str
+    input: dict[str, JSONValue]
+    name: str
+
+
+class _Top_URLElicitationRequiredError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Top_UnsubscribeRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/unsubscribe"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: UnsubscribeRequestParams
+
+
+class _Top_UnsubscribeRequestParams(Struct, kw_only=True, dict=True):
+    meta: UnsubscribeRequestParamsMeta | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Top_UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: UntitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Top_UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_CallToolRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_CancelTaskRequestParams(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Top_ClientCapabilitiesElicitationForm(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesElicitationUrl(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
+    form: ClientCapabilitiesElicitationForm | UnsetType = UNSET
+    url: ClientCapabilitiesElicitationUrl | UnsetType = UNSET
+
+
+class _Top_ClientCapabilitiesExperimental(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Top_ClientCapabilitiesSamplingContext(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesSamplingTools(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
+    context: ClientCapabilitiesSamplingContext | UnsetType = UNSET
+    tools: ClientCapabilitiesSamplingTools | UnsetType = UNSET
+
+
+class _Top_ClientCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesTasksList(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesTasksRequestsElicitationCreate(
+    Struct, kw_only=True, dict=True
+):
+    pass
+
+
+class _Top_ClientCapabilitiesTasksRequestsElicitation(Struct, kw_only=True, dict=True):
+    create: ClientCapabilitiesTasksRequestsElicitationCreate | UnsetType = UNSET
+
+
+class _Top_ClientCapabilitiesTasksRequestsSamplingCreateMessage(
+    Struct, kw_only=True, dict=True
+):
+    pass
+
+
+class _Top_ClientCapabilitiesTasksRequestsSampling(Struct, kw_only=True, dict=True):
+    create_message: ClientCapabilitiesTasksRequestsSamplingCreateMessage | UnsetType = (
+        field(default=UNSET, name="createMessage")
+    )
+
+
+class _Top_ClientCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
+    elicitation: ClientCapabilitiesTasksRequestsElicitation | UnsetType = UNSET
+    sampling: ClientCapabilitiesTasksRequestsSampling | UnsetType = UNSET
+
+
+class _Top_ClientCapabilitiesTasks(Struct, kw_only=True, dict=True):
+    cancel: ClientCapabilitiesTasksCancel | UnsetType = UNSET
+    list_: ClientCapabilitiesTasksList | UnsetType = field(default=UNSET, name="list")
+    requests: ClientCapabilitiesTasksRequests | UnsetType = UNSET
+
+
+class _Top_GetTaskRequestParams(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Top_GetTaskPayloadRequestParams(Struct, kw_only=True, dict=True):
+    task_id: str = field(name="taskId")
+
+
+class _Top_CompleteRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
+    name: str
+    value: str
+
+
+class _Top_CompleteRequestParamsContext(Struct, kw_only=True, dict=True):
+    arguments: dict[str, str] | UnsetType = UNSET
+
+
+class _Top_CompleteResultCompletion(Struct, kw_only=True, dict=True):
+    has_more: bool | UnsetType = field(default=UNSET, name="hasMore")
+    total: int | UnsetType = UNSET
+    values: list[str]
+
+
+class _Top_CreateMessageRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_CreateMessageRequestParamsMetadata(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ElicitRequestFormParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, PrimitiveSchemaDefinition]
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Top_ElicitRequestURLParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_ElicitationCompleteNotificationParams(Struct, kw_only=True, dict=True):
+    elicitation_id: str = field(name="elicitationId")
+
+
+class _Top_TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Top_UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    enum_: list[str] = field(name="enum")
+    type: Literal["string"]
+
+
+class _Top_TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Top_TitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOf] = field(name="anyOf")
+
+
+class _Top_GetPromptRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_InitializeRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_PaginatedRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_ReadResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_RequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_ResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_ServerCapabilitiesCompletions(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ServerCapabilitiesExperimental(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ServerCapabilitiesLogging(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Top_ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+    subscribe: bool | UnsetType = UNSET
+
+
+class _Top_ServerCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ServerCapabilitiesTasksList(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ServerCapabilitiesTasksRequestsToolsCall(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ServerCapabilitiesTasksRequestsTools(Struct, kw_only=True, dict=True):
+    call: ServerCapabilitiesTasksRequestsToolsCall | UnsetType = UNSET
+
+
+class _Top_ServerCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
+    tools: ServerCapabilitiesTasksRequestsTools | UnsetType = UNSET
+
+
+class _Top_ServerCapabilitiesTasks(Struct, kw_only=True, dict=True):
+    cancel: ServerCapabilitiesTasksCancel | UnsetType = UNSET
+    list_: ServerCapabilitiesTasksList | UnsetType = field(default=UNSET, name="list")
+    requests: ServerCapabilitiesTasksRequests | UnsetType = UNSET
+
+
+class _Top_ServerCapabilitiesTools(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Top_SetLevelRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_SubscribeRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_TaskAugmentedRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_ToolInputSchemaProperties(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ToolInputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, ToolInputSchemaProperties] | UnsetType = UNSET
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Top_ToolOutputSchemaProperties(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ToolOutputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, ToolOutputSchemaProperties] | UnsetType = UNSET
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Top_UnsubscribeRequestParamsMeta(Struct, kw_only=True, dict=True):
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+_Open_ClientNotification: TypeAlias = (
+    _Open_CancelledNotification
+    | _Open_InitializedNotification
+    | _Open_ProgressNotification
+    | _Open_TaskStatusNotification
+    | _Open_RootsListChangedNotification
+)
+
+
+_Open_ClientRequest: TypeAlias = (
+    _Open_InitializeRequest
+    | _Open_PingRequest
+    | _Open_ListResourcesRequest
+    | _Open_ListResourceTemplatesRequest
+    | _Open_ReadResourceRequest
+    | _Open_SubscribeRequest
+    | _Open_UnsubscribeRequest
+    | _Open_ListPromptsRequest
+    | _Open_GetPromptRequest
+    | _Open_ListToolsRequest
+    | _Open_CallToolRequest
+    | _Open_GetTaskRequest
+    | _Open_GetTaskPayloadRequest
+    | _Open_CancelTaskRequest
+    | _Open_ListTasksRequest
+    | _Open_SetLevelRequest
+    | _Open_CompleteRequest
+)
+
+
+_Open_ContentBlock: TypeAlias = (
+    _Open_TextContent
+    | _Open_ImageContent
+    | _Open_AudioContent
+    | _Open_ResourceLink
+    | _Open_EmbeddedResource
+)
+
+
+_Open_EmptyResult: TypeAlias = _Open_Result
+
+
+_Open_SamplingMessageContentBlock: TypeAlias = (
+    _Open_TextContent
+    | _Open_ImageContent
+    | _Open_AudioContent
+    | _Open_ToolUseContent
+    | _Open_ToolResultContent
+)
+
+
+_Open_ServerNotification: TypeAlias = (
+    _Open_CancelledNotification
+    | _Open_ProgressNotification
+    | _Open_ResourceListChangedNotification
+    | _Open_ResourceUpdatedNotification
+    | _Open_PromptListChangedNotification
+    | _Open_ToolListChangedNotification
+    | _Open_TaskStatusNotification
+    | _Open_LoggingMessageNotification
+    | _Open_ElicitationCompleteNotification
+)
+
+
+_Open_ServerRequest: TypeAlias = (
+    _Open_PingRequest
+    | _Open_GetTaskRequest
+    | _Open_GetTaskPayloadRequest
+    | _Open_CancelTaskRequest
+    | _Open_ListTasksRequest
+    | _Open_CreateMessageRequest
+    | _Open_ListRootsRequest
+    | _Open_ElicitRequest
 )
 
 OPEN: frozenset[type[Any]] = frozenset(
@@ -4435,6 +7496,370 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     UntitledMultiSelectEnumSchema: (("items", "items"),),
 }
 """Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
+TWINS: dict[type[Any], type[Any]] = {
+    _Open_Annotations: Annotations,
+    _Open_AudioContent: AudioContent,
+    _Open_BaseMetadata: BaseMetadata,
+    _Open_BlobResourceContents: BlobResourceContents,
+    _Open_BooleanSchema: BooleanSchema,
+    _Open_CallToolRequest: CallToolRequest,
+    _Open_CallToolRequestParams: CallToolRequestParams,
+    _Open_CallToolResult: CallToolResult,
+    _Open_CancelTaskRequest: CancelTaskRequest,
+    _Open_CancelledNotification: CancelledNotification,
+    _Open_CancelledNotificationParams: CancelledNotificationParams,
+    _Open_ClientCapabilities: ClientCapabilities,
+    _Open_CompleteRequest: CompleteRequest,
+    _Open_CompleteRequestParams: CompleteRequestParams,
+    _Open_CompleteResult: CompleteResult,
+    _Open_CreateMessageRequest: CreateMessageRequest,
+    _Open_CreateMessageRequestParams: CreateMessageRequestParams,
+    _Open_CreateMessageResult: CreateMessageResult,
+    _Open_CreateTaskResult: CreateTaskResult,
+    _Open_ElicitRequest: ElicitRequest,
+    _Open_ElicitRequestFormParams: ElicitRequestFormParams,
+    _Open_ElicitRequestURLParams: ElicitRequestURLParams,
+    _Open_ElicitResult: ElicitResult,
+    _Open_ElicitationCompleteNotification: ElicitationCompleteNotification,
+    _Open_EmbeddedResource: EmbeddedResource,
+    _Open_Error: Error,
+    _Open_GetPromptRequest: GetPromptRequest,
+    _Open_GetPromptRequestParams: GetPromptRequestParams,
+    _Open_GetPromptResult: GetPromptResult,
+    _Open_GetTaskPayloadRequest: GetTaskPayloadRequest,
+    _Open_GetTaskPayloadResult: GetTaskPayloadResult,
+    _Open_GetTaskRequest: GetTaskRequest,
+    _Open_Icon: Icon,
+    _Open_Icons: Icons,
+    _Open_ImageContent: ImageContent,
+    _Open_Implementation: Implementation,
+    _Open_InitializeRequest: InitializeRequest,
+    _Open_InitializeRequestParams: InitializeRequestParams,
+    _Open_InitializeResult: InitializeResult,
+    _Open_InitializedNotification: InitializedNotification,
+    _Open_JSONRPCErrorResponse: JSONRPCErrorResponse,
+    _Open_JSONRPCNotification: JSONRPCNotification,
+    _Open_JSONRPCRequest: JSONRPCRequest,
+    _Open_JSONRPCResultResponse: JSONRPCResultResponse,
+    _Open_LegacyTitledEnumSchema: LegacyTitledEnumSchema,
+    _Open_ListPromptsRequest: ListPromptsRequest,
+    _Open_ListPromptsResult: ListPromptsResult,
+    _Open_ListResourceTemplatesRequest: ListResourceTemplatesRequest,
+    _Open_ListResourceTemplatesResult: ListResourceTemplatesResult,
+    _Open_ListResourcesRequest: ListResourcesRequest,
+    _Open_ListResourcesResult: ListResourcesResult,
+    _Open_ListRootsRequest: ListRootsRequest,
+    _Open_ListRootsResult: ListRootsResult,
+    _Open_ListTasksRequest: ListTasksRequest,
+    _Open_ListTasksResult: ListTasksResult,
+    _Open_ListToolsRequest: ListToolsRequest,
+    _Open_ListToolsResult: ListToolsResult,
+    _Open_LoggingMessageNotification: LoggingMessageNotification,
+    _Open_LoggingMessageNotificationParams: LoggingMessageNotificationParams,
+    _Open_ModelHint: ModelHint,
+    _Open_ModelPreferences: ModelPreferences,
+    _Open_Notification: Notification,
+    _Open_NotificationParams: NotificationParams,
+    _Open_NumberSchema: NumberSchema,
+    _Open_PaginatedRequest: PaginatedRequest,
+    _Open_PaginatedRequestParams: PaginatedRequestParams,
+    _Open_PaginatedResult: PaginatedResult,
+    _Open_PingRequest: PingRequest,
+    _Open_ProgressNotification: ProgressNotification,
+    _Open_ProgressNotificationParams: ProgressNotificationParams,
+    _Open_Prompt: Prompt,
+    _Open_PromptArgument: PromptArgument,
+    _Open_PromptListChangedNotification: PromptListChangedNotification,
+    _Open_PromptMessage: PromptMessage,
+    _Open_PromptReference: PromptReference,
+    _Open_ReadResourceRequest: ReadResourceRequest,
+    _Open_ReadResourceRequestParams: ReadResourceRequestParams,
+    _Open_ReadResourceResult: ReadResourceResult,
+    _Open_RelatedTaskMetadata: RelatedTaskMetadata,
+    _Open_Request: Request,
+    _Open_RequestParams: RequestParams,
+    _Open_Resource: Resource,
+    _Open_ResourceContents: ResourceContents,
+    _Open_ResourceLink: ResourceLink,
+    _Open_ResourceListChangedNotification: ResourceListChangedNotification,
+    _Open_ResourceRequestParams: ResourceRequestParams,
+    _Open_ResourceTemplate: ResourceTemplate,
+    _Open_ResourceTemplateReference: ResourceTemplateReference,
+    _Open_ResourceUpdatedNotification: ResourceUpdatedNotification,
+    _Open_ResourceUpdatedNotificationParams: ResourceUpdatedNotificationParams,
+    _Open_Result: Result,
+    _Open_Root: Root,
+    _Open_RootsListChangedNotification: RootsListChangedNotification,
+    _Open_SamplingMessage: SamplingMessage,
+    _Open_ServerCapabilities: ServerCapabilities,
+    _Open_SetLevelRequest: SetLevelRequest,
+    _Open_SetLevelRequestParams: SetLevelRequestParams,
+    _Open_StringSchema: StringSchema,
+    _Open_SubscribeRequest: SubscribeRequest,
+    _Open_SubscribeRequestParams: SubscribeRequestParams,
+    _Open_Task: Task,
+    _Open_TaskAugmentedRequestParams: TaskAugmentedRequestParams,
+    _Open_TaskMetadata: TaskMetadata,
+    _Open_TaskStatusNotification: TaskStatusNotification,
+    _Open_TextContent: TextContent,
+    _Open_TextResourceContents: TextResourceContents,
+    _Open_TitledMultiSelectEnumSchema: TitledMultiSelectEnumSchema,
+    _Open_TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema,
+    _Open_Tool: Tool,
+    _Open_ToolAnnotations: ToolAnnotations,
+    _Open_ToolChoice: ToolChoice,
+    _Open_ToolExecution: ToolExecution,
+    _Open_ToolListChangedNotification: ToolListChangedNotification,
+    _Open_ToolResultContent: ToolResultContent,
+    _Open_ToolUseContent: ToolUseContent,
+    _Open_URLElicitationRequiredError: URLElicitationRequiredError,
+    _Open_UnsubscribeRequest: UnsubscribeRequest,
+    _Open_UnsubscribeRequestParams: UnsubscribeRequestParams,
+    _Open_UntitledMultiSelectEnumSchema: UntitledMultiSelectEnumSchema,
+    _Open_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
+    _Open_CallToolRequestParamsMeta: CallToolRequestParamsMeta,
+    _Open_CancelTaskRequestParams: CancelTaskRequestParams,
+    _Open_ClientCapabilitiesElicitationForm: ClientCapabilitiesElicitationForm,
+    _Open_ClientCapabilitiesElicitationUrl: ClientCapabilitiesElicitationUrl,
+    _Open_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
+    _Open_ClientCapabilitiesExperimental: ClientCapabilitiesExperimental,
+    _Open_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
+    _Open_ClientCapabilitiesSamplingContext: ClientCapabilitiesSamplingContext,
+    _Open_ClientCapabilitiesSamplingTools: ClientCapabilitiesSamplingTools,
+    _Open_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
+    _Open_ClientCapabilitiesTasksCancel: ClientCapabilitiesTasksCancel,
+    _Open_ClientCapabilitiesTasksList: ClientCapabilitiesTasksList,
+    _Open_ClientCapabilitiesTasksRequestsElicitationCreate: ClientCapabilitiesTasksRequestsElicitationCreate,
+    _Open_ClientCapabilitiesTasksRequestsElicitation: ClientCapabilitiesTasksRequestsElicitation,
+    _Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage: ClientCapabilitiesTasksRequestsSamplingCreateMessage,
+    _Open_ClientCapabilitiesTasksRequestsSampling: ClientCapabilitiesTasksRequestsSampling,
+    _Open_ClientCapabilitiesTasksRequests: ClientCapabilitiesTasksRequests,
+    _Open_ClientCapabilitiesTasks: ClientCapabilitiesTasks,
+    _Open_GetTaskRequestParams: GetTaskRequestParams,
+    _Open_GetTaskPayloadRequestParams: GetTaskPayloadRequestParams,
+    _Open_CompleteRequestParamsMeta: CompleteRequestParamsMeta,
+    _Open_CompleteRequestParamsArgument: CompleteRequestParamsArgument,
+    _Open_CompleteRequestParamsContext: CompleteRequestParamsContext,
+    _Open_CompleteResultCompletion: CompleteResultCompletion,
+    _Open_CreateMessageRequestParamsMeta: CreateMessageRequestParamsMeta,
+    _Open_CreateMessageRequestParamsMetadata: CreateMessageRequestParamsMetadata,
+    _Open_ElicitRequestFormParamsMeta: ElicitRequestFormParamsMeta,
+    _Open_ElicitRequestFormParamsRequestedSchema: ElicitRequestFormParamsRequestedSchema,
+    _Open_ElicitRequestURLParamsMeta: ElicitRequestURLParamsMeta,
+    _Open_ElicitationCompleteNotificationParams: ElicitationCompleteNotificationParams,
+    _Open_TitledSingleSelectEnumSchemaOneOf: TitledSingleSelectEnumSchemaOneOf,
+    _Open_UntitledMultiSelectEnumSchemaItems: UntitledMultiSelectEnumSchemaItems,
+    _Open_TitledMultiSelectEnumSchemaItemsAnyOf: TitledMultiSelectEnumSchemaItemsAnyOf,
+    _Open_TitledMultiSelectEnumSchemaItems: TitledMultiSelectEnumSchemaItems,
+    _Open_GetPromptRequestParamsMeta: GetPromptRequestParamsMeta,
+    _Open_InitializeRequestParamsMeta: InitializeRequestParamsMeta,
+    _Open_PaginatedRequestParamsMeta: PaginatedRequestParamsMeta,
+    _Open_ReadResourceRequestParamsMeta: ReadResourceRequestParamsMeta,
+    _Open_RequestParamsMeta: RequestParamsMeta,
+    _Open_ResourceRequestParamsMeta: ResourceRequestParamsMeta,
+    _Open_ServerCapabilitiesCompletions: ServerCapabilitiesCompletions,
+    _Open_ServerCapabilitiesExperimental: ServerCapabilitiesExperimental,
+    _Open_ServerCapabilitiesLogging: ServerCapabilitiesLogging,
+    _Open_ServerCapabilitiesPrompts: ServerCapabilitiesPrompts,
+    _Open_ServerCapabilitiesResources: ServerCapabilitiesResources,
+    _Open_ServerCapabilitiesTasksCancel: ServerCapabilitiesTasksCancel,
+    _Open_ServerCapabilitiesTasksList: ServerCapabilitiesTasksList,
+    _Open_ServerCapabilitiesTasksRequestsToolsCall: ServerCapabilitiesTasksRequestsToolsCall,
+    _Open_ServerCapabilitiesTasksRequestsTools: ServerCapabilitiesTasksRequestsTools,
+    _Open_ServerCapabilitiesTasksRequests: ServerCapabilitiesTasksRequests,
+    _Open_ServerCapabilitiesTasks: ServerCapabilitiesTasks,
+    _Open_ServerCapabilitiesTools: ServerCapabilitiesTools,
+    _Open_SetLevelRequestParamsMeta: SetLevelRequestParamsMeta,
+    _Open_SubscribeRequestParamsMeta: SubscribeRequestParamsMeta,
+    _Open_TaskAugmentedRequestParamsMeta: TaskAugmentedRequestParamsMeta,
+    _Open_ToolInputSchemaProperties: ToolInputSchemaProperties,
+    _Open_ToolInputSchema: ToolInputSchema,
+    _Open_ToolOutputSchemaProperties: ToolOutputSchemaProperties,
+    _Open_ToolOutputSchema: ToolOutputSchema,
+    _Open_UnsubscribeRequestParamsMeta: UnsubscribeRequestParamsMeta,
+    _Top_Annotations: Annotations,
+    _Top_AudioContent: AudioContent,
+    _Top_BaseMetadata: BaseMetadata,
+    _Top_BlobResourceContents: BlobResourceContents,
+    _Top_BooleanSchema: BooleanSchema,
+    _Top_CallToolRequest: CallToolRequest,
+    _Top_CallToolRequestParams: CallToolRequestParams,
+    _Top_CallToolResult: CallToolResult,
+    _Top_CancelTaskRequest: CancelTaskRequest,
+    _Top_CancelledNotification: CancelledNotification,
+    _Top_CancelledNotificationParams: CancelledNotificationParams,
+    _Top_ClientCapabilities: ClientCapabilities,
+    _Top_CompleteRequest: CompleteRequest,
+    _Top_CompleteRequestParams: CompleteRequestParams,
+    _Top_CompleteResult: CompleteResult,
+    _Top_CreateMessageRequest: CreateMessageRequest,
+    _Top_CreateMessageRequestParams: CreateMessageRequestParams,
+    _Top_CreateMessageResult: CreateMessageResult,
+    _Top_CreateTaskResult: CreateTaskResult,
+    _Top_ElicitRequest: ElicitRequest,
+    _Top_ElicitRequestFormParams: ElicitRequestFormParams,
+    _Top_ElicitRequestURLParams: ElicitRequestURLParams,
+    _Top_ElicitResult: ElicitResult,
+    _Top_ElicitationCompleteNotification: ElicitationCompleteNotification,
+    _Top_EmbeddedResource: EmbeddedResource,
+    _Top_Error: Error,
+    _Top_GetPromptRequest: GetPromptRequest,
+    _Top_GetPromptRequestParams: GetPromptRequestParams,
+    _Top_GetPromptResult: GetPromptResult,
+    _Top_GetTaskPayloadRequest: GetTaskPayloadRequest,
+    _Top_GetTaskPayloadResult: GetTaskPayloadResult,
+    _Top_GetTaskRequest: GetTaskRequest,
+    _Top_Icon: Icon,
+    _Top_Icons: Icons,
+    _Top_ImageContent: ImageContent,
+    _Top_Implementation: Implementation,
+    _Top_InitializeRequest: InitializeRequest,
+    _Top_InitializeRequestParams: InitializeRequestParams,
+    _Top_InitializeResult: InitializeResult,
+    _Top_InitializedNotification: InitializedNotification,
+    _Top_JSONRPCErrorResponse: JSONRPCErrorResponse,
+    _Top_JSONRPCNotification: JSONRPCNotification,
+    _Top_JSONRPCRequest: JSONRPCRequest,
+    _Top_JSONRPCResultResponse: JSONRPCResultResponse,
+    _Top_LegacyTitledEnumSchema: LegacyTitledEnumSchema,
+    _Top_ListPromptsRequest: ListPromptsRequest,
+    _Top_ListPromptsResult: ListPromptsResult,
+    _Top_ListResourceTemplatesRequest: ListResourceTemplatesRequest,
+    _Top_ListResourceTemplatesResult: ListResourceTemplatesResult,
+    _Top_ListResourcesRequest: ListResourcesRequest,
+    _Top_ListResourcesResult: ListResourcesResult,
+    _Top_ListRootsRequest: ListRootsRequest,
+    _Top_ListRootsResult: ListRootsResult,
+    _Top_ListTasksRequest: ListTasksRequest,
+    _Top_ListTasksResult: ListTasksResult,
+    _Top_ListToolsRequest: ListToolsRequest,
+    _Top_ListToolsResult: ListToolsResult,
+    _Top_LoggingMessageNotification: LoggingMessageNotification,
+    _Top_LoggingMessageNotificationParams: LoggingMessageNotificationParams,
+    _Top_ModelHint: ModelHint,
+    _Top_ModelPreferences: ModelPreferences,
+    _Top_Notification: Notification,
+    _Top_NotificationParams: NotificationParams,
+    _Top_NumberSchema: NumberSchema,
+    _Top_PaginatedRequest: PaginatedRequest,
+    _Top_PaginatedRequestParams: PaginatedRequestParams,
+    _Top_PaginatedResult: PaginatedResult,
+    _Top_PingRequest: PingRequest,
+    _Top_ProgressNotification: ProgressNotification,
+    _Top_ProgressNotificationParams: ProgressNotificationParams,
+    _Top_Prompt: Prompt,
+    _Top_PromptArgument: PromptArgument,
+    _Top_PromptListChangedNotification: PromptListChangedNotification,
+    _Top_PromptMessage: PromptMessage,
+    _Top_PromptReference: PromptReference,
+    _Top_ReadResourceRequest: ReadResourceRequest,
+    _Top_ReadResourceRequestParams: ReadResourceRequestParams,
+    _Top_ReadResourceResult: ReadResourceResult,
+    _Top_RelatedTaskMetadata: RelatedTaskMetadata,
+    _Top_Request: Request,
+    _Top_RequestParams: RequestParams,
+    _Top_Resource: Resource,
+    _Top_ResourceContents: ResourceContents,
+    _Top_ResourceLink: ResourceLink,
+    _Top_ResourceListChangedNotification: ResourceListChangedNotification,
+    _Top_ResourceRequestParams: ResourceRequestParams,
+    _Top_ResourceTemplate: ResourceTemplate,
+    _Top_ResourceTemplateReference: ResourceTemplateReference,
+    _Top_ResourceUpdatedNotification: ResourceUpdatedNotification,
+    _Top_ResourceUpdatedNotificationParams: ResourceUpdatedNotificationParams,
+    _Top_Result: Result,
+    _Top_Root: Root,
+    _Top_RootsListChangedNotification: RootsListChangedNotification,
+    _Top_SamplingMessage: SamplingMessage,
+    _Top_ServerCapabilities: ServerCapabilities,
+    _Top_SetLevelRequest: SetLevelRequest,
+    _Top_SetLevelRequestParams: SetLevelRequestParams,
+    _Top_StringSchema: StringSchema,
+    _Top_SubscribeRequest: SubscribeRequest,
+    _Top_SubscribeRequestParams: SubscribeRequestParams,
+    _Top_Task: Task,
+    _Top_TaskAugmentedRequestParams: TaskAugmentedRequestParams,
+    _Top_TaskMetadata: TaskMetadata,
+    _Top_TaskStatusNotification: TaskStatusNotification,
+    _Top_TextContent: TextContent,
+    _Top_TextResourceContents: TextResourceContents,
+    _Top_TitledMultiSelectEnumSchema: TitledMultiSelectEnumSchema,
+    _Top_TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema,
+    _Top_Tool: Tool,
+    _Top_ToolAnnotations: ToolAnnotations,
+    _Top_ToolChoice: ToolChoice,
+    _Top_ToolExecution: ToolExecution,
+    _Top_ToolListChangedNotification: ToolListChangedNotification,
+    _Top_ToolResultContent: ToolResultContent,
+    _Top_ToolUseContent: ToolUseContent,
+    _Top_URLElicitationRequiredError: URLElicitationRequiredError,
+    _Top_UnsubscribeRequest: UnsubscribeRequest,
+    _Top_UnsubscribeRequestParams: UnsubscribeRequestParams,
+    _Top_UntitledMultiSelectEnumSchema: UntitledMultiSelectEnumSchema,
+    _Top_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
+    _Top_CallToolRequestParamsMeta: CallToolRequestParamsMeta,
+    _Top_CancelTaskRequestParams: CancelTaskRequestParams,
+    _Top_ClientCapabilitiesElicitationForm: ClientCapabilitiesElicitationForm,
+    _Top_ClientCapabilitiesElicitationUrl: ClientCapabilitiesElicitationUrl,
+    _Top_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
+    _Top_ClientCapabilitiesExperimental: ClientCapabilitiesExperimental,
+    _Top_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
+    _Top_ClientCapabilitiesSamplingContext: ClientCapabilitiesSamplingContext,
+    _Top_ClientCapabilitiesSamplingTools: ClientCapabilitiesSamplingTools,
+    _Top_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
+    _Top_ClientCapabilitiesTasksCancel: ClientCapabilitiesTasksCancel,
+    _Top_ClientCapabilitiesTasksList: ClientCapabilitiesTasksList,
+    _Top_ClientCapabilitiesTasksRequestsElicitationCreate: ClientCapabilitiesTasksRequestsElicitationCreate,
+    _Top_ClientCapabilitiesTasksRequestsElicitation: ClientCapabilitiesTasksRequestsElicitation,
+    _Top_ClientCapabilitiesTasksRequestsSamplingCreateMessage: ClientCapabilitiesTasksRequestsSamplingCreateMessage,
+    _Top_ClientCapabilitiesTasksRequestsSampling: ClientCapabilitiesTasksRequestsSampling,
+    _Top_ClientCapabilitiesTasksRequests: ClientCapabilitiesTasksRequests,
+    _Top_ClientCapabilitiesTasks: ClientCapabilitiesTasks,
+    _Top_GetTaskRequestParams: GetTaskRequestParams,
+    _Top_GetTaskPayloadRequestParams: GetTaskPayloadRequestParams,
+    _Top_CompleteRequestParamsMeta: CompleteRequestParamsMeta,
+    _Top_CompleteRequestParamsArgument: CompleteRequestParamsArgument,
+    _Top_CompleteRequestParamsContext: CompleteRequestParamsContext,
+    _Top_CompleteResultCompletion: CompleteResultCompletion,
+    _Top_CreateMessageRequestParamsMeta: CreateMessageRequestParamsMeta,
+    _Top_CreateMessageRequestParamsMetadata: CreateMessageRequestParamsMetadata,
+    _Top_ElicitRequestFormParamsMeta: ElicitRequestFormParamsMeta,
+    _Top_ElicitRequestFormParamsRequestedSchema: ElicitRequestFormParamsRequestedSchema,
+    _Top_ElicitRequestURLParamsMeta: ElicitRequestURLParamsMeta,
+    _Top_ElicitationCompleteNotificationParams: ElicitationCompleteNotificationParams,
+    _Top_TitledSingleSelectEnumSchemaOneOf: TitledSingleSelectEnumSchemaOneOf,
+    _Top_UntitledMultiSelectEnumSchemaItems: UntitledMultiSelectEnumSchemaItems,
+    _Top_TitledMultiSelectEnumSchemaItemsAnyOf: TitledMultiSelectEnumSchemaItemsAnyOf,
+    _Top_TitledMultiSelectEnumSchemaItems: TitledMultiSelectEnumSchemaItems,
+    _Top_GetPromptRequestParamsMeta: GetPromptRequestParamsMeta,
+    _Top_InitializeRequestParamsMeta: InitializeRequestParamsMeta,
+    _Top_PaginatedRequestParamsMeta: PaginatedRequestParamsMeta,
+    _Top_ReadResourceRequestParamsMeta: ReadResourceRequestParamsMeta,
+    _Top_RequestParamsMeta: RequestParamsMeta,
+    _Top_ResourceRequestParamsMeta: ResourceRequestParamsMeta,
+    _Top_ServerCapabilitiesCompletions: ServerCapabilitiesCompletions,
+    _Top_ServerCapabilitiesExperimental: ServerCapabilitiesExperimental,
+    _Top_ServerCapabilitiesLogging: ServerCapabilitiesLogging,
+    _Top_ServerCapabilitiesPrompts: ServerCapabilitiesPrompts,
+    _Top_ServerCapabilitiesResources: ServerCapabilitiesResources,
+    _Top_ServerCapabilitiesTasksCancel: ServerCapabilitiesTasksCancel,
+    _Top_ServerCapabilitiesTasksList: ServerCapabilitiesTasksList,
+    _Top_ServerCapabilitiesTasksRequestsToolsCall: ServerCapabilitiesTasksRequestsToolsCall,
+    _Top_ServerCapabilitiesTasksRequestsTools: ServerCapabilitiesTasksRequestsTools,
+    _Top_ServerCapabilitiesTasksRequests: ServerCapabilitiesTasksRequests,
+    _Top_ServerCapabilitiesTasks: ServerCapabilitiesTasks,
+    _Top_ServerCapabilitiesTools: ServerCapabilitiesTools,
+    _Top_SetLevelRequestParamsMeta: SetLevelRequestParamsMeta,
+    _Top_SubscribeRequestParamsMeta: SubscribeRequestParamsMeta,
+    _Top_TaskAugmentedRequestParamsMeta: TaskAugmentedRequestParamsMeta,
+    _Top_ToolInputSchemaProperties: ToolInputSchemaProperties,
+    _Top_ToolInputSchema: ToolInputSchema,
+    _Top_ToolOutputSchemaProperties: ToolOutputSchemaProperties,
+    _Top_ToolOutputSchema: ToolOutputSchema,
+    _Top_UnsubscribeRequestParamsMeta: UnsubscribeRequestParamsMeta,
+}
+"""Each open twin -> its class (the same fields in the same order)."""
 
 DEFINITIONS: dict[str, Any] = {
     "Annotations": Annotations,

@@ -318,12 +318,13 @@ ServerResult: TypeAlias = dict[str, Any]
 SingleSelectEnumSchema: TypeAlias = dict[str, Any]
 
 
-class Annotations(Struct, kw_only=True, dict=True):
+class Annotations(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Optional annotations for the client. The client can use annotations to inform how
     objects are used or displayed
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     audience: list[Role] | UnsetType = UNSET
@@ -353,11 +354,19 @@ class Annotations(Struct, kw_only=True, dict=True):
     """
 
 
-class AudioContent(Struct, kw_only=True, dict=True, tag_field="type", tag="audio"):
+class AudioContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="audio",
+):
     """Audio provided to or from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["audio"]] = "audio"
@@ -371,12 +380,13 @@ class AudioContent(Struct, kw_only=True, dict=True, tag_field="type", tag="audio
     """
 
 
-class BaseMetadata(Struct, kw_only=True, dict=True):
+class BaseMetadata(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Base interface for metadata with name (identifier) and title (display name)
     properties.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     name: str
@@ -392,9 +402,10 @@ class BaseMetadata(Struct, kw_only=True, dict=True):
     """
 
 
-class BlobResourceContents(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class BlobResourceContents(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -406,9 +417,10 @@ class BlobResourceContents(Struct, kw_only=True, dict=True):
     """The URI of this resource."""
 
 
-class BooleanSchema(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class BooleanSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: bool | UnsetType = UNSET
@@ -417,11 +429,12 @@ class BooleanSchema(Struct, kw_only=True, dict=True):
     type: Literal["boolean"]
 
 
-class CacheableResult(Struct, kw_only=True, dict=True):
+class CacheableResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A result that supports a time-to-live (TTL) hint for client-side caching.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -456,12 +469,18 @@ class CacheableResult(Struct, kw_only=True, dict=True):
 
 
 class CallToolRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/call"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tools/call",
 ):
     """Used by the client to invoke a tool provided by the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tools/call"]] = "tools/call"
@@ -470,11 +489,14 @@ class CallToolRequest(
     params: CallToolRequestParams
 
 
-class CallToolRequestParams(Struct, kw_only=True, dict=True):
+class CallToolRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `tools/call` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -488,11 +510,12 @@ class CallToolRequestParams(Struct, kw_only=True, dict=True):
     request_state: str | UnsetType = field(default=UNSET, name="requestState")
 
 
-class CallToolResult(Struct, kw_only=True, dict=True):
+class CallToolResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link CallToolRequesttools/call} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -531,12 +554,15 @@ class CallToolResult(Struct, kw_only=True, dict=True):
     """
 
 
-class CallToolResultResponse(Struct, kw_only=True, dict=True):
+class CallToolResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link CallToolRequesttools/call}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -545,7 +571,12 @@ class CallToolResultResponse(Struct, kw_only=True, dict=True):
 
 
 class CancelledNotification(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/cancelled"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/cancelled",
 ):
     """This notification is sent by the client to indicate that it is cancelling a request
     it previously issued.
@@ -562,8 +593,9 @@ class CancelledNotification(
     This notification indicates that the result will be unused, so any associated
     processing SHOULD cease.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/cancelled"]] = "notifications/cancelled"
@@ -571,11 +603,14 @@ class CancelledNotification(
     params: CancelledNotificationParams
 
 
-class CancelledNotificationParams(Struct, kw_only=True, dict=True):
+class CancelledNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `notifications/cancelled` notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -590,13 +625,14 @@ class CancelledNotificationParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ClientCapabilities(Struct, kw_only=True, dict=True):
+class ClientCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Capabilities a client may support. Known capabilities are defined here, in this
     schema, but this is not a closed set: any client can define its own, additional
     capabilities.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     elicitation: ClientCapabilitiesElicitation | UnsetType = UNSET
@@ -617,7 +653,7 @@ class ClientCapabilities(Struct, kw_only=True, dict=True):
     """Present if the client supports sampling from an LLM."""
 
 
-class ClientNotification(Struct, kw_only=True, dict=True):
+class ClientNotification(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """This notification is sent by the client to indicate that it is cancelling a request
     it previously issued.
 
@@ -633,8 +669,9 @@ class ClientNotification(Struct, kw_only=True, dict=True):
     This notification indicates that the result will be unused, so any associated
     processing SHOULD cease.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     jsonrpc: Literal["2.0"]
@@ -643,12 +680,18 @@ class ClientNotification(Struct, kw_only=True, dict=True):
 
 
 class CompleteRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="completion/complete"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="completion/complete",
 ):
     """A request from the client to the server, to ask for completion options.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["completion/complete"]] = "completion/complete"
@@ -657,11 +700,14 @@ class CompleteRequest(
     params: CompleteRequestParams
 
 
-class CompleteRequestParams(Struct, kw_only=True, dict=True):
+class CompleteRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `completion/complete` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -672,12 +718,13 @@ class CompleteRequestParams(Struct, kw_only=True, dict=True):
     ref: PromptReference | ResourceTemplateReference
 
 
-class CompleteResult(Struct, kw_only=True, dict=True):
+class CompleteResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link CompleteRequestcompletion/complete}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -693,12 +740,15 @@ class CompleteResult(Struct, kw_only=True, dict=True):
     """
 
 
-class CompleteResultResponse(Struct, kw_only=True, dict=True):
+class CompleteResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link
     CompleteRequestcompletion/complete} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -707,26 +757,35 @@ class CompleteResultResponse(Struct, kw_only=True, dict=True):
 
 
 class CreateMessageRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="sampling/createMessage"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="sampling/createMessage",
 ):
     """A request from the server to sample an LLM via the client. The client has full
     discretion over which model to select. The client should also inform the user before
     beginning sampling, to allow them to inspect the request (human in the loop) and
     decide whether to approve it.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["sampling/createMessage"]] = "sampling/createMessage"
     params: CreateMessageRequestParams
 
 
-class CreateMessageRequestParams(Struct, kw_only=True, dict=True):
+class CreateMessageRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `sampling/createMessage` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     include_context: Literal["allServers", "none", "thisServer"] | UnsetType = field(
@@ -774,14 +833,15 @@ class CreateMessageRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class CreateMessageResult(Struct, kw_only=True, dict=True):
+class CreateMessageResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the client for a {@link
     CreateMessageRequestsampling/createMessage} request. The client should inform the
     user before returning the sampled message, to allow them to inspect the response
     (human in the loop) and decide whether to allow the server to see it.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -801,15 +861,21 @@ class CreateMessageResult(Struct, kw_only=True, dict=True):
 
 
 class DiscoverRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="server/discover"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="server/discover",
 ):
     """A request from the client asking the server to advertise its supported protocol
     versions, capabilities, and other metadata. Servers **MUST** implement
     `server/discover`. Clients **MAY** call it but are not required to — version
     negotiation can also happen inline via per-request `_meta`.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["server/discover"]] = "server/discover"
@@ -818,12 +884,13 @@ class DiscoverRequest(
     params: RequestParams
 
 
-class DiscoverResult(Struct, kw_only=True, dict=True):
+class DiscoverResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link DiscoverRequestserver/discover}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -871,12 +938,15 @@ class DiscoverResult(Struct, kw_only=True, dict=True):
     """
 
 
-class DiscoverResultResponse(Struct, kw_only=True, dict=True):
+class DiscoverResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link DiscoverRequestserver/discover}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -885,25 +955,34 @@ class DiscoverResultResponse(Struct, kw_only=True, dict=True):
 
 
 class ElicitRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="elicitation/create"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="elicitation/create",
 ):
     """A request from the server to elicit additional information from the user via the
     client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["elicitation/create"]] = "elicitation/create"
     params: ElicitRequestParams
 
 
-class ElicitRequestFormParams(Struct, kw_only=True, dict=True):
+class ElicitRequestFormParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The parameters for a request to elicit non-sensitive information from the user via a
     form in the client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     message: str
@@ -919,12 +998,15 @@ class ElicitRequestFormParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ElicitRequestURLParams(Struct, kw_only=True, dict=True):
+class ElicitRequestURLParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The parameters for a request to elicit information from the user via a URL in the
     client.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     message: str
@@ -935,12 +1017,13 @@ class ElicitRequestURLParams(Struct, kw_only=True, dict=True):
     """The URL that the user should navigate to."""
 
 
-class ElicitResult(Struct, kw_only=True, dict=True):
+class ElicitResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the client for an {@link ElicitRequestelicitation/create}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     action: Literal["accept", "cancel", "decline"]
@@ -956,15 +1039,21 @@ class ElicitResult(Struct, kw_only=True, dict=True):
 
 
 class EmbeddedResource(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="resource"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="resource",
 ):
     """The contents of a resource, embedded into a prompt or tool call result.
 
     It is up to the client how best to render embedded resources for the benefit of the
     LLM and/or the user.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["resource"]] = "resource"
@@ -974,9 +1063,10 @@ class EmbeddedResource(
     resource: dict[str, Any]
 
 
-class Error(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Error(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: int
@@ -992,12 +1082,18 @@ class Error(Struct, kw_only=True, dict=True):
 
 
 class GetPromptRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/get"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="prompts/get",
 ):
     """Used by the client to get a prompt provided by the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["prompts/get"]] = "prompts/get"
@@ -1006,11 +1102,14 @@ class GetPromptRequest(
     params: GetPromptRequestParams
 
 
-class GetPromptRequestParams(Struct, kw_only=True, dict=True):
+class GetPromptRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `prompts/get` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -1024,11 +1123,12 @@ class GetPromptRequestParams(Struct, kw_only=True, dict=True):
     request_state: str | UnsetType = field(default=UNSET, name="requestState")
 
 
-class GetPromptResult(Struct, kw_only=True, dict=True):
+class GetPromptResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link GetPromptRequestprompts/get} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1046,12 +1146,15 @@ class GetPromptResult(Struct, kw_only=True, dict=True):
     """
 
 
-class GetPromptResultResponse(Struct, kw_only=True, dict=True):
+class GetPromptResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link GetPromptRequestprompts/get}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1059,14 +1162,15 @@ class GetPromptResultResponse(Struct, kw_only=True, dict=True):
     result: dict[str, Any]
 
 
-class HeaderMismatchError(Struct, kw_only=True, dict=True):
+class HeaderMismatchError(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Returned when a server rejects a request because the values in the HTTP headers do
     not match the corresponding values in the request body, or because required headers
     are missing or malformed. For HTTP, the response status code MUST be `400 Bad
     Request`.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     error: dict[str, Any]
@@ -1074,11 +1178,12 @@ class HeaderMismatchError(Struct, kw_only=True, dict=True):
     jsonrpc: Literal["2.0"]
 
 
-class Icon(Struct, kw_only=True, dict=True):
+class Icon(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """An optionally-sized icon that can be displayed in a user interface.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
@@ -1111,11 +1216,12 @@ class Icon(Struct, kw_only=True, dict=True):
     """
 
 
-class Icons(Struct, kw_only=True, dict=True):
+class Icons(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Base interface to add `icons` property.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     icons: list[Icon] | UnsetType = UNSET
@@ -1131,11 +1237,19 @@ class Icons(Struct, kw_only=True, dict=True):
     """
 
 
-class ImageContent(Struct, kw_only=True, dict=True, tag_field="type", tag="image"):
+class ImageContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="image",
+):
     """An image provided to or from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["image"]] = "image"
@@ -1149,11 +1263,12 @@ class ImageContent(Struct, kw_only=True, dict=True, tag_field="type", tag="image
     """
 
 
-class Implementation(Struct, kw_only=True, dict=True):
+class Implementation(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes the MCP implementation.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     description: str | UnsetType = UNSET
@@ -1191,14 +1306,15 @@ class Implementation(Struct, kw_only=True, dict=True):
     """An optional URL of the website for this implementation."""
 
 
-class InputRequiredResult(Struct, kw_only=True, dict=True):
+class InputRequiredResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """An InputRequiredResult sent by the server to indicate that additional input is
     needed before the request can be completed.
 
     At least one of `inputRequests` or `requestState` MUST be present.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1217,9 +1333,12 @@ class InputRequiredResult(Struct, kw_only=True, dict=True):
     """
 
 
-class InputResponseRequestParams(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class InputResponseRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -1229,13 +1348,14 @@ class InputResponseRequestParams(Struct, kw_only=True, dict=True):
     request_state: str | UnsetType = field(default=UNSET, name="requestState")
 
 
-class InternalError(Struct, kw_only=True, dict=True):
+class InternalError(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON-RPC error indicating that an internal error occurred on the receiver. This
     error is returned when the receiver encounters an unexpected condition that prevents
     it from fulfilling the request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: Literal[-32603]
@@ -1250,7 +1370,7 @@ class InternalError(Struct, kw_only=True, dict=True):
     """
 
 
-class InvalidParamsError(Struct, kw_only=True, dict=True):
+class InvalidParamsError(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON-RPC error indicating that the method parameters are invalid or malformed.
 
     In MCP, this error is returned in various contexts when request parameters fail
@@ -1262,8 +1382,9 @@ class InvalidParamsError(Struct, kw_only=True, dict=True):
     elicitation mode not declared in client capabilities - **Sampling**: Missing tool
     result or tool results mixed with other content
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: Literal[-32602]
@@ -1278,14 +1399,15 @@ class InvalidParamsError(Struct, kw_only=True, dict=True):
     """
 
 
-class InvalidRequestError(Struct, kw_only=True, dict=True):
+class InvalidRequestError(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON-RPC error indicating that the request is not a valid request object. This
     error is returned when the message structure does not conform to the JSON-RPC 2.0
     specification requirements for a request (e.g., missing required fields like
     `jsonrpc` or `method`, or using invalid types for these fields).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: Literal[-32600]
@@ -1300,11 +1422,12 @@ class InvalidRequestError(Struct, kw_only=True, dict=True):
     """
 
 
-class JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
+class JSONRPCErrorResponse(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A response to a request that indicates an error occurred.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     error: Error
@@ -1312,11 +1435,12 @@ class JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
     jsonrpc: Literal["2.0"]
 
 
-class JSONRPCNotification(Struct, kw_only=True, dict=True):
+class JSONRPCNotification(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A notification which does not expect a response.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     jsonrpc: Literal["2.0"]
@@ -1324,11 +1448,12 @@ class JSONRPCNotification(Struct, kw_only=True, dict=True):
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class JSONRPCRequest(Struct, kw_only=True, dict=True):
+class JSONRPCRequest(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A request that expects a response.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1337,11 +1462,14 @@ class JSONRPCRequest(Struct, kw_only=True, dict=True):
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class JSONRPCResultResponse(Struct, kw_only=True, dict=True):
+class JSONRPCResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful (non-error) response to a request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1349,12 +1477,15 @@ class JSONRPCResultResponse(Struct, kw_only=True, dict=True):
     result: Result
 
 
-class LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
+class LegacyTitledEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Use {@link TitledSingleSelectEnumSchema} instead. This interface will be removed in
     a future version.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -1369,13 +1500,19 @@ class LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
 
 
 class ListPromptsRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="prompts/list",
 ):
     """Sent from the client to request a list of prompts and prompt templates the server
     has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["prompts/list"]] = "prompts/list"
@@ -1384,12 +1521,13 @@ class ListPromptsRequest(
     params: PaginatedRequestParams
 
 
-class ListPromptsResult(Struct, kw_only=True, dict=True):
+class ListPromptsResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link ListPromptsRequestprompts/list}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1428,12 +1566,15 @@ class ListPromptsResult(Struct, kw_only=True, dict=True):
     """
 
 
-class ListPromptsResultResponse(Struct, kw_only=True, dict=True):
+class ListPromptsResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link ListPromptsRequestprompts/list}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1442,12 +1583,18 @@ class ListPromptsResultResponse(Struct, kw_only=True, dict=True):
 
 
 class ListResourceTemplatesRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/templates/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/templates/list",
 ):
     """Sent from the client to request a list of resource templates the server has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/templates/list"]] = "resources/templates/list"
@@ -1456,12 +1603,15 @@ class ListResourceTemplatesRequest(
     params: PaginatedRequestParams
 
 
-class ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
+class ListResourceTemplatesResult(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The result returned by the server for a {@link
     ListResourceTemplatesRequestresources/templates/list} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1500,12 +1650,15 @@ class ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
     """
 
 
-class ListResourceTemplatesResultResponse(Struct, kw_only=True, dict=True):
+class ListResourceTemplatesResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link
     ListResourceTemplatesRequestresources/templates/list} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1514,12 +1667,18 @@ class ListResourceTemplatesResultResponse(Struct, kw_only=True, dict=True):
 
 
 class ListResourcesRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/list",
 ):
     """Sent from the client to request a list of resources the server has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/list"]] = "resources/list"
@@ -1528,12 +1687,13 @@ class ListResourcesRequest(
     params: PaginatedRequestParams
 
 
-class ListResourcesResult(Struct, kw_only=True, dict=True):
+class ListResourcesResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link ListResourcesRequestresources/list}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1572,12 +1732,15 @@ class ListResourcesResult(Struct, kw_only=True, dict=True):
     """
 
 
-class ListResourcesResultResponse(Struct, kw_only=True, dict=True):
+class ListResourcesResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link
     ListResourcesRequestresources/list} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1586,7 +1749,12 @@ class ListResourcesResultResponse(Struct, kw_only=True, dict=True):
 
 
 class ListRootsRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="roots/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="roots/list",
 ):
     """Sent from the server to request a list of root URIs from the client. Roots allow
     servers to ask for specific directories or files to operate on. A common example for
@@ -1595,33 +1763,41 @@ class ListRootsRequest(
     This request is typically used when the server needs to understand the file system
     structure or access specific locations that the client has permission to read from.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["roots/list"]] = "roots/list"
     params: ListRootsRequestParams | UnsetType = UNSET
 
 
-class ListRootsResult(Struct, kw_only=True, dict=True):
+class ListRootsResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the client for a {@link ListRootsRequestroots/list} request.
     This result contains an array of {@link Root} objects, each representing a root
     directory or file that the server can operate on.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     roots: list[Root]
 
 
 class ListToolsRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/list"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="tools/list",
 ):
     """Sent from the client to request a list of tools the server has.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["tools/list"]] = "tools/list"
@@ -1630,11 +1806,12 @@ class ListToolsRequest(
     params: PaginatedRequestParams
 
 
-class ListToolsResult(Struct, kw_only=True, dict=True):
+class ListToolsResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link ListToolsRequesttools/list} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1673,12 +1850,15 @@ class ListToolsResult(Struct, kw_only=True, dict=True):
     """
 
 
-class ListToolsResultResponse(Struct, kw_only=True, dict=True):
+class ListToolsResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link ListToolsRequesttools/list}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1687,13 +1867,19 @@ class ListToolsResultResponse(Struct, kw_only=True, dict=True):
 
 
 class LoggingMessageNotification(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/message"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/message",
 ):
     """JSONRPCNotification of a log message passed from server to client. The client opts
     in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/message"]] = "notifications/message"
@@ -1701,11 +1887,14 @@ class LoggingMessageNotification(
     params: LoggingMessageNotificationParams
 
 
-class LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
+class LoggingMessageNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `notifications/message` notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1719,7 +1908,7 @@ class LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
     """An optional name of the logger issuing this message."""
 
 
-class MethodNotFoundError(Struct, kw_only=True, dict=True):
+class MethodNotFoundError(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON-RPC error indicating that the requested method does not exist or is not
     available.
 
@@ -1731,8 +1920,9 @@ class MethodNotFoundError(Struct, kw_only=True, dict=True):
     A request that requires a client capability the client did not declare is signalled
     instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: Literal[-32601]
@@ -1747,13 +1937,16 @@ class MethodNotFoundError(Struct, kw_only=True, dict=True):
     """
 
 
-class MissingRequiredClientCapabilityError(Struct, kw_only=True, dict=True):
+class MissingRequiredClientCapabilityError(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Returned when processing a request requires a capability the client did not declare
     in `clientCapabilities`. For HTTP, the response status code MUST be `400 Bad
     Request`.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     error: dict[str, Any]
@@ -1761,14 +1954,15 @@ class MissingRequiredClientCapabilityError(Struct, kw_only=True, dict=True):
     jsonrpc: Literal["2.0"]
 
 
-class ModelHint(Struct, kw_only=True, dict=True):
+class ModelHint(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Hints to use for model selection.
 
     Keys not declared here are currently left unspecified by the spec and are up to the
     client to interpret.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     name: str | UnsetType = UNSET
@@ -1785,7 +1979,7 @@ class ModelHint(Struct, kw_only=True, dict=True):
     """
 
 
-class ModelPreferences(Struct, kw_only=True, dict=True):
+class ModelPreferences(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The server's preferences for model selection, requested of the client during
     sampling.
 
@@ -1799,8 +1993,9 @@ class ModelPreferences(Struct, kw_only=True, dict=True):
     the client to decide how to interpret these preferences and how to balance them
     against other considerations.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     cost_priority: (
@@ -1840,21 +2035,25 @@ class ModelPreferences(Struct, kw_only=True, dict=True):
     """
 
 
-class Notification(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Notification(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: str
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class NotificationMetaObject(Struct, kw_only=True, dict=True):
+class NotificationMetaObject(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Extends {@link MetaObject} with additional notification-specific fields. All key
     naming rules from `MetaObject` apply.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     io_modelcontextprotocol_subscription_id: RequestId | UnsetType = field(
@@ -1872,19 +2071,21 @@ class NotificationMetaObject(Struct, kw_only=True, dict=True):
     """
 
 
-class NotificationParams(Struct, kw_only=True, dict=True):
+class NotificationParams(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Common params for any notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
 
 
-class NumberSchema(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class NumberSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: int | float | UnsetType = UNSET
@@ -1895,9 +2096,10 @@ class NumberSchema(Struct, kw_only=True, dict=True):
     type: Literal["integer", "number"]
 
 
-class PaginatedRequest(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class PaginatedRequest(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -1906,11 +2108,14 @@ class PaginatedRequest(Struct, kw_only=True, dict=True):
     params: PaginatedRequestParams
 
 
-class PaginatedRequestParams(Struct, kw_only=True, dict=True):
+class PaginatedRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Common params for paginated requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -1920,9 +2125,10 @@ class PaginatedRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class PaginatedResult(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class PaginatedResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1941,12 +2147,13 @@ class PaginatedResult(Struct, kw_only=True, dict=True):
     """
 
 
-class ParseError(Struct, kw_only=True, dict=True):
+class ParseError(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON-RPC error indicating that invalid JSON was received by the server. This error
     is returned when the server cannot parse the JSON text of a message.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     code: Literal[-32700]
@@ -1962,13 +2169,19 @@ class ParseError(Struct, kw_only=True, dict=True):
 
 
 class ProgressNotification(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/progress"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/progress",
 ):
     """An out-of-band notification used to inform the receiver of a progress update for a
     long-running request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/progress"]] = "notifications/progress"
@@ -1976,11 +2189,14 @@ class ProgressNotification(
     params: ProgressNotificationParams
 
 
-class ProgressNotificationParams(Struct, kw_only=True, dict=True):
+class ProgressNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a {@link ProgressNotificationnotifications/progress} notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -1998,11 +2214,12 @@ class ProgressNotificationParams(Struct, kw_only=True, dict=True):
     """Total number of items to process (or total progress required), if known."""
 
 
-class Prompt(Struct, kw_only=True, dict=True):
+class Prompt(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A prompt or prompt template that the server offers.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2034,11 +2251,12 @@ class Prompt(Struct, kw_only=True, dict=True):
     """
 
 
-class PromptArgument(Struct, kw_only=True, dict=True):
+class PromptArgument(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes an argument that a prompt can accept.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     description: str | UnsetType = UNSET
@@ -2061,6 +2279,7 @@ class PromptArgument(Struct, kw_only=True, dict=True):
 class PromptListChangedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/prompts/list_changed",
@@ -2070,8 +2289,9 @@ class PromptListChangedNotification(
     SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it
     via the `promptsListChanged` filter field.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/prompts/list_changed"]] = (
@@ -2081,14 +2301,15 @@ class PromptListChangedNotification(
     params: NotificationParams | UnsetType = UNSET
 
 
-class PromptMessage(Struct, kw_only=True, dict=True):
+class PromptMessage(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes a message returned as part of a prompt.
 
     This is similar to {@link SamplingMessage}, but also supports the embedding of
     resources from the MCP server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     content: ContentBlock
@@ -2096,12 +2317,18 @@ class PromptMessage(Struct, kw_only=True, dict=True):
 
 
 class PromptReference(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/prompt"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="ref/prompt",
 ):
     """Identifies a prompt.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["ref/prompt"]] = "ref/prompt"
@@ -2119,12 +2346,18 @@ class PromptReference(
 
 
 class ReadResourceRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/read"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="resources/read",
 ):
     """Sent from the client to the server, to read a specific resource URI.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["resources/read"]] = "resources/read"
@@ -2133,11 +2366,14 @@ class ReadResourceRequest(
     params: ReadResourceRequestParams
 
 
-class ReadResourceRequestParams(Struct, kw_only=True, dict=True):
+class ReadResourceRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `resources/read` request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -2151,12 +2387,13 @@ class ReadResourceRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ReadResourceResult(Struct, kw_only=True, dict=True):
+class ReadResourceResult(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The result returned by the server for a {@link ReadResourceRequestresources/read}
     request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2191,12 +2428,15 @@ class ReadResourceResult(Struct, kw_only=True, dict=True):
     """
 
 
-class ReadResourceResultResponse(Struct, kw_only=True, dict=True):
+class ReadResourceResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link
     ReadResourceRequestresources/read} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -2204,21 +2444,23 @@ class ReadResourceResultResponse(Struct, kw_only=True, dict=True):
     result: dict[str, Any]
 
 
-class Request(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class Request(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: str
     params: dict[str, JSONValue] | UnsetType = UNSET
 
 
-class RequestMetaObject(Struct, kw_only=True, dict=True):
+class RequestMetaObject(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Extends {@link MetaObject} with additional request-specific fields. All key naming
     rules from `MetaObject` apply.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     io_modelcontextprotocol_client_capabilities: ClientCapabilities = field(
@@ -2272,21 +2514,23 @@ class RequestMetaObject(Struct, kw_only=True, dict=True):
     """
 
 
-class RequestParams(Struct, kw_only=True, dict=True):
+class RequestParams(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Common params for any request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
 
 
-class Resource(Struct, kw_only=True, dict=True):
+class Resource(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A known resource that the server is capable of reading.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2332,11 +2576,12 @@ class Resource(Struct, kw_only=True, dict=True):
     """The URI of this resource."""
 
 
-class ResourceContents(Struct, kw_only=True, dict=True):
+class ResourceContents(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The contents of a specific resource or sub-resource.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2347,7 +2592,12 @@ class ResourceContents(Struct, kw_only=True, dict=True):
 
 
 class ResourceLink(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="resource_link"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="resource_link",
 ):
     """A resource that the server is capable of reading, included in a prompt or tool call
     result.
@@ -2355,8 +2605,9 @@ class ResourceLink(
     Note: resource links returned by tools are not guaranteed to appear in the results
     of {@link ListResourcesRequestresources/list} requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["resource_link"]] = "resource_link"
@@ -2406,6 +2657,7 @@ class ResourceLink(
 class ResourceListChangedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/resources/list_changed",
@@ -2415,8 +2667,9 @@ class ResourceListChangedNotification(
     SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it
     via the `resourcesListChanged` filter field.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/resources/list_changed"]] = (
@@ -2426,11 +2679,14 @@ class ResourceListChangedNotification(
     params: NotificationParams | UnsetType = UNSET
 
 
-class ResourceRequestParams(Struct, kw_only=True, dict=True):
+class ResourceRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Common params for resource-related requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -2440,11 +2696,12 @@ class ResourceRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class ResourceTemplate(Struct, kw_only=True, dict=True):
+class ResourceTemplate(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A template description for resources available on the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2488,12 +2745,18 @@ class ResourceTemplate(Struct, kw_only=True, dict=True):
 
 
 class ResourceTemplateReference(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/resource"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="ref/resource",
 ):
     """A reference to a resource or resource template definition.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["ref/resource"]] = "ref/resource"
@@ -2504,6 +2767,7 @@ class ResourceTemplateReference(
 class ResourceUpdatedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/resources/updated",
@@ -2513,8 +2777,9 @@ class ResourceUpdatedNotification(
     opted in to via the `resourceSubscriptions` field of a {@link
     SubscriptionsListenRequestsubscriptions/listen} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/resources/updated"]] = (
@@ -2524,11 +2789,14 @@ class ResourceUpdatedNotification(
     params: ResourceUpdatedNotificationParams
 
 
-class ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
+class ResourceUpdatedNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a `notifications/resources/updated` notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2538,11 +2806,12 @@ class ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
     """
 
 
-class Result(Struct, kw_only=True, dict=True):
+class Result(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Common result fields.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2557,12 +2826,13 @@ class Result(Struct, kw_only=True, dict=True):
     """
 
 
-class ResultMetaObject(Struct, kw_only=True, dict=True):
+class ResultMetaObject(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Extends {@link MetaObject} with additional result-specific fields. All key naming
     rules from `MetaObject` apply.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     io_modelcontextprotocol_server_info: Implementation | UnsetType = field(
@@ -2580,11 +2850,12 @@ class ResultMetaObject(Struct, kw_only=True, dict=True):
     """
 
 
-class Root(Struct, kw_only=True, dict=True):
+class Root(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Represents a root directory or file that the server can operate on.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2600,11 +2871,12 @@ class Root(Struct, kw_only=True, dict=True):
     """
 
 
-class SamplingMessage(Struct, kw_only=True, dict=True):
+class SamplingMessage(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Describes a message issued to or received from an LLM API.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2612,13 +2884,14 @@ class SamplingMessage(Struct, kw_only=True, dict=True):
     role: Role
 
 
-class ServerCapabilities(Struct, kw_only=True, dict=True):
+class ServerCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Capabilities that a server may support. Known capabilities are defined here, in this
     schema, but this is not a closed set: any server can define its own, additional
     capabilities.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     completions: JSONObject | UnsetType = UNSET
@@ -2643,9 +2916,10 @@ class ServerCapabilities(Struct, kw_only=True, dict=True):
     """Present if the server offers any tools to call."""
 
 
-class StringSchema(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class StringSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -2657,15 +2931,16 @@ class StringSchema(Struct, kw_only=True, dict=True):
     type: Literal["string"]
 
 
-class SubscriptionFilter(Struct, kw_only=True, dict=True):
+class SubscriptionFilter(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """The set of notification types a client may opt in to on a {@link
     SubscriptionsListenRequestsubscriptions/listen} request.
 
     Each notification type is **opt-in**; the server **MUST NOT** send notification
     types the client has not explicitly requested here.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     prompts_list_changed: bool | UnsetType = field(
@@ -2695,6 +2970,7 @@ class SubscriptionFilter(Struct, kw_only=True, dict=True):
 class SubscriptionsAcknowledgedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/subscriptions/acknowledged",
@@ -2710,8 +2986,9 @@ class SubscriptionsAcknowledgedNotification(
     and not per channel: messages belonging to other subscriptions MAY be interleaved
     before it.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/subscriptions/acknowledged"]] = (
@@ -2721,13 +2998,16 @@ class SubscriptionsAcknowledgedNotification(
     params: SubscriptionsAcknowledgedNotificationParams
 
 
-class SubscriptionsAcknowledgedNotificationParams(Struct, kw_only=True, dict=True):
+class SubscriptionsAcknowledgedNotificationParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a {@link
     SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged}
     notification.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2740,14 +3020,20 @@ class SubscriptionsAcknowledgedNotificationParams(Struct, kw_only=True, dict=Tru
 
 
 class SubscriptionsListenRequest(
-    Struct, kw_only=True, dict=True, tag_field="method", tag="subscriptions/listen"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="method",
+    tag="subscriptions/listen",
 ):
     """Sent from the client to open a long-lived channel for receiving notifications
     outside the context of a specific request. Replaces the previous HTTP GET endpoint
     and ensures consistent behavior between HTTP and STDIO.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["subscriptions/listen"]] = "subscriptions/listen"
@@ -2756,11 +3042,14 @@ class SubscriptionsListenRequest(
     params: SubscriptionsListenRequestParams
 
 
-class SubscriptionsListenRequestParams(Struct, kw_only=True, dict=True):
+class SubscriptionsListenRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: RequestMetaObject = field(name="_meta")
@@ -2770,15 +3059,18 @@ class SubscriptionsListenRequestParams(Struct, kw_only=True, dict=True):
     """
 
 
-class SubscriptionsListenResult(Struct, kw_only=True, dict=True):
+class SubscriptionsListenResult(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The response to a {@link SubscriptionsListenRequestsubscriptions/listen} request,
     signalling that the subscription has ended gracefully (for example, during server
     shutdown). Because the listen stream is long-lived, this result is sent only when
     the server tears the subscription down; an abrupt transport close carries no
     response. The result body is otherwise empty.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: SubscriptionsListenResultMetaObject = field(name="_meta")
@@ -2793,12 +3085,15 @@ class SubscriptionsListenResult(Struct, kw_only=True, dict=True):
     """
 
 
-class SubscriptionsListenResultMetaObject(Struct, kw_only=True, dict=True):
+class SubscriptionsListenResultMetaObject(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Extends {@link ResultMetaObject} with the subscription-stream identifier carried by
     a {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     io_modelcontextprotocol_server_info: Implementation | UnsetType = field(
@@ -2824,13 +3119,16 @@ class SubscriptionsListenResultMetaObject(Struct, kw_only=True, dict=True):
     """
 
 
-class SubscriptionsListenResultResponse(Struct, kw_only=True, dict=True):
+class SubscriptionsListenResultResponse(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A successful response from the server for a {@link
     SubscriptionsListenRequestsubscriptions/listen} request, sent when the server tears
     the subscription down gracefully.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     id: RequestId
@@ -2838,11 +3136,19 @@ class SubscriptionsListenResultResponse(Struct, kw_only=True, dict=True):
     result: SubscriptionsListenResult
 
 
-class TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text"):
+class TextContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="text",
+):
     """Text provided to or from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["text"]] = "text"
@@ -2853,9 +3159,10 @@ class TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text")
     """The text content of the message."""
 
 
-class TextResourceContents(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class TextResourceContents(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2869,11 +3176,14 @@ class TextResourceContents(Struct, kw_only=True, dict=True):
     """The URI of this resource."""
 
 
-class TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+class TitledMultiSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for multiple-selection enumeration with display titles for each option.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: list[str] | UnsetType = UNSET
@@ -2891,11 +3201,14 @@ class TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["array"]
 
 
-class TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+class TitledSingleSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for single-selection enumeration with display titles for each option.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -2909,11 +3222,12 @@ class TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["string"]
 
 
-class Tool(Struct, kw_only=True, dict=True):
+class Tool(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Definition for a tool the client can call.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
@@ -2976,7 +3290,7 @@ class Tool(Struct, kw_only=True, dict=True):
     """
 
 
-class ToolAnnotations(Struct, kw_only=True, dict=True):
+class ToolAnnotations(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Additional properties describing a {@link Tool} to clients.
 
     NOTE: all properties in `ToolAnnotations` are **hints**. They are not guaranteed to
@@ -2986,8 +3300,9 @@ class ToolAnnotations(Struct, kw_only=True, dict=True):
     Clients should never make tool use decisions based on `ToolAnnotations` received
     from untrusted servers.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     destructive_hint: bool | UnsetType = field(default=UNSET, name="destructiveHint")
@@ -3022,11 +3337,12 @@ class ToolAnnotations(Struct, kw_only=True, dict=True):
     """A human-readable title for the tool."""
 
 
-class ToolChoice(Struct, kw_only=True, dict=True):
+class ToolChoice(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """Controls tool selection behavior for sampling requests.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     mode: Literal["auto", "none", "required"] | UnsetType = UNSET
@@ -3039,6 +3355,7 @@ class ToolChoice(Struct, kw_only=True, dict=True):
 class ToolListChangedNotification(
     Struct,
     kw_only=True,
+    forbid_unknown_fields=True,
     dict=True,
     tag_field="method",
     tag="notifications/tools/list_changed",
@@ -3048,8 +3365,9 @@ class ToolListChangedNotification(
     SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it
     via the `toolsListChanged` filter field.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     method: ClassVar[Literal["notifications/tools/list_changed"]] = (
@@ -3060,12 +3378,18 @@ class ToolListChangedNotification(
 
 
 class ToolResultContent(
-    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_result"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="tool_result",
 ):
     """The result of a tool use, provided by the user back to the assistant.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["tool_result"]] = "tool_result"
@@ -3100,11 +3424,19 @@ class ToolResultContent(
     """
 
 
-class ToolUseContent(Struct, kw_only=True, dict=True, tag_field="type", tag="tool_use"):
+class ToolUseContent(
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    dict=True,
+    tag_field="type",
+    tag="tool_use",
+):
     """A request from the assistant to call a tool.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     type: ClassVar[Literal["tool_use"]] = "tool_use"
@@ -3123,13 +3455,16 @@ class ToolUseContent(Struct, kw_only=True, dict=True, tag_field="type", tag="too
     """The name of the tool to call."""
 
 
-class UnsupportedProtocolVersionError(Struct, kw_only=True, dict=True):
+class UnsupportedProtocolVersionError(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Returned when the request's protocol version is unknown to the server or unsupported
     (e.g., a known experimental or draft version the server has chosen not to
     implement). For HTTP, the response status code MUST be `400 Bad Request`.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     error: dict[str, Any]
@@ -3137,11 +3472,14 @@ class UnsupportedProtocolVersionError(Struct, kw_only=True, dict=True):
     jsonrpc: Literal["2.0"]
 
 
-class UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+class UntitledMultiSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for multiple-selection enumeration without display titles for options.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: list[str] | UnsetType = UNSET
@@ -3159,11 +3497,14 @@ class UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["array"]
 
 
-class UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+class UntitledSingleSelectEnumSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for single-selection enumeration without display titles for options.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     default: str | UnsetType = UNSET
@@ -3177,32 +3518,41 @@ class UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
     type: Literal["string"]
 
 
-class ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesElicitation(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the client supports elicitation from the server.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     form: JSONObject | UnsetType = UNSET
     url: JSONObject | UnsetType = UNSET
 
 
-class ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesRoots(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the client supports listing roots.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     pass
 
 
-class ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
+class ClientCapabilitiesSampling(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the client supports sampling from an LLM.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     context: JSONObject | UnsetType = UNSET
@@ -3213,11 +3563,14 @@ class ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
     """Whether the client supports tool use via `tools` and `toolChoice` parameters."""
 
 
-class CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
+class CompleteRequestParamsArgument(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """The argument's information
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     name: str
@@ -3226,20 +3579,26 @@ class CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
     """The value of the argument to use for completion matching."""
 
 
-class CompleteRequestParamsContext(Struct, kw_only=True, dict=True):
+class CompleteRequestParamsContext(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Additional, optional context for completions
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     arguments: dict[str, str] | UnsetType = UNSET
     """Previously-resolved variables in a URI template or prompt."""
 
 
-class CompleteResultCompletion(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class CompleteResultCompletion(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     has_more: bool | UnsetType = field(default=UNSET, name="hasMore")
@@ -3254,12 +3613,15 @@ class CompleteResultCompletion(Struct, kw_only=True, dict=True):
     """An array of completion values. Must not exceed 100 items."""
 
 
-class ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
+class ElicitRequestFormParamsRequestedSchema(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """A restricted subset of JSON Schema. Only top-level properties are allowed, without
     nesting.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
@@ -3268,9 +3630,12 @@ class ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
     type: Literal["object"]
 
 
-class TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class TitledSingleSelectEnumSchemaOneOf(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     const: str
@@ -3279,11 +3644,14 @@ class TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
     """Display label for this option."""
 
 
-class UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+class UntitledMultiSelectEnumSchemaItems(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for the array items.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     enum_: list[str] = field(name="enum")
@@ -3291,9 +3659,12 @@ class UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
     type: Literal["string"]
 
 
-class TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class TitledMultiSelectEnumSchemaItemsAnyOf(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     const: str
@@ -3302,41 +3673,53 @@ class TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
     """Display title for this option."""
 
 
-class TitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+class TitledMultiSelectEnumSchemaItems(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Schema for array items with enum options and display labels.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     any_of: list[TitledMultiSelectEnumSchemaItemsAnyOf] = field(name="anyOf")
     """Array of enum options with values and display labels."""
 
 
-class ListRootsRequestParams(Struct, kw_only=True, dict=True):
-    """Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+class ListRootsRequestParams(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
+    """Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
 
 
-class ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesPrompts(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server offers any prompt templates.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
-class ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesResources(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server offers any resources to read.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
@@ -3345,18 +3728,21 @@ class ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
     """Whether this server supports subscribing to resource updates."""
 
 
-class ServerCapabilitiesTools(Struct, kw_only=True, dict=True):
+class ServerCapabilitiesTools(
+    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
+):
     """Present if the server offers any tools to call.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
-class ToolInputSchema(Struct, kw_only=True, dict=True):
+class ToolInputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON Schema object defining the expected parameters for the tool.
 
     Tool arguments are always JSON objects, so `type: "object"` is required at the root.
@@ -3371,23 +3757,25 @@ class ToolInputSchema(Struct, kw_only=True, dict=True):
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
     type: Literal["object"]
 
 
-class ToolOutputSchema(Struct, kw_only=True, dict=True):
+class ToolOutputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """An optional JSON Schema object defining the structure of the tool's output returned
     in the structuredContent field of a {@link CallToolResult}. This can be any valid
     JSON Schema 2020-12.
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 
-    Open object: members the schema does not declare are accepted, kept in
-    ``codec_json.extras(obj)`` and encoded again.
+    Open object: members the schema does not declare are accepted by ``codec_json``,
+    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
+    read documents through the codec).
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
@@ -3453,6 +3841,2187 @@ ServerNotification: TypeAlias = (
     | ToolListChangedNotification
     | LoggingMessageNotification
 )
+
+# The open twins of the classes that may hold an open object: the same fields, closed only where
+# the schema closes the object. The classes above refuse every undeclared member (a document
+# that decodes into them has none to keep); the codec reads a document that has one through
+# these, then makes the classes from what they read and keeps the members beside them.
+
+
+class _Open_Annotations(Struct, kw_only=True, dict=True):
+    audience: list[Role] | UnsetType = UNSET
+    last_modified: str | UnsetType = field(default=UNSET, name="lastModified")
+    priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = UNSET
+
+
+class _Open_AudioContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="audio"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Open_BaseMetadata(Struct, kw_only=True, dict=True):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Open_BlobResourceContents(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    blob: str
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Open_BooleanSchema(Struct, kw_only=True, dict=True):
+    default: bool | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["boolean"]
+
+
+class _Open_CacheableResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Open_CallToolRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/call"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_CallToolRequestParams
+
+
+class _Open_CallToolRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    arguments: dict[str, JSONValue] | UnsetType = UNSET
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    name: str
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+
+
+class _Open_CallToolResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: list[_Open_ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    result_type: str = field(name="resultType")
+    structured_content: JSONValue | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+
+
+class _Open_CallToolResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: dict[str, Any]
+
+
+class _Open_CancelledNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/cancelled"
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_CancelledNotificationParams
+
+
+class _Open_CancelledNotificationParams(Struct, kw_only=True, dict=True):
+    meta: _Open_NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    reason: str | UnsetType = UNSET
+    request_id: RequestId = field(name="requestId")
+
+
+class _Open_ClientCapabilities(Struct, kw_only=True, dict=True):
+    elicitation: _Open_ClientCapabilitiesElicitation | UnsetType = UNSET
+    experimental: dict[str, JSONObject] | UnsetType = UNSET
+    extensions: dict[str, JSONObject] | UnsetType = UNSET
+    roots: _Open_ClientCapabilitiesRoots | UnsetType = UNSET
+    sampling: _Open_ClientCapabilitiesSampling | UnsetType = UNSET
+
+
+class _Open_ClientNotification(Struct, kw_only=True, dict=True):
+    jsonrpc: Literal["2.0"]
+    method: Literal["notifications/cancelled"]
+    params: _Open_CancelledNotificationParams
+
+
+class _Open_CompleteRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="completion/complete"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_CompleteRequestParams
+
+
+class _Open_CompleteRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    argument: _Open_CompleteRequestParamsArgument
+    context: _Open_CompleteRequestParamsContext | UnsetType = UNSET
+    ref: _Open_PromptReference | _Open_ResourceTemplateReference
+
+
+class _Open_CompleteResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    completion: _Open_CompleteResultCompletion
+    result_type: str = field(name="resultType")
+
+
+class _Open_CompleteResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_CompleteResult
+
+
+class _Open_CreateMessageRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="sampling/createMessage"
+):
+    params: _Open_CreateMessageRequestParams
+
+
+class _Open_CreateMessageRequestParams(Struct, kw_only=True, dict=True):
+    include_context: Literal["allServers", "none", "thisServer"] | UnsetType = field(
+        default=UNSET, name="includeContext"
+    )
+    max_tokens: int = field(name="maxTokens")
+    messages: list[_Open_SamplingMessage]
+    metadata: JSONObject | UnsetType = UNSET
+    model_preferences: _Open_ModelPreferences | UnsetType = field(
+        default=UNSET, name="modelPreferences"
+    )
+    stop_sequences: list[str] | UnsetType = field(default=UNSET, name="stopSequences")
+    system_prompt: str | UnsetType = field(default=UNSET, name="systemPrompt")
+    temperature: int | float | UnsetType = UNSET
+    tool_choice: _Open_ToolChoice | UnsetType = field(default=UNSET, name="toolChoice")
+    tools: list[_Open_Tool] | UnsetType = UNSET
+
+
+class _Open_CreateMessageResult(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    model: str
+    role: Role
+    stop_reason: str | UnsetType = field(default=UNSET, name="stopReason")
+
+
+class _Open_DiscoverRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="server/discover"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_RequestParams
+
+
+class _Open_DiscoverResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    capabilities: _Open_ServerCapabilities
+    instructions: str | UnsetType = UNSET
+    result_type: str = field(name="resultType")
+    supported_versions: list[str] = field(name="supportedVersions")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Open_DiscoverResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_DiscoverResult
+
+
+class _Open_ElicitRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="elicitation/create"
+):
+    params: ElicitRequestParams
+
+
+class _Open_ElicitRequestFormParams(Struct, kw_only=True, dict=True):
+    message: str
+    mode: Literal["form"] | UnsetType = UNSET
+    requested_schema: _Open_ElicitRequestFormParamsRequestedSchema = field(
+        name="requestedSchema"
+    )
+
+
+class _Open_ElicitRequestURLParams(Struct, kw_only=True, dict=True):
+    message: str
+    mode: Literal["url"]
+    url: str
+
+
+class _Open_ElicitResult(Struct, kw_only=True, dict=True):
+    action: Literal["accept", "cancel", "decline"]
+    content: dict[str, list[str] | str | int | bool] | UnsetType = UNSET
+
+
+class _Open_EmbeddedResource(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    resource: dict[str, Any]
+
+
+class _Open_Error(Struct, kw_only=True, dict=True):
+    code: int
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Open_GetPromptRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/get"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_GetPromptRequestParams
+
+
+class _Open_GetPromptRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    arguments: dict[str, str] | UnsetType = UNSET
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    name: str
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+
+
+class _Open_GetPromptResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    description: str | UnsetType = UNSET
+    messages: list[_Open_PromptMessage]
+    result_type: str = field(name="resultType")
+
+
+class _Open_GetPromptResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: dict[str, Any]
+
+
+class _Open_HeaderMismatchError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Open_Icon(Struct, kw_only=True, dict=True):
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    sizes: list[str] | UnsetType = UNSET
+    src: str
+    theme: Literal["dark", "light"] | UnsetType = UNSET
+
+
+class _Open_Icons(Struct, kw_only=True, dict=True):
+    icons: list[_Open_Icon] | UnsetType = UNSET
+
+
+class _Open_ImageContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="image"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Open_Implementation(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+    version: str
+    website_url: str | UnsetType = field(default=UNSET, name="websiteUrl")
+
+
+class _Open_InputRequiredResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    input_requests: _Open_InputRequests | UnsetType = field(
+        default=UNSET, name="inputRequests"
+    )
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+    result_type: str = field(name="resultType")
+
+
+class _Open_InputResponseRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+
+
+class _Open_InternalError(Struct, kw_only=True, dict=True):
+    code: Literal[-32603]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Open_InvalidParamsError(Struct, kw_only=True, dict=True):
+    code: Literal[-32602]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Open_InvalidRequestError(Struct, kw_only=True, dict=True):
+    code: Literal[-32600]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Open_JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
+    error: _Open_Error
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Open_JSONRPCNotification(Struct, kw_only=True, dict=True):
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_JSONRPCRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_JSONRPCResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_Result
+
+
+class _Open_LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    enum_names: list[str] | UnsetType = field(default=UNSET, name="enumNames")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_ListPromptsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams
+
+
+class _Open_ListPromptsResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    prompts: list[_Open_Prompt]
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Open_ListPromptsResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_ListPromptsResult
+
+
+class _Open_ListResourceTemplatesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/templates/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams
+
+
+class _Open_ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resource_templates: list[_Open_ResourceTemplate] = field(name="resourceTemplates")
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Open_ListResourceTemplatesResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_ListResourceTemplatesResult
+
+
+class _Open_ListResourcesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams
+
+
+class _Open_ListResourcesResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resources: list[_Open_Resource]
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Open_ListResourcesResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_ListResourcesResult
+
+
+class _Open_ListRootsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="roots/list"
+):
+    params: _Open_ListRootsRequestParams | UnsetType = UNSET
+
+
+class _Open_ListRootsResult(Struct, kw_only=True, dict=True):
+    roots: list[_Open_Root]
+
+
+class _Open_ListToolsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_PaginatedRequestParams
+
+
+class _Open_ListToolsResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    result_type: str = field(name="resultType")
+    tools: list[_Open_Tool]
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Open_ListToolsResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_ListToolsResult
+
+
+class _Open_LoggingMessageNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/message"
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_LoggingMessageNotificationParams
+
+
+class _Open_LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
+    meta: _Open_NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    data: JSONValue
+    level: LoggingLevel
+    logger: str | UnsetType = UNSET
+
+
+class _Open_MethodNotFoundError(Struct, kw_only=True, dict=True):
+    code: Literal[-32601]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Open_MissingRequiredClientCapabilityError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Open_ModelHint(Struct, kw_only=True, dict=True):
+    name: str | UnsetType = UNSET
+
+
+class _Open_ModelPreferences(Struct, kw_only=True, dict=True):
+    cost_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="costPriority")
+    hints: list[_Open_ModelHint] | UnsetType = UNSET
+    intelligence_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="intelligencePriority")
+    speed_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="speedPriority")
+
+
+class _Open_Notification(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_NotificationMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_subscription_id: RequestId | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/subscriptionId"
+    )
+
+
+class _Open_NotificationParams(Struct, kw_only=True, dict=True):
+    meta: _Open_NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Open_NumberSchema(Struct, kw_only=True, dict=True):
+    default: int | float | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    maximum: int | float | UnsetType = UNSET
+    minimum: int | float | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["integer", "number"]
+
+
+class _Open_PaginatedRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: _Open_PaginatedRequestParams
+
+
+class _Open_PaginatedRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    cursor: str | UnsetType = UNSET
+
+
+class _Open_PaginatedResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    result_type: str = field(name="resultType")
+
+
+class _Open_ParseError(Struct, kw_only=True, dict=True):
+    code: Literal[-32700]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Open_ProgressNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/progress"
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_ProgressNotificationParams
+
+
+class _Open_ProgressNotificationParams(Struct, kw_only=True, dict=True):
+    meta: _Open_NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    message: str | UnsetType = UNSET
+    progress: int | float
+    progress_token: ProgressToken = field(name="progressToken")
+    total: int | float | UnsetType = UNSET
+
+
+class _Open_Prompt(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    arguments: list[_Open_PromptArgument] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Open_PromptArgument(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    name: str
+    required: bool | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+
+
+class _Open_PromptListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/prompts/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_PromptMessage(Struct, kw_only=True, dict=True):
+    content: _Open_ContentBlock
+    role: Role
+
+
+class _Open_PromptReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/prompt"
+):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Open_ReadResourceRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/read"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_ReadResourceRequestParams
+
+
+class _Open_ReadResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+    uri: str
+
+
+class _Open_ReadResourceResult(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    contents: list[dict[str, Any]]
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Open_ReadResourceResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: dict[str, Any]
+
+
+class _Open_Request(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Open_RequestMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_client_capabilities: _Open_ClientCapabilities = field(
+        name="io.modelcontextprotocol/clientCapabilities"
+    )
+    io_modelcontextprotocol_client_info: _Open_Implementation | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/clientInfo"
+    )
+    io_modelcontextprotocol_log_level: LoggingLevel | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/logLevel"
+    )
+    io_modelcontextprotocol_protocol_version: str = field(
+        name="io.modelcontextprotocol/protocolVersion"
+    )
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Open_RequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+
+
+class _Open_Resource(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Open_ResourceContents(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Open_ResourceLink(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource_link"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Open_ResourceListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_ResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    uri: str
+
+
+class _Open_ResourceTemplate(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    title: str | UnsetType = UNSET
+    uri_template: str = field(name="uriTemplate")
+
+
+class _Open_ResourceTemplateReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/resource"
+):
+    uri: str
+
+
+class _Open_ResourceUpdatedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/updated",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_ResourceUpdatedNotificationParams
+
+
+class _Open_ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
+    meta: _Open_NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Open_Result(Struct, kw_only=True, dict=True):
+    meta: _Open_ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    result_type: str = field(name="resultType")
+
+
+class _Open_ResultMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_server_info: _Open_Implementation | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/serverInfo"
+    )
+
+
+class _Open_Root(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    name: str | UnsetType = UNSET
+    uri: str
+
+
+class _Open_SamplingMessage(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    role: Role
+
+
+class _Open_ServerCapabilities(Struct, kw_only=True, dict=True):
+    completions: JSONObject | UnsetType = UNSET
+    experimental: dict[str, JSONObject] | UnsetType = UNSET
+    extensions: dict[str, JSONObject] | UnsetType = UNSET
+    logging: JSONObject | UnsetType = UNSET
+    prompts: _Open_ServerCapabilitiesPrompts | UnsetType = UNSET
+    resources: _Open_ServerCapabilitiesResources | UnsetType = UNSET
+    tools: _Open_ServerCapabilitiesTools | UnsetType = UNSET
+
+
+class _Open_StringSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    format: Literal["date", "date-time", "email", "uri"] | UnsetType = UNSET
+    max_length: int | UnsetType = field(default=UNSET, name="maxLength")
+    min_length: int | UnsetType = field(default=UNSET, name="minLength")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_SubscriptionFilter(Struct, kw_only=True, dict=True):
+    prompts_list_changed: bool | UnsetType = field(
+        default=UNSET, name="promptsListChanged"
+    )
+    resource_subscriptions: list[str] | UnsetType = field(
+        default=UNSET, name="resourceSubscriptions"
+    )
+    resources_list_changed: bool | UnsetType = field(
+        default=UNSET, name="resourcesListChanged"
+    )
+    tools_list_changed: bool | UnsetType = field(default=UNSET, name="toolsListChanged")
+
+
+class _Open_SubscriptionsAcknowledgedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/subscriptions/acknowledged",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_SubscriptionsAcknowledgedNotificationParams
+
+
+class _Open_SubscriptionsAcknowledgedNotificationParams(
+    Struct, kw_only=True, dict=True
+):
+    meta: _Open_NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    notifications: _Open_SubscriptionFilter
+
+
+class _Open_SubscriptionsListenRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="subscriptions/listen"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: _Open_SubscriptionsListenRequestParams
+
+
+class _Open_SubscriptionsListenRequestParams(Struct, kw_only=True, dict=True):
+    meta: _Open_RequestMetaObject = field(name="_meta")
+    notifications: _Open_SubscriptionFilter
+
+
+class _Open_SubscriptionsListenResult(Struct, kw_only=True, dict=True):
+    meta: _Open_SubscriptionsListenResultMetaObject = field(name="_meta")
+    result_type: str = field(name="resultType")
+
+
+class _Open_SubscriptionsListenResultMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_server_info: _Open_Implementation | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/serverInfo"
+    )
+    io_modelcontextprotocol_subscription_id: RequestId = field(
+        name="io.modelcontextprotocol/subscriptionId"
+    )
+
+
+class _Open_SubscriptionsListenResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: _Open_SubscriptionsListenResult
+
+
+class _Open_TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text"):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_Annotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    text: str
+
+
+class _Open_TextResourceContents(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    text: str
+    uri: str
+
+
+class _Open_TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: _Open_TitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Open_TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    one_of: list[_Open_TitledSingleSelectEnumSchemaOneOf] = field(name="oneOf")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_Tool(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: _Open_ToolAnnotations | UnsetType = field(
+        default=UNSET, name="annotations"
+    )
+    description: str | UnsetType = UNSET
+    icons: list[_Open_Icon] | UnsetType = UNSET
+    input_schema: _Open_ToolInputSchema = field(name="inputSchema")
+    name: str
+    output_schema: _Open_ToolOutputSchema | UnsetType = field(
+        default=UNSET, name="outputSchema"
+    )
+    title: str | UnsetType = UNSET
+
+
+class _Open_ToolAnnotations(Struct, kw_only=True, dict=True):
+    destructive_hint: bool | UnsetType = field(default=UNSET, name="destructiveHint")
+    idempotent_hint: bool | UnsetType = field(default=UNSET, name="idempotentHint")
+    open_world_hint: bool | UnsetType = field(default=UNSET, name="openWorldHint")
+    read_only_hint: bool | UnsetType = field(default=UNSET, name="readOnlyHint")
+    title: str | UnsetType = UNSET
+
+
+class _Open_ToolChoice(Struct, kw_only=True, dict=True):
+    mode: Literal["auto", "none", "required"] | UnsetType = UNSET
+
+
+class _Open_ToolListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/tools/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: _Open_NotificationParams | UnsetType = UNSET
+
+
+class _Open_ToolResultContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_result"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: list[_Open_ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    structured_content: JSONValue | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+    tool_use_id: str = field(name="toolUseId")
+
+
+class _Open_ToolUseContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_use"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    id: str
+    input: dict[str, JSONValue]
+    name: str
+
+
+class _Open_UnsupportedProtocolVersionError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Open_UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: _Open_UntitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Open_UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Open_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
+    form: JSONObject | UnsetType = UNSET
+    url: JSONObject | UnsetType = UNSET
+
+
+class _Open_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Open_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
+    context: JSONObject | UnsetType = UNSET
+    tools: JSONObject | UnsetType = UNSET
+
+
+class _Open_CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
+    name: str
+    value: str
+
+
+class _Open_CompleteRequestParamsContext(Struct, kw_only=True, dict=True):
+    arguments: dict[str, str] | UnsetType = UNSET
+
+
+class _Open_CompleteResultCompletion(Struct, kw_only=True, dict=True):
+    has_more: bool | UnsetType = field(default=UNSET, name="hasMore")
+    total: int | UnsetType = UNSET
+    values: list[Any]
+
+
+class _Open_ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, PrimitiveSchemaDefinition]
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Open_TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Open_UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    enum_: list[str] = field(name="enum")
+    type: Literal["string"]
+
+
+class _Open_TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Open_TitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    any_of: list[_Open_TitledMultiSelectEnumSchemaItemsAnyOf] = field(name="anyOf")
+
+
+class _Open_ListRootsRequestParams(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Open_ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Open_ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+    subscribe: bool | UnsetType = UNSET
+
+
+class _Open_ServerCapabilitiesTools(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Open_ToolInputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    type: Literal["object"]
+
+
+class _Open_ToolOutputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+
+
+class _Top_Annotations(Struct, kw_only=True, dict=True):
+    audience: list[Role] | UnsetType = UNSET
+    last_modified: str | UnsetType = field(default=UNSET, name="lastModified")
+    priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = UNSET
+
+
+class _Top_AudioContent(Struct, kw_only=True, dict=True, tag_field="type", tag="audio"):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Top_BaseMetadata(Struct, kw_only=True, dict=True):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Top_BlobResourceContents(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    blob: str
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Top_BooleanSchema(Struct, kw_only=True, dict=True):
+    default: bool | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["boolean"]
+
+
+class _Top_CacheableResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Top_CallToolRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/call"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: CallToolRequestParams
+
+
+class _Top_CallToolRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    arguments: dict[str, JSONValue] | UnsetType = UNSET
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    name: str
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+
+
+class _Top_CallToolResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: list[ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    result_type: str = field(name="resultType")
+    structured_content: JSONValue | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+
+
+class _Top_CallToolResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: dict[str, Any]
+
+
+class _Top_CancelledNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/cancelled"
+):
+    jsonrpc: Literal["2.0"]
+    params: CancelledNotificationParams
+
+
+class _Top_CancelledNotificationParams(Struct, kw_only=True, dict=True):
+    meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    reason: str | UnsetType = UNSET
+    request_id: RequestId = field(name="requestId")
+
+
+class _Top_ClientCapabilities(Struct, kw_only=True, dict=True):
+    elicitation: ClientCapabilitiesElicitation | UnsetType = UNSET
+    experimental: dict[str, JSONObject] | UnsetType = UNSET
+    extensions: dict[str, JSONObject] | UnsetType = UNSET
+    roots: ClientCapabilitiesRoots | UnsetType = UNSET
+    sampling: ClientCapabilitiesSampling | UnsetType = UNSET
+
+
+class _Top_ClientNotification(Struct, kw_only=True, dict=True):
+    jsonrpc: Literal["2.0"]
+    method: Literal["notifications/cancelled"]
+    params: CancelledNotificationParams
+
+
+class _Top_CompleteRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="completion/complete"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: CompleteRequestParams
+
+
+class _Top_CompleteRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    argument: CompleteRequestParamsArgument
+    context: CompleteRequestParamsContext | UnsetType = UNSET
+    ref: PromptReference | ResourceTemplateReference
+
+
+class _Top_CompleteResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    completion: CompleteResultCompletion
+    result_type: str = field(name="resultType")
+
+
+class _Top_CompleteResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: CompleteResult
+
+
+class _Top_CreateMessageRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="sampling/createMessage"
+):
+    params: CreateMessageRequestParams
+
+
+class _Top_CreateMessageRequestParams(Struct, kw_only=True, dict=True):
+    include_context: Literal["allServers", "none", "thisServer"] | UnsetType = field(
+        default=UNSET, name="includeContext"
+    )
+    max_tokens: int = field(name="maxTokens")
+    messages: list[SamplingMessage]
+    metadata: JSONObject | UnsetType = UNSET
+    model_preferences: ModelPreferences | UnsetType = field(
+        default=UNSET, name="modelPreferences"
+    )
+    stop_sequences: list[str] | UnsetType = field(default=UNSET, name="stopSequences")
+    system_prompt: str | UnsetType = field(default=UNSET, name="systemPrompt")
+    temperature: int | float | UnsetType = UNSET
+    tool_choice: ToolChoice | UnsetType = field(default=UNSET, name="toolChoice")
+    tools: list[Tool] | UnsetType = UNSET
+
+
+class _Top_CreateMessageResult(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    model: str
+    role: Role
+    stop_reason: str | UnsetType = field(default=UNSET, name="stopReason")
+
+
+class _Top_DiscoverRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="server/discover"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: RequestParams
+
+
+class _Top_DiscoverResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    capabilities: ServerCapabilities
+    instructions: str | UnsetType = UNSET
+    result_type: str = field(name="resultType")
+    supported_versions: list[str] = field(name="supportedVersions")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Top_DiscoverResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: DiscoverResult
+
+
+class _Top_ElicitRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="elicitation/create"
+):
+    params: ElicitRequestParams
+
+
+class _Top_ElicitRequestFormParams(Struct, kw_only=True, dict=True):
+    message: str
+    mode: Literal["form"] | UnsetType = UNSET
+    requested_schema: ElicitRequestFormParamsRequestedSchema = field(
+        name="requestedSchema"
+    )
+
+
+class _Top_ElicitRequestURLParams(Struct, kw_only=True, dict=True):
+    message: str
+    mode: Literal["url"]
+    url: str
+
+
+class _Top_ElicitResult(Struct, kw_only=True, dict=True):
+    action: Literal["accept", "cancel", "decline"]
+    content: dict[str, list[str] | str | int | bool] | UnsetType = UNSET
+
+
+class _Top_EmbeddedResource(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    resource: dict[str, Any]
+
+
+class _Top_Error(Struct, kw_only=True, dict=True):
+    code: int
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Top_GetPromptRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/get"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: GetPromptRequestParams
+
+
+class _Top_GetPromptRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    arguments: dict[str, str] | UnsetType = UNSET
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    name: str
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+
+
+class _Top_GetPromptResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    description: str | UnsetType = UNSET
+    messages: list[PromptMessage]
+    result_type: str = field(name="resultType")
+
+
+class _Top_GetPromptResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: dict[str, Any]
+
+
+class _Top_HeaderMismatchError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Top_Icon(Struct, kw_only=True, dict=True):
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    sizes: list[str] | UnsetType = UNSET
+    src: str
+    theme: Literal["dark", "light"] | UnsetType = UNSET
+
+
+class _Top_Icons(Struct, kw_only=True, dict=True):
+    icons: list[Icon] | UnsetType = UNSET
+
+
+class _Top_ImageContent(Struct, kw_only=True, dict=True, tag_field="type", tag="image"):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    data: str
+    mime_type: str = field(name="mimeType")
+
+
+class _Top_Implementation(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+    version: str
+    website_url: str | UnsetType = field(default=UNSET, name="websiteUrl")
+
+
+class _Top_InputRequiredResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    input_requests: InputRequests | UnsetType = field(
+        default=UNSET, name="inputRequests"
+    )
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+    result_type: str = field(name="resultType")
+
+
+class _Top_InputResponseRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+
+
+class _Top_InternalError(Struct, kw_only=True, dict=True):
+    code: Literal[-32603]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Top_InvalidParamsError(Struct, kw_only=True, dict=True):
+    code: Literal[-32602]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Top_InvalidRequestError(Struct, kw_only=True, dict=True):
+    code: Literal[-32600]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Top_JSONRPCErrorResponse(Struct, kw_only=True, dict=True):
+    error: Error
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Top_JSONRPCNotification(Struct, kw_only=True, dict=True):
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_JSONRPCRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_JSONRPCResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: Result
+
+
+class _Top_LegacyTitledEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    enum_names: list[str] | UnsetType = field(default=UNSET, name="enumNames")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_ListPromptsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="prompts/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams
+
+
+class _Top_ListPromptsResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    prompts: list[Prompt]
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Top_ListPromptsResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: ListPromptsResult
+
+
+class _Top_ListResourceTemplatesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/templates/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams
+
+
+class _Top_ListResourceTemplatesResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resource_templates: list[ResourceTemplate] = field(name="resourceTemplates")
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Top_ListResourceTemplatesResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: ListResourceTemplatesResult
+
+
+class _Top_ListResourcesRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams
+
+
+class _Top_ListResourcesResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    resources: list[Resource]
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Top_ListResourcesResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: ListResourcesResult
+
+
+class _Top_ListRootsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="roots/list"
+):
+    params: ListRootsRequestParams | UnsetType = UNSET
+
+
+class _Top_ListRootsResult(Struct, kw_only=True, dict=True):
+    roots: list[Root]
+
+
+class _Top_ListToolsRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="tools/list"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: PaginatedRequestParams
+
+
+class _Top_ListToolsResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    result_type: str = field(name="resultType")
+    tools: list[Tool]
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Top_ListToolsResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: ListToolsResult
+
+
+class _Top_LoggingMessageNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/message"
+):
+    jsonrpc: Literal["2.0"]
+    params: LoggingMessageNotificationParams
+
+
+class _Top_LoggingMessageNotificationParams(Struct, kw_only=True, dict=True):
+    meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    data: JSONValue
+    level: LoggingLevel
+    logger: str | UnsetType = UNSET
+
+
+class _Top_MethodNotFoundError(Struct, kw_only=True, dict=True):
+    code: Literal[-32601]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Top_MissingRequiredClientCapabilityError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Top_ModelHint(Struct, kw_only=True, dict=True):
+    name: str | UnsetType = UNSET
+
+
+class _Top_ModelPreferences(Struct, kw_only=True, dict=True):
+    cost_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="costPriority")
+    hints: list[ModelHint] | UnsetType = UNSET
+    intelligence_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="intelligencePriority")
+    speed_priority: (
+        Annotated[int, Meta(ge=0, le=1)]
+        | Annotated[float, Meta(ge=0, le=1)]
+        | UnsetType
+    ) = field(default=UNSET, name="speedPriority")
+
+
+class _Top_Notification(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_NotificationMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_subscription_id: RequestId | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/subscriptionId"
+    )
+
+
+class _Top_NotificationParams(Struct, kw_only=True, dict=True):
+    meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Top_NumberSchema(Struct, kw_only=True, dict=True):
+    default: int | float | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    maximum: int | float | UnsetType = UNSET
+    minimum: int | float | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    type: Literal["integer", "number"]
+
+
+class _Top_PaginatedRequest(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: PaginatedRequestParams
+
+
+class _Top_PaginatedRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    cursor: str | UnsetType = UNSET
+
+
+class _Top_PaginatedResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    next_cursor: str | UnsetType = field(default=UNSET, name="nextCursor")
+    result_type: str = field(name="resultType")
+
+
+class _Top_ParseError(Struct, kw_only=True, dict=True):
+    code: Literal[-32700]
+    data: JSONValue | UnsetType = UNSET
+    message: str
+
+
+class _Top_ProgressNotification(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="notifications/progress"
+):
+    jsonrpc: Literal["2.0"]
+    params: ProgressNotificationParams
+
+
+class _Top_ProgressNotificationParams(Struct, kw_only=True, dict=True):
+    meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    message: str | UnsetType = UNSET
+    progress: int | float
+    progress_token: ProgressToken = field(name="progressToken")
+    total: int | float | UnsetType = UNSET
+
+
+class _Top_Prompt(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    arguments: list[PromptArgument] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Top_PromptArgument(Struct, kw_only=True, dict=True):
+    description: str | UnsetType = UNSET
+    name: str
+    required: bool | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+
+
+class _Top_PromptListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/prompts/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_PromptMessage(Struct, kw_only=True, dict=True):
+    content: ContentBlock
+    role: Role
+
+
+class _Top_PromptReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/prompt"
+):
+    name: str
+    title: str | UnsetType = UNSET
+
+
+class _Top_ReadResourceRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="resources/read"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: ReadResourceRequestParams
+
+
+class _Top_ReadResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    input_responses: InputResponses | UnsetType = field(
+        default=UNSET, name="inputResponses"
+    )
+    request_state: str | UnsetType = field(default=UNSET, name="requestState")
+    uri: str
+
+
+class _Top_ReadResourceResult(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    cache_scope: Literal["private", "public"] = field(name="cacheScope")
+    contents: list[dict[str, Any]]
+    result_type: str = field(name="resultType")
+    ttl_ms: Annotated[int, Meta(ge=0)] = field(name="ttlMs")
+
+
+class _Top_ReadResourceResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: dict[str, Any]
+
+
+class _Top_Request(Struct, kw_only=True, dict=True):
+    method: str
+    params: dict[str, JSONValue] | UnsetType = UNSET
+
+
+class _Top_RequestMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_client_capabilities: ClientCapabilities = field(
+        name="io.modelcontextprotocol/clientCapabilities"
+    )
+    io_modelcontextprotocol_client_info: Implementation | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/clientInfo"
+    )
+    io_modelcontextprotocol_log_level: LoggingLevel | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/logLevel"
+    )
+    io_modelcontextprotocol_protocol_version: str = field(
+        name="io.modelcontextprotocol/protocolVersion"
+    )
+    progress_token: ProgressToken | UnsetType = field(
+        default=UNSET, name="progressToken"
+    )
+
+
+class _Top_RequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+
+
+class _Top_Resource(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Top_ResourceContents(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    uri: str
+
+
+class _Top_ResourceLink(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="resource_link"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    size: int | UnsetType = UNSET
+    title: str | UnsetType = UNSET
+    uri: str
+
+
+class _Top_ResourceListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_ResourceRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    uri: str
+
+
+class _Top_ResourceTemplate(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    name: str
+    title: str | UnsetType = UNSET
+    uri_template: str = field(name="uriTemplate")
+
+
+class _Top_ResourceTemplateReference(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="ref/resource"
+):
+    uri: str
+
+
+class _Top_ResourceUpdatedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/resources/updated",
+):
+    jsonrpc: Literal["2.0"]
+    params: ResourceUpdatedNotificationParams
+
+
+class _Top_ResourceUpdatedNotificationParams(Struct, kw_only=True, dict=True):
+    meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    uri: str
+
+
+class _Top_Result(Struct, kw_only=True, dict=True):
+    meta: ResultMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    result_type: str = field(name="resultType")
+
+
+class _Top_ResultMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_server_info: Implementation | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/serverInfo"
+    )
+
+
+class _Top_Root(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    name: str | UnsetType = UNSET
+    uri: str
+
+
+class _Top_SamplingMessage(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: dict[str, Any] | list[Any]
+    role: Role
+
+
+class _Top_ServerCapabilities(Struct, kw_only=True, dict=True):
+    completions: JSONObject | UnsetType = UNSET
+    experimental: dict[str, JSONObject] | UnsetType = UNSET
+    extensions: dict[str, JSONObject] | UnsetType = UNSET
+    logging: JSONObject | UnsetType = UNSET
+    prompts: ServerCapabilitiesPrompts | UnsetType = UNSET
+    resources: ServerCapabilitiesResources | UnsetType = UNSET
+    tools: ServerCapabilitiesTools | UnsetType = UNSET
+
+
+class _Top_StringSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    format: Literal["date", "date-time", "email", "uri"] | UnsetType = UNSET
+    max_length: int | UnsetType = field(default=UNSET, name="maxLength")
+    min_length: int | UnsetType = field(default=UNSET, name="minLength")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_SubscriptionFilter(Struct, kw_only=True, dict=True):
+    prompts_list_changed: bool | UnsetType = field(
+        default=UNSET, name="promptsListChanged"
+    )
+    resource_subscriptions: list[str] | UnsetType = field(
+        default=UNSET, name="resourceSubscriptions"
+    )
+    resources_list_changed: bool | UnsetType = field(
+        default=UNSET, name="resourcesListChanged"
+    )
+    tools_list_changed: bool | UnsetType = field(default=UNSET, name="toolsListChanged")
+
+
+class _Top_SubscriptionsAcknowledgedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/subscriptions/acknowledged",
+):
+    jsonrpc: Literal["2.0"]
+    params: SubscriptionsAcknowledgedNotificationParams
+
+
+class _Top_SubscriptionsAcknowledgedNotificationParams(Struct, kw_only=True, dict=True):
+    meta: NotificationMetaObject | UnsetType = field(default=UNSET, name="_meta")
+    notifications: SubscriptionFilter
+
+
+class _Top_SubscriptionsListenRequest(
+    Struct, kw_only=True, dict=True, tag_field="method", tag="subscriptions/listen"
+):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    params: SubscriptionsListenRequestParams
+
+
+class _Top_SubscriptionsListenRequestParams(Struct, kw_only=True, dict=True):
+    meta: RequestMetaObject = field(name="_meta")
+    notifications: SubscriptionFilter
+
+
+class _Top_SubscriptionsListenResult(Struct, kw_only=True, dict=True):
+    meta: SubscriptionsListenResultMetaObject = field(name="_meta")
+    result_type: str = field(name="resultType")
+
+
+class _Top_SubscriptionsListenResultMetaObject(Struct, kw_only=True, dict=True):
+    io_modelcontextprotocol_server_info: Implementation | UnsetType = field(
+        default=UNSET, name="io.modelcontextprotocol/serverInfo"
+    )
+    io_modelcontextprotocol_subscription_id: RequestId = field(
+        name="io.modelcontextprotocol/subscriptionId"
+    )
+
+
+class _Top_SubscriptionsListenResultResponse(Struct, kw_only=True, dict=True):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: SubscriptionsListenResult
+
+
+class _Top_TextContent(Struct, kw_only=True, dict=True, tag_field="type", tag="text"):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: Annotations | UnsetType = field(default=UNSET, name="annotations")
+    text: str
+
+
+class _Top_TextResourceContents(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    mime_type: str | UnsetType = field(default=UNSET, name="mimeType")
+    text: str
+    uri: str
+
+
+class _Top_TitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: TitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Top_TitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    one_of: list[TitledSingleSelectEnumSchemaOneOf] = field(name="oneOf")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_Tool(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    annotations_: ToolAnnotations | UnsetType = field(default=UNSET, name="annotations")
+    description: str | UnsetType = UNSET
+    icons: list[Icon] | UnsetType = UNSET
+    input_schema: ToolInputSchema = field(name="inputSchema")
+    name: str
+    output_schema: ToolOutputSchema | UnsetType = field(
+        default=UNSET, name="outputSchema"
+    )
+    title: str | UnsetType = UNSET
+
+
+class _Top_ToolAnnotations(Struct, kw_only=True, dict=True):
+    destructive_hint: bool | UnsetType = field(default=UNSET, name="destructiveHint")
+    idempotent_hint: bool | UnsetType = field(default=UNSET, name="idempotentHint")
+    open_world_hint: bool | UnsetType = field(default=UNSET, name="openWorldHint")
+    read_only_hint: bool | UnsetType = field(default=UNSET, name="readOnlyHint")
+    title: str | UnsetType = UNSET
+
+
+class _Top_ToolChoice(Struct, kw_only=True, dict=True):
+    mode: Literal["auto", "none", "required"] | UnsetType = UNSET
+
+
+class _Top_ToolListChangedNotification(
+    Struct,
+    kw_only=True,
+    dict=True,
+    tag_field="method",
+    tag="notifications/tools/list_changed",
+):
+    jsonrpc: Literal["2.0"]
+    params: NotificationParams | UnsetType = UNSET
+
+
+class _Top_ToolResultContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_result"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    content: list[ContentBlock]
+    is_error: bool | UnsetType = field(default=UNSET, name="isError")
+    structured_content: JSONValue | UnsetType = field(
+        default=UNSET, name="structuredContent"
+    )
+    tool_use_id: str = field(name="toolUseId")
+
+
+class _Top_ToolUseContent(
+    Struct, kw_only=True, dict=True, tag_field="type", tag="tool_use"
+):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+    id: str
+    input: dict[str, JSONValue]
+    name: str
+
+
+class _Top_UnsupportedProtocolVersionError(Struct, kw_only=True, dict=True):
+    error: dict[str, Any]
+    id: RequestId | UnsetType = UNSET
+    jsonrpc: Literal["2.0"]
+
+
+class _Top_UntitledMultiSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: list[str] | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    items: UntitledMultiSelectEnumSchemaItems
+    max_items: int | UnsetType = field(default=UNSET, name="maxItems")
+    min_items: int | UnsetType = field(default=UNSET, name="minItems")
+    title: str | UnsetType = UNSET
+    type: Literal["array"]
+
+
+class _Top_UntitledSingleSelectEnumSchema(Struct, kw_only=True, dict=True):
+    default: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+    enum_: list[str] = field(name="enum")
+    title: str | UnsetType = UNSET
+    type: Literal["string"]
+
+
+class _Top_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
+    form: JSONObject | UnsetType = UNSET
+    url: JSONObject | UnsetType = UNSET
+
+
+class _Top_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
+    pass
+
+
+class _Top_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
+    context: JSONObject | UnsetType = UNSET
+    tools: JSONObject | UnsetType = UNSET
+
+
+class _Top_CompleteRequestParamsArgument(Struct, kw_only=True, dict=True):
+    name: str
+    value: str
+
+
+class _Top_CompleteRequestParamsContext(Struct, kw_only=True, dict=True):
+    arguments: dict[str, str] | UnsetType = UNSET
+
+
+class _Top_CompleteResultCompletion(Struct, kw_only=True, dict=True):
+    has_more: bool | UnsetType = field(default=UNSET, name="hasMore")
+    total: int | UnsetType = UNSET
+    values: list[Any]
+
+
+class _Top_ElicitRequestFormParamsRequestedSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    properties: dict[str, PrimitiveSchemaDefinition]
+    required: list[str] | UnsetType = UNSET
+    type: Literal["object"]
+
+
+class _Top_TitledSingleSelectEnumSchemaOneOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Top_UntitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    enum_: list[str] = field(name="enum")
+    type: Literal["string"]
+
+
+class _Top_TitledMultiSelectEnumSchemaItemsAnyOf(Struct, kw_only=True, dict=True):
+    const: str
+    title: str
+
+
+class _Top_TitledMultiSelectEnumSchemaItems(Struct, kw_only=True, dict=True):
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOf] = field(name="anyOf")
+
+
+class _Top_ListRootsRequestParams(Struct, kw_only=True, dict=True):
+    meta: MetaObject | UnsetType = field(default=UNSET, name="_meta")
+
+
+class _Top_ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Top_ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+    subscribe: bool | UnsetType = UNSET
+
+
+class _Top_ServerCapabilitiesTools(Struct, kw_only=True, dict=True):
+    list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
+
+
+class _Top_ToolInputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+    type: Literal["object"]
+
+
+class _Top_ToolOutputSchema(Struct, kw_only=True, dict=True):
+    schema: str | UnsetType = field(default=UNSET, name="$schema")
+
+
+_Open_ClientRequest: TypeAlias = (
+    _Open_DiscoverRequest
+    | _Open_ListResourcesRequest
+    | _Open_ListResourceTemplatesRequest
+    | _Open_ReadResourceRequest
+    | _Open_SubscriptionsListenRequest
+    | _Open_ListPromptsRequest
+    | _Open_GetPromptRequest
+    | _Open_ListToolsRequest
+    | _Open_CallToolRequest
+    | _Open_CompleteRequest
+)
+
+
+_Open_ClientResult: TypeAlias = _Open_Result
+
+
+_Open_ContentBlock: TypeAlias = (
+    _Open_TextContent
+    | _Open_ImageContent
+    | _Open_AudioContent
+    | _Open_ResourceLink
+    | _Open_EmbeddedResource
+)
+
+
+_Open_EmptyResult: TypeAlias = _Open_Result
+
+
+_Open_InputRequest: TypeAlias = (
+    _Open_CreateMessageRequest | _Open_ListRootsRequest | _Open_ElicitRequest
+)
+
+
+_Open_SamplingMessageContentBlock: TypeAlias = (
+    _Open_TextContent
+    | _Open_ImageContent
+    | _Open_AudioContent
+    | _Open_ToolUseContent
+    | _Open_ToolResultContent
+)
+
+
+_Open_ServerNotification: TypeAlias = (
+    _Open_CancelledNotification
+    | _Open_ProgressNotification
+    | _Open_ResourceListChangedNotification
+    | _Open_SubscriptionsAcknowledgedNotification
+    | _Open_ResourceUpdatedNotification
+    | _Open_PromptListChangedNotification
+    | _Open_ToolListChangedNotification
+    | _Open_LoggingMessageNotification
+)
+
+
+_Open_InputRequests: TypeAlias = dict[str, _Open_InputRequest]
 
 OPEN: frozenset[type[Any]] = frozenset(
     {
@@ -4072,6 +6641,298 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     UntitledMultiSelectEnumSchema: (("items", "items"),),
 }
 """Per carrier class, the fields (attribute, wire name) whose value may hold an open object."""
+
+TWINS: dict[type[Any], type[Any]] = {
+    _Open_Annotations: Annotations,
+    _Open_AudioContent: AudioContent,
+    _Open_BaseMetadata: BaseMetadata,
+    _Open_BlobResourceContents: BlobResourceContents,
+    _Open_BooleanSchema: BooleanSchema,
+    _Open_CacheableResult: CacheableResult,
+    _Open_CallToolRequest: CallToolRequest,
+    _Open_CallToolRequestParams: CallToolRequestParams,
+    _Open_CallToolResult: CallToolResult,
+    _Open_CallToolResultResponse: CallToolResultResponse,
+    _Open_CancelledNotification: CancelledNotification,
+    _Open_CancelledNotificationParams: CancelledNotificationParams,
+    _Open_ClientCapabilities: ClientCapabilities,
+    _Open_ClientNotification: ClientNotification,
+    _Open_CompleteRequest: CompleteRequest,
+    _Open_CompleteRequestParams: CompleteRequestParams,
+    _Open_CompleteResult: CompleteResult,
+    _Open_CompleteResultResponse: CompleteResultResponse,
+    _Open_CreateMessageRequest: CreateMessageRequest,
+    _Open_CreateMessageRequestParams: CreateMessageRequestParams,
+    _Open_CreateMessageResult: CreateMessageResult,
+    _Open_DiscoverRequest: DiscoverRequest,
+    _Open_DiscoverResult: DiscoverResult,
+    _Open_DiscoverResultResponse: DiscoverResultResponse,
+    _Open_ElicitRequest: ElicitRequest,
+    _Open_ElicitRequestFormParams: ElicitRequestFormParams,
+    _Open_ElicitRequestURLParams: ElicitRequestURLParams,
+    _Open_ElicitResult: ElicitResult,
+    _Open_EmbeddedResource: EmbeddedResource,
+    _Open_Error: Error,
+    _Open_GetPromptRequest: GetPromptRequest,
+    _Open_GetPromptRequestParams: GetPromptRequestParams,
+    _Open_GetPromptResult: GetPromptResult,
+    _Open_GetPromptResultResponse: GetPromptResultResponse,
+    _Open_HeaderMismatchError: HeaderMismatchError,
+    _Open_Icon: Icon,
+    _Open_Icons: Icons,
+    _Open_ImageContent: ImageContent,
+    _Open_Implementation: Implementation,
+    _Open_InputRequiredResult: InputRequiredResult,
+    _Open_InputResponseRequestParams: InputResponseRequestParams,
+    _Open_InternalError: InternalError,
+    _Open_InvalidParamsError: InvalidParamsError,
+    _Open_InvalidRequestError: InvalidRequestError,
+    _Open_JSONRPCErrorResponse: JSONRPCErrorResponse,
+    _Open_JSONRPCNotification: JSONRPCNotification,
+    _Open_JSONRPCRequest: JSONRPCRequest,
+    _Open_JSONRPCResultResponse: JSONRPCResultResponse,
+    _Open_LegacyTitledEnumSchema: LegacyTitledEnumSchema,
+    _Open_ListPromptsRequest: ListPromptsRequest,
+    _Open_ListPromptsResult: ListPromptsResult,
+    _Open_ListPromptsResultResponse: ListPromptsResultResponse,
+    _Open_ListResourceTemplatesRequest: ListResourceTemplatesRequest,
+    _Open_ListResourceTemplatesResult: ListResourceTemplatesResult,
+    _Open_ListResourceTemplatesResultResponse: ListResourceTemplatesResultResponse,
+    _Open_ListResourcesRequest: ListResourcesRequest,
+    _Open_ListResourcesResult: ListResourcesResult,
+    _Open_ListResourcesResultResponse: ListResourcesResultResponse,
+    _Open_ListRootsRequest: ListRootsRequest,
+    _Open_ListRootsResult: ListRootsResult,
+    _Open_ListToolsRequest: ListToolsRequest,
+    _Open_ListToolsResult: ListToolsResult,
+    _Open_ListToolsResultResponse: ListToolsResultResponse,
+    _Open_LoggingMessageNotification: LoggingMessageNotification,
+    _Open_LoggingMessageNotificationParams: LoggingMessageNotificationParams,
+    _Open_MethodNotFoundError: MethodNotFoundError,
+    _Open_MissingRequiredClientCapabilityError: MissingRequiredClientCapabilityError,
+    _Open_ModelHint: ModelHint,
+    _Open_ModelPreferences: ModelPreferences,
+    _Open_Notification: Notification,
+    _Open_NotificationMetaObject: NotificationMetaObject,
+    _Open_NotificationParams: NotificationParams,
+    _Open_NumberSchema: NumberSchema,
+    _Open_PaginatedRequest: PaginatedRequest,
+    _Open_PaginatedRequestParams: PaginatedRequestParams,
+    _Open_PaginatedResult: PaginatedResult,
+    _Open_ParseError: ParseError,
+    _Open_ProgressNotification: ProgressNotification,
+    _Open_ProgressNotificationParams: ProgressNotificationParams,
+    _Open_Prompt: Prompt,
+    _Open_PromptArgument: PromptArgument,
+    _Open_PromptListChangedNotification: PromptListChangedNotification,
+    _Open_PromptMessage: PromptMessage,
+    _Open_PromptReference: PromptReference,
+    _Open_ReadResourceRequest: ReadResourceRequest,
+    _Open_ReadResourceRequestParams: ReadResourceRequestParams,
+    _Open_ReadResourceResult: ReadResourceResult,
+    _Open_ReadResourceResultResponse: ReadResourceResultResponse,
+    _Open_Request: Request,
+    _Open_RequestMetaObject: RequestMetaObject,
+    _Open_RequestParams: RequestParams,
+    _Open_Resource: Resource,
+    _Open_ResourceContents: ResourceContents,
+    _Open_ResourceLink: ResourceLink,
+    _Open_ResourceListChangedNotification: ResourceListChangedNotification,
+    _Open_ResourceRequestParams: ResourceRequestParams,
+    _Open_ResourceTemplate: ResourceTemplate,
+    _Open_ResourceTemplateReference: ResourceTemplateReference,
+    _Open_ResourceUpdatedNotification: ResourceUpdatedNotification,
+    _Open_ResourceUpdatedNotificationParams: ResourceUpdatedNotificationParams,
+    _Open_Result: Result,
+    _Open_ResultMetaObject: ResultMetaObject,
+    _Open_Root: Root,
+    _Open_SamplingMessage: SamplingMessage,
+    _Open_ServerCapabilities: ServerCapabilities,
+    _Open_StringSchema: StringSchema,
+    _Open_SubscriptionFilter: SubscriptionFilter,
+    _Open_SubscriptionsAcknowledgedNotification: SubscriptionsAcknowledgedNotification,
+    _Open_SubscriptionsAcknowledgedNotificationParams: SubscriptionsAcknowledgedNotificationParams,
+    _Open_SubscriptionsListenRequest: SubscriptionsListenRequest,
+    _Open_SubscriptionsListenRequestParams: SubscriptionsListenRequestParams,
+    _Open_SubscriptionsListenResult: SubscriptionsListenResult,
+    _Open_SubscriptionsListenResultMetaObject: SubscriptionsListenResultMetaObject,
+    _Open_SubscriptionsListenResultResponse: SubscriptionsListenResultResponse,
+    _Open_TextContent: TextContent,
+    _Open_TextResourceContents: TextResourceContents,
+    _Open_TitledMultiSelectEnumSchema: TitledMultiSelectEnumSchema,
+    _Open_TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema,
+    _Open_Tool: Tool,
+    _Open_ToolAnnotations: ToolAnnotations,
+    _Open_ToolChoice: ToolChoice,
+    _Open_ToolListChangedNotification: ToolListChangedNotification,
+    _Open_ToolResultContent: ToolResultContent,
+    _Open_ToolUseContent: ToolUseContent,
+    _Open_UnsupportedProtocolVersionError: UnsupportedProtocolVersionError,
+    _Open_UntitledMultiSelectEnumSchema: UntitledMultiSelectEnumSchema,
+    _Open_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
+    _Open_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
+    _Open_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
+    _Open_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
+    _Open_CompleteRequestParamsArgument: CompleteRequestParamsArgument,
+    _Open_CompleteRequestParamsContext: CompleteRequestParamsContext,
+    _Open_CompleteResultCompletion: CompleteResultCompletion,
+    _Open_ElicitRequestFormParamsRequestedSchema: ElicitRequestFormParamsRequestedSchema,
+    _Open_TitledSingleSelectEnumSchemaOneOf: TitledSingleSelectEnumSchemaOneOf,
+    _Open_UntitledMultiSelectEnumSchemaItems: UntitledMultiSelectEnumSchemaItems,
+    _Open_TitledMultiSelectEnumSchemaItemsAnyOf: TitledMultiSelectEnumSchemaItemsAnyOf,
+    _Open_TitledMultiSelectEnumSchemaItems: TitledMultiSelectEnumSchemaItems,
+    _Open_ListRootsRequestParams: ListRootsRequestParams,
+    _Open_ServerCapabilitiesPrompts: ServerCapabilitiesPrompts,
+    _Open_ServerCapabilitiesResources: ServerCapabilitiesResources,
+    _Open_ServerCapabilitiesTools: ServerCapabilitiesTools,
+    _Open_ToolInputSchema: ToolInputSchema,
+    _Open_ToolOutputSchema: ToolOutputSchema,
+    _Top_Annotations: Annotations,
+    _Top_AudioContent: AudioContent,
+    _Top_BaseMetadata: BaseMetadata,
+    _Top_BlobResourceContents: BlobResourceContents,
+    _Top_BooleanSchema: BooleanSchema,
+    _Top_CacheableResult: CacheableResult,
+    _Top_CallToolRequest: CallToolRequest,
+    _Top_CallToolRequestParams: CallToolRequestParams,
+    _Top_CallToolResult: CallToolResult,
+    _Top_CallToolResultResponse: CallToolResultResponse,
+    _Top_CancelledNotification: CancelledNotification,
+    _Top_CancelledNotificationParams: CancelledNotificationParams,
+    _Top_ClientCapabilities: ClientCapabilities,
+    _Top_ClientNotification: ClientNotification,
+    _Top_CompleteRequest: CompleteRequest,
+    _Top_CompleteRequestParams: CompleteRequestParams,
+    _Top_CompleteResult: CompleteResult,
+    _Top_CompleteResultResponse: CompleteResultResponse,
+    _Top_CreateMessageRequest: CreateMessageRequest,
+    _Top_CreateMessageRequestParams: CreateMessageRequestParams,
+    _Top_CreateMessageResult: CreateMessageResult,
+    _Top_DiscoverRequest: DiscoverRequest,
+    _Top_DiscoverResult: DiscoverResult,
+    _Top_DiscoverResultResponse: DiscoverResultResponse,
+    _Top_ElicitRequest: ElicitRequest,
+    _Top_ElicitRequestFormParams: ElicitRequestFormParams,
+    _Top_ElicitRequestURLParams: ElicitRequestURLParams,
+    _Top_ElicitResult: ElicitResult,
+    _Top_EmbeddedResource: EmbeddedResource,
+    _Top_Error: Error,
+    _Top_GetPromptRequest: GetPromptRequest,
+    _Top_GetPromptRequestParams: GetPromptRequestParams,
+    _Top_GetPromptResult: GetPromptResult,
+    _Top_GetPromptResultResponse: GetPromptResultResponse,
+    _Top_HeaderMismatchError: HeaderMismatchError,
+    _Top_Icon: Icon,
+    _Top_Icons: Icons,
+    _Top_ImageContent: ImageContent,
+    _Top_Implementation: Implementation,
+    _Top_InputRequiredResult: InputRequiredResult,
+    _Top_InputResponseRequestParams: InputResponseRequestParams,
+    _Top_InternalError: InternalError,
+    _Top_InvalidParamsError: InvalidParamsError,
+    _Top_InvalidRequestError: InvalidRequestError,
+    _Top_JSONRPCErrorResponse: JSONRPCErrorResponse,
+    _Top_JSONRPCNotification: JSONRPCNotification,
+    _Top_JSONRPCRequest: JSONRPCRequest,
+    _Top_JSONRPCResultResponse: JSONRPCResultResponse,
+    _Top_LegacyTitledEnumSchema: LegacyTitledEnumSchema,
+    _Top_ListPromptsRequest: ListPromptsRequest,
+    _Top_ListPromptsResult: ListPromptsResult,
+    _Top_ListPromptsResultResponse: ListPromptsResultResponse,
+    _Top_ListResourceTemplatesRequest: ListResourceTemplatesRequest,
+    _Top_ListResourceTemplatesResult: ListResourceTemplatesResult,
+    _Top_ListResourceTemplatesResultResponse: ListResourceTemplatesResultResponse,
+    _Top_ListResourcesRequest: ListResourcesRequest,
+    _Top_ListResourcesResult: ListResourcesResult,
+    _Top_ListResourcesResultResponse: ListResourcesResultResponse,
+    _Top_ListRootsRequest: ListRootsRequest,
+    _Top_ListRootsResult: ListRootsResult,
+    _Top_ListToolsRequest: ListToolsRequest,
+    _Top_ListToolsResult: ListToolsResult,
+    _Top_ListToolsResultResponse: ListToolsResultResponse,
+    _Top_LoggingMessageNotification: LoggingMessageNotification,
+    _Top_LoggingMessageNotificationParams: LoggingMessageNotificationParams,
+    _Top_MethodNotFoundError: MethodNotFoundError,
+    _Top_MissingRequiredClientCapabilityError: MissingRequiredClientCapabilityError,
+    _Top_ModelHint: ModelHint,
+    _Top_ModelPreferences: ModelPreferences,
+    _Top_Notification: Notification,
+    _Top_NotificationMetaObject: NotificationMetaObject,
+    _Top_NotificationParams: NotificationParams,
+    _Top_NumberSchema: NumberSchema,
+    _Top_PaginatedRequest: PaginatedRequest,
+    _Top_PaginatedRequestParams: PaginatedRequestParams,
+    _Top_PaginatedResult: PaginatedResult,
+    _Top_ParseError: ParseError,
+    _Top_ProgressNotification: ProgressNotification,
+    _Top_ProgressNotificationParams: ProgressNotificationParams,
+    _Top_Prompt: Prompt,
+    _Top_PromptArgument: PromptArgument,
+    _Top_PromptListChangedNotification: PromptListChangedNotification,
+    _Top_PromptMessage: PromptMessage,
+    _Top_PromptReference: PromptReference,
+    _Top_ReadResourceRequest: ReadResourceRequest,
+    _Top_ReadResourceRequestParams: ReadResourceRequestParams,
+    _Top_ReadResourceResult: ReadResourceResult,
+    _Top_ReadResourceResultResponse: ReadResourceResultResponse,
+    _Top_Request: Request,
+    _Top_RequestMetaObject: RequestMetaObject,
+    _Top_RequestParams: RequestParams,
+    _Top_Resource: Resource,
+    _Top_ResourceContents: ResourceContents,
+    _Top_ResourceLink: ResourceLink,
+    _Top_ResourceListChangedNotification: ResourceListChangedNotification,
+    _Top_ResourceRequestParams: ResourceRequestParams,
+    _Top_ResourceTemplate: ResourceTemplate,
+    _Top_ResourceTemplateReference: ResourceTemplateReference,
+    _Top_ResourceUpdatedNotification: ResourceUpdatedNotification,
+    _Top_ResourceUpdatedNotificationParams: ResourceUpdatedNotificationParams,
+    _Top_Result: Result,
+    _Top_ResultMetaObject: ResultMetaObject,
+    _Top_Root: Root,
+    _Top_SamplingMessage: SamplingMessage,
+    _Top_ServerCapabilities: ServerCapabilities,
+    _Top_StringSchema: StringSchema,
+    _Top_SubscriptionFilter: SubscriptionFilter,
+    _Top_SubscriptionsAcknowledgedNotification: SubscriptionsAcknowledgedNotification,
+    _Top_SubscriptionsAcknowledgedNotificationParams: SubscriptionsAcknowledgedNotificationParams,
+    _Top_SubscriptionsListenRequest: SubscriptionsListenRequest,
+    _Top_SubscriptionsListenRequestParams: SubscriptionsListenRequestParams,
+    _Top_SubscriptionsListenResult: SubscriptionsListenResult,
+    _Top_SubscriptionsListenResultMetaObject: SubscriptionsListenResultMetaObject,
+    _Top_SubscriptionsListenResultResponse: SubscriptionsListenResultResponse,
+    _Top_TextContent: TextContent,
+    _Top_TextResourceContents: TextResourceContents,
+    _Top_TitledMultiSelectEnumSchema: TitledMultiSelectEnumSchema,
+    _Top_TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema,
+    _Top_Tool: Tool,
+    _Top_ToolAnnotations: ToolAnnotations,
+    _Top_ToolChoice: ToolChoice,
+    _Top_ToolListChangedNotification: ToolListChangedNotification,
+    _Top_ToolResultContent: ToolResultContent,
+    _Top_ToolUseContent: ToolUseContent,
+    _Top_UnsupportedProtocolVersionError: UnsupportedProtocolVersionError,
+    _Top_UntitledMultiSelectEnumSchema: UntitledMultiSelectEnumSchema,
+    _Top_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
+    _Top_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
+    _Top_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
+    _Top_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
+    _Top_CompleteRequestParamsArgument: CompleteRequestParamsArgument,
+    _Top_CompleteRequestParamsContext: CompleteRequestParamsContext,
+    _Top_CompleteResultCompletion: CompleteResultCompletion,
+    _Top_ElicitRequestFormParamsRequestedSchema: ElicitRequestFormParamsRequestedSchema,
+    _Top_TitledSingleSelectEnumSchemaOneOf: TitledSingleSelectEnumSchemaOneOf,
+    _Top_UntitledMultiSelectEnumSchemaItems: UntitledMultiSelectEnumSchemaItems,
+    _Top_TitledMultiSelectEnumSchemaItemsAnyOf: TitledMultiSelectEnumSchemaItemsAnyOf,
+    _Top_TitledMultiSelectEnumSchemaItems: TitledMultiSelectEnumSchemaItems,
+    _Top_ListRootsRequestParams: ListRootsRequestParams,
+    _Top_ServerCapabilitiesPrompts: ServerCapabilitiesPrompts,
+    _Top_ServerCapabilitiesResources: ServerCapabilitiesResources,
+    _Top_ServerCapabilitiesTools: ServerCapabilitiesTools,
+    _Top_ToolInputSchema: ToolInputSchema,
+    _Top_ToolOutputSchema: ToolOutputSchema,
+}
+"""Each open twin -> its class (the same fields in the same order)."""
 
 DEFINITIONS: dict[str, Any] = {
     "Annotations": Annotations,

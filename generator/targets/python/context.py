@@ -45,6 +45,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     rules = products.rules
     tables = None if rules is None else rules.tables_for(sym.field_name)
     slow = ctx.slow()
+    carriers = ctx.carriers()  # first: the open twins of classes() and definitions() need it
     # a definition the typed decoder cannot check alone is checked by the compiled validator
     # (accept.py), which shares the general validator's helpers
     vocabulary = needs_vocabulary(ir, products.validation) or bool(slow)
@@ -73,15 +74,16 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "root": binding.root or ir.root or next(iter(ir.defs)),  # none named: the first definition
         "runtime_requires": RUNTIME_REQUIRES,
         "optional_requires": _optional_requires(binding, opts),
+        "carriers": carriers,
+        "carried": ctx.carried(),
         "enums": ctx.enums(),
         "plain_aliases": ctx.aliases(late=False),
         "classes": ctx.classes(),
         "late_aliases": ctx.aliases(late=True),
         "recursive_aliases": ctx.recursive_aliases(),
-        "carriers": ctx.carriers(),
+        "twin_classes": ctx.twin_classes(),
+        "twin_aliases": ctx.twin_aliases(),
         "nesting": ctx.nesting(),
-        "carried": ctx.carried(),
-        "carrying": ctx.carrying(),
         "builds": ctx.builds(slow),
         "definitions": ctx.definitions(),
         "table": repr(map_patterns(products.validation, ecma_to_python)),
@@ -291,42 +293,104 @@ class _Context:
         return out
 
     def classes(self) -> list[dict[str, Any]]:
-        out = []
-        for d in self.ir.defs.values():
-            if not isinstance(d, M.ObjectDef):
+        return [self._class(d) for d in self.ir.defs.values() if isinstance(d, M.ObjectDef)]
+
+    def _class(self, d: M.ObjectDef, names: dict[str, str] | None = None, called: str | None = None) -> dict[str, Any]:
+        """A Struct class; with `names`, its open twin (see `twin_classes`); `called`: a twin's name."""
+        if len({t[0] for t in d.tags}) > 1 or len(set(d.tags)) > 1:
+            raise self.fail(d.loc, f"member of unions discriminated differently {d.tags}: msgspec allows one tag per struct")
+        tag = d.tags[0] if d.tags else None
+        fields = []
+        for f in d.fields:
+            if tag and f.wire == tag[0]:
                 continue
-            if len({t[0] for t in d.tags}) > 1 or len(set(d.tags)) > 1:
-                raise self.fail(d.loc, f"member of unions discriminated differently {d.tags}: msgspec allows one tag per struct")
-            tag = d.tags[0] if d.tags else None
-            fields = []
-            for f in d.fields:
-                if tag and f.wire == tag[0]:
-                    continue
-                name = self.field_name(f.wire)
-                ann = self.ann(f.type)
-                fields.append(
-                    {
-                        "name": name,
-                        "wire": f.wire,
-                        "renamed": name != f.wire,
-                        "annotation": ann if f.required else f"{ann} | UnsetType",
-                        "required": f.required,
-                        "doc": f.doc,
-                        "default": None if f.default is M.NO_DEFAULT else json.dumps(f.default),
-                    }
-                )
-            out.append(
+            name = self.field_name(f.wire)
+            ann = self.ann(f.type, names)
+            fields.append(
                 {
-                    "name": self.py[d.name],
-                    "doc": d.doc,
-                    "closed": d.closed,
-                    "fragment": d.fragment,
-                    "tag_field": tag[0] if tag else None,
-                    "tag": tag[1] if tag else None,
-                    "tag_attr": self.field_name(tag[0]) if tag else None,
-                    "fields": fields,
+                    "name": name,
+                    "wire": f.wire,
+                    "renamed": name != f.wire,
+                    "annotation": ann if f.required else f"{ann} | UnsetType",
+                    "required": f.required,
+                    "doc": f.doc,
+                    "default": None if f.default is M.NO_DEFAULT else json.dumps(f.default),
                 }
             )
+        return {
+            "name": called or self.py[d.name],
+            "of": self.py[d.name],
+            "doc": d.doc,
+            "closed": d.closed,
+            "fragment": d.fragment,
+            "tag_field": tag[0] if tag else None,
+            "tag": tag[1] if tag else None,
+            "tag_attr": self.field_name(tag[0]) if tag else None,
+            "fields": fields,
+        }
+
+    # -- open twins -------------------------------------------------------------------------
+    #
+    # Every class refuses members its schema does not declare when msgspec decodes it, open
+    # ones too: a document that decodes has no undeclared member anywhere, so the codec keeps
+    # nothing and reads nothing again. A document with one (valid where its object is open) is
+    # read through the open twins: the same fields, the same annotations naming twins, closed
+    # only where the schema closes the object. The codec then makes the classes from what the
+    # twins read and keeps the undeclared members beside them (codec_json._open_read).
+
+    def twins(self) -> dict[str, str]:
+        """Definition -> the Python name of its open twin: the classes an open object is
+        reachable from (CARRIERS), and the aliases and unions that name one (after carriers())."""
+        taken = set(self.py.values())
+        out = {}
+        for name in self._carrying:
+            twin = "_Open_" + self.py[name]
+            while twin in taken:
+                twin = "_" + twin
+            taken.add(twin)
+            out[name] = twin
+        return out
+
+    def twin_classes(self) -> list[dict[str, Any]]:
+        names = self.twins()
+        deep = [self._class(d, names, names[d.name]) for d in self.ir.defs.values() if isinstance(d, M.ObjectDef) and d.name in names]
+        tops = self.tops()
+        return deep + [self._class(d, None, tops[d.name]) for d in self.ir.defs.values() if d.name in tops and isinstance(d, M.ObjectDef)]
+
+    def tops(self) -> dict[str, str]:
+        """Open class -> the Python name of its shallow twin: open itself, every class it names
+        the class itself (closed). A document whose undeclared members are all at its top reads
+        through it, and nothing below its top needs making again."""
+        taken = set(self.py.values()) | set(self.twins().values())
+        out = {}
+        for d in self.ir.defs.values():
+            if isinstance(d, M.ObjectDef) and not d.closed:
+                name = "_Top_" + self.py[d.name]
+                while name in taken:
+                    name = "_" + name
+                taken.add(name)
+                out[d.name] = name
+        return out
+
+    def twin_aliases(self) -> list[dict[str, Any]]:
+        """The twins of aliases and unions, each after the twins it names (evaluated at import)."""
+        names = self.twins()
+        pending = []
+        for name in names:
+            d = self.ir.defs[name]
+            if isinstance(d, (M.AliasDef, M.UnionDef)):
+                t = d.union if isinstance(d, M.UnionDef) else d.type
+                pending.append((names[name], self.ann(t, names), {names[r] for r in self.refs(t) if r in names and not isinstance(self.ir.defs[r], M.ObjectDef)}))
+        out: list[dict[str, Any]] = []
+        done: set[str] = set()
+        while pending:
+            ready = [item for item in pending if item[2] <= done]
+            if not ready:  # the aliases themselves are declared in an order: so are their twins
+                raise self.fail(self.ir.defs[next(iter(names))].loc, "type aliases refer to each other in a cycle")
+            for item in ready:
+                out.append({"name": item[0], "annotation": item[1]})
+                done.add(item[0])
+                pending.remove(item)
         return out
 
     def carriers(self) -> list[str]:
@@ -457,6 +521,23 @@ class _Context:
         object: the only ones the codec walks to keep undeclared members (after carriers())."""
         return [(cls, fields) for cls, fields in sorted(self._carried.items()) if fields]
 
+    def _top_as(self, via: list[str], tops: dict[str, str]) -> list[str] | None:
+        """The shallow twins a definition read as `via` reads through when the undeclared
+        members of a document are all at its top: its classes (a discriminated union's
+        members), each open one as its shallow twin; None where the top is not classes."""
+        classes: list[str] = []
+        for v in via:
+            d = self.ir.defs[v]
+            if isinstance(d, M.ObjectDef):
+                classes.append(v)
+            elif isinstance(d, M.UnionDef) and d.union.discriminator:
+                classes += [member for _, member in d.union.tags]
+            else:
+                return None
+        if not any(c in tops for c in classes):
+            return None
+        return [tops.get(c, self.py[c]) for c in dict.fromkeys(classes)]
+
     def reference_pointers(self) -> dict[str, str]:
         """Each definition's place in the schema the generated tests give jsonschema (the
         vendored file, or the document combined from an OpenAPI one and its overlays)."""
@@ -560,16 +641,23 @@ class _Context:
             elif isinstance(d, M.AliasDef):
                 inline(d.type)
         out = []
+        twins = self.twins()
+        tops = self.tops()
         for name, d in self.ir.defs.items():
             kind = type(d).__name__.removesuffix("Def").lower()
-            via = unions.get(name)
+            through = unions.get(name)
+            via = through or [name]
             out.append(
                 {
                     "name": name,
                     "py": self.py[name],
                     "kind": kind,
-                    "decode_as": [self.py[v] for v in via or [name]],
-                    "expect": self.py[name] if via else None,
+                    "decode_as": [self.py[v] for v in via],
+                    # what a document with undeclared members is read as (None: it has none):
+                    # every open object open, or (top_as) those at its top alone
+                    "open_as": [twins.get(v, self.py[v]) for v in via] if name in twins else None,
+                    "top_as": self._top_as(via, tops) if name in twins else None,
+                    "expect": self.py[name] if through else None,
                 }
             )
         return out

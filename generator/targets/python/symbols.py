@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import keyword
 import re
+from collections.abc import Mapping
 
 from ...errors import SpecError
 from ...ir import model as M
@@ -81,9 +82,11 @@ class Symbols:
     def enum_member(self, value: str) -> str:
         return constant(value)
 
-    def ann(self, t: M.TypeExpr) -> str:
+    def ann(self, t: M.TypeExpr, names: Mapping[str, str] | None = None) -> str:
+        """The annotation of a type; `names` renames the definitions it refers to (a
+        definition not in it keeps its own name)."""
         if isinstance(t, M.TRef):
-            return self.py[t.name]
+            return names.get(t.name, self.py[t.name]) if names else self.py[t.name]
         if isinstance(t, M.TString):
             meta = [f"pattern={ecma_to_python(t.pattern)!r}"] if t.pattern is not None else []
             meta += [f"min_length={t.min_length}"] if t.min_length else []
@@ -107,14 +110,14 @@ class Symbols:
             return "NonNullJSON" if t.nonnull else "JSONValue"
         if isinstance(t, M.TMap):
             keys = "str" if t.keys is None else self.ann(t.keys)
-            return f"dict[{keys}, {'JSONValue' if t.values is None else self.ann(t.values)}]"
+            return f"dict[{keys}, {'JSONValue' if t.values is None else self.ann(t.values, names)}]"
         if isinstance(t, M.TArray):
-            inner = f"list[{self.ann(t.items)}]"
+            inner = f"list[{self.ann(t.items, names)}]"
             return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
         if isinstance(t, M.TUnion):
-            return " | ".join(dict.fromkeys(self.ann(m) for m in t.members))
+            return " | ".join(dict.fromkeys(self.ann(m, names) for m in t.members))
         if isinstance(t, M.TSchema):
-            return f"list[{self.ann(t.items)}]" if t.items is not None else loose(t.types)
+            return f"list[{self.ann(t.items, names)}]" if t.items is not None else loose(t.types)
         raise AssertionError(t)
 
     def refs(self, t: M.TypeExpr) -> set[str]:

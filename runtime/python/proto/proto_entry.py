@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from . import codec_json
 from .errors import DecodeError, EncodeError, Issue
 from . import limits
 from .limits import MAX_DEPTH, Capped, value_depth
@@ -232,7 +233,12 @@ def _typed(document: Any, definition: str, entry: Entry, lenient: bool) -> Decod
     if cleaned is DROP:
         return Decoded(None, tuple(check.warnings), True, omitted)
     try:
-        value = msgspec.convert(cleaned, entry.convert, strict=True)
+        try:
+            value = msgspec.convert(cleaned, entry.convert, strict=True)
+        except msgspec.ValidationError:
+            # the classes refuse undeclared members: a document whose open objects carry some
+            # is made as codec_json makes it, through the open twins
+            value = codec_json.decoder(definition)._convert(cleaned)
     except msgspec.ValidationError as exc:
         raise DecodeError(
             definition, [Issue("", definition, "representation", str(exc))]
