@@ -630,7 +630,7 @@ class _Builder:
         self.doc.inline[name] = node
         return name
 
-    def only(self, node: dict[str, Any], keys: set[str], allowed: set[str], at: str) -> None:
+    def only(self, node: dict[str, Any], keys: set[str], allowed: set[str] | frozenset[str], at: str) -> None:
         extra = keys - allowed
         if extra:
             first = sorted(extra)[0]
