@@ -3,6 +3,7 @@ case failed (a wrong word, a traceback, a silent acceptance) before its fix."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conftest import REPO, SPEC_AGUI, run_cli
@@ -155,3 +156,21 @@ def test_validate_reads_stdin_once(in_repo: Path) -> None:
     result = run_cli("validate", "--spec", SPEC_AGUI, "-", "-", input=b'{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}')
     assert result.exit_code == 2
     assert "stdin (-) can be read once" in result.stderr
+
+
+def test_lint_refuses_what_generate_refuses(toy_spec: Path) -> None:
+    """lint passed a binding.toml whose [python].package generate refuses (lint is the
+    pre-commit hook that says a spec folder is refused: docs/ci.md)."""
+    toml = toy_spec / "binding.toml"
+    toml.write_text(re.sub(r'(?m)^package = .*$', "package = 5", toml.read_text(), count=1))
+    result = run_cli("lint", "--spec", toy_spec)
+    assert result.exit_code == 2, result.output
+    assert "[python].package: must be a Python identifier" in result.stderr
+
+
+def test_init_names_an_openapi_document_as_such(tmp_path: Path) -> None:
+    api = tmp_path / "api.yaml"
+    api.write_text("openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Item: {type: string}\n")
+    result = run_cli("init", api, "--name", "shop", "--spec-dir", tmp_path / "spec")
+    assert result.exit_code == 0, result.output
+    assert "1 definitions (OpenAPI 3.0.3)" in result.stdout
