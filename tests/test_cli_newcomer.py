@@ -174,3 +174,12 @@ def test_init_names_an_openapi_document_as_such(tmp_path: Path) -> None:
     result = run_cli("init", api, "--name", "shop", "--spec-dir", tmp_path / "spec")
     assert result.exit_code == 0, result.output
     assert "1 definitions (OpenAPI 3.0.3)" in result.stdout
+
+
+def test_a_misspelt_protocol_key_is_refused(toy_spec: Path) -> None:
+    """`rule = "x.rules"` (for `rules`) was ignored: the spec generated without its rules."""
+    toml = toy_spec / "binding.toml"
+    toml.write_text(toml.read_text().replace("[protocol]\n", '[protocol]\nrule = "lifecycle.rules"\n', 1))
+    result = run_cli("lint", "--spec", toy_spec)
+    assert result.exit_code == 2, result.output
+    assert "[protocol].rule: unknown key (did you mean rules?)" in result.stderr
