@@ -183,3 +183,17 @@ def test_a_misspelt_protocol_key_is_refused(toy_spec: Path) -> None:
     result = run_cli("lint", "--spec", toy_spec)
     assert result.exit_code == 2, result.output
     assert "[protocol].rule: unknown key (did you mean rules?)" in result.stderr
+
+
+def test_a_mistyped_result_reads_as_english(tmp_path: Path, in_repo: Path) -> None:
+    """'is not a InitializeResult': the article follows the definition's name."""
+    import json
+
+    session = tmp_path / "session.jsonl"
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+    lines = [{"from": "client", "message": request}, {"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "result": {}}}]
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = run_cli("replay", "--spec", SPEC_MCP, "--revision", "2025-11-25", session)
+    assert result.exit_code == 1, result.output
+    assert "(request 1, message 0) is not an InitializeResult: " in result.output
