@@ -95,6 +95,28 @@ def test_bounds_lengths_names_and_formats(tmp_path: Path) -> None:
     assert isinstance(free, M.AliasDef) and isinstance(free.type, M.TMap) and free.type.keys is None and free.type.values is None
 
 
+def test_an_object_declaring_no_member_in_place_is_a_map(tmp_path: Path) -> None:
+    """`properties: {}` says nothing: an object declared in place with it (and no required,
+    allOf, or other assertion) is typed as the map it is without it, not as a class with no
+    field whose members would all be undeclared ones to keep."""
+    ir = ir_of(tmp_path, {
+        "Tool": {"type": "object", "properties": {
+            "caps": {"type": "object", "properties": {}},
+            "args": {"type": "object", "additionalProperties": {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}}},
+            "closed": {"type": "object", "properties": {}, "additionalProperties": False},
+            "required": {"type": "object", "properties": {}, "required": ["x"]},
+        }},
+    })
+    tool = ir.defs["Tool"]
+    assert isinstance(tool, M.ObjectDef)
+    fields = {f.wire: f.type for f in tool.fields}
+    assert isinstance(fields["caps"], M.TMap) and fields["caps"].values is None
+    args = fields["args"]
+    assert isinstance(args, M.TMap) and isinstance(args.values, M.TMap) and isinstance(args.values.values, M.TInteger)
+    # an object admitting only {}, and one requiring a member it does not declare, are no maps
+    assert isinstance(fields["closed"], M.TRef) and not isinstance(fields["required"], M.TMap)
+
+
 def test_all_of_composes_fields_and_marks_fragments(tmp_path: Path) -> None:
     ir = ir_of(tmp_path, {
         "Base": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},

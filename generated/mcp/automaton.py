@@ -87,6 +87,8 @@ _CLASSES: dict[str, Any] = {
 # retired event type -> how it is translated into its replacement, before any rule sees it
 _RETIRED: dict[str, dict[str, Any]] = TABLES["retired"]
 _UNKNOWN: Any = object()
+_UNBOUND: Any = object()
+"""A row not yet bound to the instance (Automaton._bind)."""
 # two parties: messages are typed by the exchange stage (dialogue.py), not by one events union
 _PARTIES: list[str] | None = TABLES.get("parties")
 _EVENTS: Any = (
@@ -641,8 +643,9 @@ class Automaton:
         type_ = _TYPES.get(cls)
         entry: tuple[Any, ...] = ()
         if type_ is not None and type_ not in _CHUNK_KINDS:
-            rows = self._rows[self.state]
-            row = rows[type_] if type_ in rows else self._bind(type_)
+            row = self._rows[self.state].get(type_, _UNBOUND)
+            if row is _UNBOUND:
+                row = self._bind(type_)
             if row is None:
                 entry = (2, type_)
             elif row[6] and (self.state, type_) not in _CASES:
@@ -1076,8 +1079,9 @@ class Automaton:
         else:
             self._expanded = None
             self._last = event
-            rows = self._rows[self.state]
-            row = rows[type_] if type_ in rows else self._bind(type_)
+            row = self._rows[self.state].get(type_, _UNBOUND)
+            if row is _UNBOUND:
+                row = self._bind(type_)
             if row is not None and row[6]:
                 for step in row[4]:
                     if step[
@@ -1127,8 +1131,9 @@ class Automaton:
         """The machine's row for the event, its requirements, entity steps and checks, its
         actions. ``shallow``: the row alone (two parties: a result not of its request's type,
         already reported, still answers its request and so moves the phases)."""
-        rows = self._rows[self.state]
-        row = rows[type_] if type_ in rows else self._bind(type_)
+        row = self._rows[self.state].get(type_, _UNBOUND)
+        if row is _UNBOUND:
+            row = self._bind(type_)
         if row is None:
             return
         for when, case in _CASES.get((self.state, type_), ()):

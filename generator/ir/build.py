@@ -21,6 +21,8 @@ from .naming import snake
 _TYPED_FAILS = (SpecError, TypeError, AttributeError, KeyError, ValueError, IndexError)
 
 _DEFINITION_HOLDERS = frozenset({"$defs", "definitions"})
+_MAP_KEYS = frozenset({"type", "additionalProperties", "propertyNames"})
+"""The keywords of an object typed as a map."""
 _OBJECT_KEYS = {"type", "properties", "required", "allOf", "unevaluatedProperties", "additionalProperties"}
 
 
@@ -543,9 +545,13 @@ class _Builder:
                 raise self.fail(at + "/minItems", "minItems must be a non-negative integer")
             return M.TArray(at, items, mi)
         if kind == "object":
-            if keys & {"properties", "required", "allOf"}:
+            if node.get("properties") == {} and node.get("additionalProperties") is not False and keys <= _MAP_KEYS | {"properties"}:
+                # `properties: {}` declares no member: the object is the map it is without it
+                # (a class with no field would only make its members undeclared ones to keep)
+                keys = keys - {"properties"}
+            elif keys & {"properties", "required", "allOf"}:
                 return M.TRef(self.inline_object(node, at), at)
-            self.only(node, keys, {"type", "additionalProperties", "propertyNames"}, at)
+            self.only(node, keys, _MAP_KEYS, at)
             add = node.get("additionalProperties", True)
             if add is False:
                 raise self.fail(at + "/additionalProperties", "an object that admits no property at all is not supported")
@@ -624,7 +630,7 @@ class _Builder:
         self.doc.inline[name] = node
         return name
 
-    def only(self, node: dict[str, Any], keys: set[str], allowed: set[str], at: str) -> None:
+    def only(self, node: dict[str, Any], keys: set[str], allowed: set[str] | frozenset[str], at: str) -> None:
         extra = keys - allowed
         if extra:
             first = sorted(extra)[0]
