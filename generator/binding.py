@@ -18,6 +18,10 @@ CONFIG = "binding.toml"
 # in folders (`[targets.NAME] from = "..."`), and the protocol family it is the home of (the
 # revisions judged together: generator/family.py reads it).
 TABLES = ("protocol", "proto", "stdio", "targets", "family")
+PROTOCOL_KEYS = (
+    "name", "version", "schema", "overlays", "root", "root_name", "rules", "templates", "runtime", "fixtures",
+    "examples", "conformance", "integers", "formats", "annotations",
+)
 # The framings a stdio transport may declare: one message per line, no newline inside one.
 STDIO_FRAMINGS = ("lines",)
 
@@ -135,6 +139,11 @@ def load_binding(spec_dir: Path) -> Binding:
     for key in ("name", "version", "schema"):
         if not isinstance(proto.get(key), str):
             raise SpecError(shown, f"[protocol].{key}", "missing or not a string")
+    for key in proto:  # a misspelt key would be a setting silently not made (`rule =`: no rules)
+        if key not in PROTOCOL_KEYS:
+            near = difflib.get_close_matches(key, PROTOCOL_KEYS, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise SpecError(shown, f"[protocol].{key}", f"unknown key{hint}: [protocol] has {', '.join(PROTOCOL_KEYS)}")
     divergences = []
     for i, entry in enumerate(raw.get("fixture_divergence", [])):
         if not isinstance(entry.get("fixture"), str) or not isinstance(entry.get("reason"), str):

@@ -90,6 +90,7 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
     info: dict[str, Any] = raw["info"] if isinstance(raw.get("info"), dict) else {}
     title = raw.get("title") if isinstance(raw.get("title"), str) else info.get("title") if isinstance(info.get("title"), str) else name
     version = str(info.get("version")) if openapi and info.get("version") is not None else _version_of(raw)
+    dialect = "OpenAPI " + str(raw.get("openapi", raw.get("swagger"))) if openapi else ""
     target = folder / ("schema" + (schema.suffix if schema.suffix in (".json", ".yaml", ".yml") else ".json"))
     try:
         folder.mkdir(parents=True)
@@ -131,7 +132,7 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
                     "",
                     f"- Schema: `{target.name}`, copied by `specbind init` from `{schema}`.",
                     f"- sha256: `{sha}`",
-                    f"- Draft: {ir.draft if not openapi else 'OpenAPI ' + str(raw.get('openapi', raw.get('swagger')))}.",
+                    f"- Draft: {dialect}.",
                     "- Origin and licence: say where the schema comes from and under which licence it is published.",
                     "",
                 ]
@@ -159,7 +160,7 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    return Initialized(folder, package, ir.root, len(ir.defs), annotations, ir.draft)
+    return Initialized(folder, package, ir.root, len(ir.defs), annotations, dialect or ir.draft)
 
 
 def package_name(name: str) -> str:

@@ -3,6 +3,7 @@ case failed (a wrong word, a traceback, a silent acceptance) before its fix."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conftest import REPO, SPEC_AGUI, run_cli
@@ -155,3 +156,44 @@ def test_validate_reads_stdin_once(in_repo: Path) -> None:
     result = run_cli("validate", "--spec", SPEC_AGUI, "-", "-", input=b'{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}')
     assert result.exit_code == 2
     assert "stdin (-) can be read once" in result.stderr
+
+
+def test_lint_refuses_what_generate_refuses(toy_spec: Path) -> None:
+    """lint passed a binding.toml whose [python].package generate refuses (lint is the
+    pre-commit hook that says a spec folder is refused: docs/ci.md)."""
+    toml = toy_spec / "binding.toml"
+    toml.write_text(re.sub(r'(?m)^package = .*$', "package = 5", toml.read_text(), count=1))
+    result = run_cli("lint", "--spec", toy_spec)
+    assert result.exit_code == 2, result.output
+    assert "[python].package: must be a Python identifier" in result.stderr
+
+
+def test_init_names_an_openapi_document_as_such(tmp_path: Path) -> None:
+    api = tmp_path / "api.yaml"
+    api.write_text("openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Item: {type: string}\n")
+    result = run_cli("init", api, "--name", "shop", "--spec-dir", tmp_path / "spec")
+    assert result.exit_code == 0, result.output
+    assert "1 definitions (OpenAPI 3.0.3)" in result.stdout
+
+
+def test_a_misspelt_protocol_key_is_refused(toy_spec: Path) -> None:
+    """`rule = "x.rules"` (for `rules`) was ignored: the spec generated without its rules."""
+    toml = toy_spec / "binding.toml"
+    toml.write_text(toml.read_text().replace("[protocol]\n", '[protocol]\nrule = "lifecycle.rules"\n', 1))
+    result = run_cli("lint", "--spec", toy_spec)
+    assert result.exit_code == 2, result.output
+    assert "[protocol].rule: unknown key (did you mean rules?)" in result.stderr
+
+
+def test_a_mistyped_result_reads_as_english(tmp_path: Path, in_repo: Path) -> None:
+    """'is not a InitializeResult': the article follows the definition's name."""
+    import json
+
+    session = tmp_path / "session.jsonl"
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+    lines = [{"from": "client", "message": request}, {"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "result": {}}}]
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = run_cli("replay", "--spec", SPEC_MCP, "--revision", "2025-11-25", session)
+    assert result.exit_code == 1, result.output
+    assert "(request 1, message 0) is not an InitializeResult: " in result.output

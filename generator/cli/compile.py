@@ -85,6 +85,9 @@ def generate(
         fail(exc)
         return
     for o, d in zip(outputs, drifts):
+        if not o.files:
+            click.echo(f"{o.binding.display_dir}: nothing generated: the targets chosen make no file from this spec")
+            continue
         packages = ", ".join(sorted({p.split("/", 1)[0] for p in o.files}))
         forced = f", {len(d.collisions)} overwritten" if d.collisions else ""
         click.echo(
@@ -219,12 +222,17 @@ def lint(spec: tuple[Path, ...]) -> None:
 
 
 def _lint_one(spec_dir: Path) -> None:
-    from ..products import load_ir
-    from ..rules.load import load_rules
+    from ..pipeline import targets_for
+    from ..products import compute
 
     binding = load_binding(spec_dir)
-    ir = load_ir(binding)
-    compiled = load_rules(binding, ir)
+    # the schema, the rules file (and a wire plan: a ledger that would grow is `check`'s to
+    # report), then every target's own decisions on them, as generate makes them before its
+    # templates: a binding.toml generate refuses ([python].package = 5) is refused here too
+    products = compute(binding, allow_new_slots=True)
+    for chosen, options in targets_for(binding):
+        chosen.build(products, options)
+    compiled = products.rules
     if compiled is None:
         click.echo(f"{binding.display_dir}: no rules file declared ([protocol].rules in binding.toml)")
         return

@@ -444,7 +444,7 @@ export class Dialogue {
   }
 
   private mistyped(method: string, record: Exchange, definition: string, payload: unknown, e: DecodeError): string {
-    const detail = `the result of ${method} (request ${text(record[6])}, message ${record[2]}) is not a ${definition}: ${issues(e.errors)}`;
+    const detail = `the result of ${method} (request ${text(record[6])}, message ${record[2]}) is not ${"AEIOU".includes(definition.charAt(0)) && definition !== "" ? "an" : "a"} ${definition}: ${issues(e.errors)}`;
     for (const [otherMethod, alts] of Object.entries(RESULTS)) {
       for (const alt of alts) {
         const other: string = alt["definition"];

@@ -480,7 +480,7 @@ class Dialogue:
         """What a result that is not its request's result type is: the errors, and the result
         type of another request it is (the first, in the rules' order, that has members it must
         carry and accepts it)."""
-        detail = f"the result of {method} (request {_text(record[6])}, message {record[2]}) is not a {definition}: {_issues(exc.errors)}"
+        detail = f"the result of {method} (request {_text(record[6])}, message {record[2]}) is not {_article(definition)} {definition}: {_issues(exc.errors)}"
         for other_method, alts in _RESULTS.items():
             for alt in alts:
                 other = alt["definition"]
@@ -569,3 +569,8 @@ def _requires_members(definition: str) -> bool:
     except DecodeError:
         return True
     return False
+
+
+def _article(name: str) -> str:
+    """The article before a definition's name in a message: an InitializeResult, a ListToolsResult."""
+    return "an" if name[:1] in ("A", "E", "I", "O", "U") else "a"
