@@ -653,7 +653,7 @@ def d18(v: Any) -> bool:
         if not (type(v472) is dict):
             return False
     v474 = v["completion"]
-    if not d168(v474):
+    if not d159(v474):
         return False
 
     return True
@@ -702,7 +702,7 @@ def d21(v: Any) -> bool:
         return False
     v150 = v.get("_meta", _MISSING)
     if v150 is not _MISSING:
-        if not d169(v150):
+        if not d160(v150):
             return False
     v152 = v.get("includeContext", _MISSING)
     if v152 is not _MISSING:
@@ -719,7 +719,7 @@ def d21(v: Any) -> bool:
             return False
     v162 = v.get("metadata", _MISSING)
     if v162 is not _MISSING:
-        if not d170(v162):
+        if not (type(v162) is dict):
             return False
     v163 = v.get("modelPreferences", _MISSING)
     if v163 is not _MISSING:
@@ -818,7 +818,7 @@ def d26(v: Any) -> bool:
         return False
     v222 = v.get("_meta", _MISSING)
     if v222 is not _MISSING:
-        if not d171(v222):
+        if not d161(v222):
             return False
     v224 = v["message"]
     if not (type(v224) is str):
@@ -828,7 +828,7 @@ def d26(v: Any) -> bool:
         if v225 != "form":
             return False
     v226 = v["requestedSchema"]
-    if not d172(v226):
+    if not d162(v226):
         return False
     v296 = v.get("task", _MISSING)
     if v296 is not _MISSING:
@@ -854,7 +854,7 @@ def d28(v: Any) -> bool:
         return False
     v215 = v.get("_meta", _MISSING)
     if v215 is not _MISSING:
-        if not d173(v215):
+        if not d163(v215):
             return False
     v217 = v["elicitationId"]
     if not (type(v217) is str):
@@ -933,7 +933,7 @@ def d30(v: Any) -> bool:
     if v327 != "notifications/elicitation/complete":
         return False
     v328 = v["params"]
-    if not d174(v328):
+    if not d164(v328):
         return False
 
     return True
@@ -1027,7 +1027,7 @@ def d38(v: Any) -> bool:
     if v383 != "tasks/result":
         return False
     v384 = v["params"]
-    if not d164(v384):
+    if not d155(v384):
         return False
 
     return True
@@ -1061,7 +1061,7 @@ def d40(v: Any) -> bool:
     if v371 != "tasks/get":
         return False
     v372 = v["params"]
-    if not d163(v372):
+    if not d154(v372):
         return False
 
     return True
@@ -1694,7 +1694,7 @@ def d79(v: Any) -> bool:
         return False
     v378 = v.get("_meta", _MISSING)
     if v378 is not _MISSING:
-        if not d181(v378):
+        if not d171(v378):
             return False
     v380 = v.get("cursor", _MISSING)
     if v380 is not _MISSING:
@@ -1934,7 +1934,7 @@ def d97(v: Any) -> bool:
         return False
     v358 = v.get("_meta", _MISSING)
     if v358 is not _MISSING:
-        if not d183(v358):
+        if not d173(v358):
             return False
 
     return True
@@ -2238,34 +2238,34 @@ def d113(v: Any) -> bool:
         return False
     v390 = v.get("completions", _MISSING)
     if v390 is not _MISSING:
-        if not d185(v390):
+        if not (type(v390) is dict):
             return False
     v391 = v.get("experimental", _MISSING)
     if v391 is not _MISSING:
         if not (type(v391) is dict):
             return False
         for k393, v392 in v391.items():
-            if not d186(v392):
+            if not (type(v392) is dict):
                 return False
     v394 = v.get("logging", _MISSING)
     if v394 is not _MISSING:
-        if not d187(v394):
+        if not (type(v394) is dict):
             return False
     v395 = v.get("prompts", _MISSING)
     if v395 is not _MISSING:
-        if not d188(v395):
+        if not d175(v395):
             return False
     v397 = v.get("resources", _MISSING)
     if v397 is not _MISSING:
-        if not d189(v397):
+        if not d176(v397):
             return False
     v400 = v.get("tasks", _MISSING)
     if v400 is not _MISSING:
-        if not d195(v400):
+        if not d179(v400):
             return False
     v406 = v.get("tools", _MISSING)
     if v406 is not _MISSING:
-        if not d196(v406):
+        if not d180(v406):
             return False
 
     return True
@@ -2517,7 +2517,7 @@ def d131(v: Any) -> bool:
         if not (type(v274) is str):
             return False
     v275 = v["items"]
-    if not d178(v275):
+    if not d168(v275):
         return False
     v280 = v.get("maxItems", _MISSING)
     if v280 is not _MISSING:
@@ -2556,7 +2556,7 @@ def d132(v: Any) -> bool:
     if not (type(v255) is list):
         return False
     for v256 in v255:
-        if not d175(v256):
+        if not d165(v256):
             return False
     v259 = v.get("title", _MISSING)
     if v259 is not _MISSING:
@@ -2599,14 +2599,14 @@ def d133(v: Any) -> bool:
             if not d42(v192):
                 return False
     v193 = v["inputSchema"]
-    if not d201(v193):
+    if not d184(v193):
         return False
     v201 = v["name"]
     if not (type(v201) is str):
         return False
     v202 = v.get("outputSchema", _MISSING)
     if v202 is not _MISSING:
-        if not d203(v202):
+        if not d185(v202):
             return False
     v210 = v.get("title", _MISSING)
     if v210 is not _MISSING:
@@ -2806,7 +2806,7 @@ def d143(v: Any) -> bool:
         if not (type(v263) is str):
             return False
     v264 = v["items"]
-    if not d176(v264):
+    if not d166(v264):
         return False
     v268 = v.get("maxItems", _MISSING)
     if v268 is not _MISSING:
@@ -2871,7 +2871,7 @@ def d146(v: Any) -> bool:
     return True
 
 
-def d163(v: Any) -> bool:
+def d154(v: Any) -> bool:
     """Whether a value is a valid GetTaskRequestParams."""
     if not (type(v) is dict):
         return False
@@ -2884,7 +2884,7 @@ def d163(v: Any) -> bool:
     return True
 
 
-def d164(v: Any) -> bool:
+def d155(v: Any) -> bool:
     """Whether a value is a valid GetTaskPayloadRequestParams."""
     if not (type(v) is dict):
         return False
@@ -2897,7 +2897,7 @@ def d164(v: Any) -> bool:
     return True
 
 
-def d168(v: Any) -> bool:
+def d159(v: Any) -> bool:
     """Whether a value is a valid CompleteResultCompletion."""
     if not (type(v) is dict):
         return False
@@ -2921,7 +2921,7 @@ def d168(v: Any) -> bool:
     return True
 
 
-def d169(v: Any) -> bool:
+def d160(v: Any) -> bool:
     """Whether a value is a valid CreateMessageRequestParamsMeta."""
     if not (type(v) is dict):
         return False
@@ -2933,15 +2933,7 @@ def d169(v: Any) -> bool:
     return True
 
 
-def d170(v: Any) -> bool:
-    """Whether a value is a valid CreateMessageRequestParamsMetadata."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d171(v: Any) -> bool:
+def d161(v: Any) -> bool:
     """Whether a value is a valid ElicitRequestFormParamsMeta."""
     if not (type(v) is dict):
         return False
@@ -2953,7 +2945,7 @@ def d171(v: Any) -> bool:
     return True
 
 
-def d172(v: Any) -> bool:
+def d162(v: Any) -> bool:
     """Whether a value is a valid ElicitRequestFormParamsRequestedSchema."""
     if not (type(v) is dict):
         return False
@@ -2983,7 +2975,7 @@ def d172(v: Any) -> bool:
     return True
 
 
-def d173(v: Any) -> bool:
+def d163(v: Any) -> bool:
     """Whether a value is a valid ElicitRequestURLParamsMeta."""
     if not (type(v) is dict):
         return False
@@ -2995,7 +2987,7 @@ def d173(v: Any) -> bool:
     return True
 
 
-def d174(v: Any) -> bool:
+def d164(v: Any) -> bool:
     """Whether a value is a valid ElicitationCompleteNotificationParams."""
     if not (type(v) is dict):
         return False
@@ -3008,7 +3000,7 @@ def d174(v: Any) -> bool:
     return True
 
 
-def d175(v: Any) -> bool:
+def d165(v: Any) -> bool:
     """Whether a value is a valid TitledSingleSelectEnumSchemaOneOf."""
     if not (type(v) is dict):
         return False
@@ -3024,7 +3016,7 @@ def d175(v: Any) -> bool:
     return True
 
 
-def d176(v: Any) -> bool:
+def d166(v: Any) -> bool:
     """Whether a value is a valid UntitledMultiSelectEnumSchemaItems."""
     if not (type(v) is dict):
         return False
@@ -3043,7 +3035,7 @@ def d176(v: Any) -> bool:
     return True
 
 
-def d177(v: Any) -> bool:
+def d167(v: Any) -> bool:
     """Whether a value is a valid TitledMultiSelectEnumSchemaItemsAnyOf."""
     if not (type(v) is dict):
         return False
@@ -3059,7 +3051,7 @@ def d177(v: Any) -> bool:
     return True
 
 
-def d178(v: Any) -> bool:
+def d168(v: Any) -> bool:
     """Whether a value is a valid TitledMultiSelectEnumSchemaItems."""
     if not (type(v) is dict):
         return False
@@ -3069,13 +3061,13 @@ def d178(v: Any) -> bool:
     if not (type(v276) is list):
         return False
     for v277 in v276:
-        if not d177(v277):
+        if not d167(v277):
             return False
 
     return True
 
 
-def d181(v: Any) -> bool:
+def d171(v: Any) -> bool:
     """Whether a value is a valid PaginatedRequestParamsMeta."""
     if not (type(v) is dict):
         return False
@@ -3087,7 +3079,7 @@ def d181(v: Any) -> bool:
     return True
 
 
-def d183(v: Any) -> bool:
+def d173(v: Any) -> bool:
     """Whether a value is a valid RequestParamsMeta."""
     if not (type(v) is dict):
         return False
@@ -3099,31 +3091,7 @@ def d183(v: Any) -> bool:
     return True
 
 
-def d185(v: Any) -> bool:
-    """Whether a value is a valid ServerCapabilitiesCompletions."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d186(v: Any) -> bool:
-    """Whether a value is a valid ServerCapabilitiesExperimental."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d187(v: Any) -> bool:
-    """Whether a value is a valid ServerCapabilitiesLogging."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d188(v: Any) -> bool:
+def d175(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesPrompts."""
     if not (type(v) is dict):
         return False
@@ -3135,7 +3103,7 @@ def d188(v: Any) -> bool:
     return True
 
 
-def d189(v: Any) -> bool:
+def d176(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesResources."""
     if not (type(v) is dict):
         return False
@@ -3151,75 +3119,51 @@ def d189(v: Any) -> bool:
     return True
 
 
-def d190(v: Any) -> bool:
-    """Whether a value is a valid ServerCapabilitiesTasksCancel."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d191(v: Any) -> bool:
-    """Whether a value is a valid ServerCapabilitiesTasksList."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d192(v: Any) -> bool:
-    """Whether a value is a valid ServerCapabilitiesTasksRequestsToolsCall."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d193(v: Any) -> bool:
+def d177(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTasksRequestsTools."""
     if not (type(v) is dict):
         return False
     v405 = v.get("call", _MISSING)
     if v405 is not _MISSING:
-        if not d192(v405):
+        if not (type(v405) is dict):
             return False
 
     return True
 
 
-def d194(v: Any) -> bool:
+def d178(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTasksRequests."""
     if not (type(v) is dict):
         return False
     v404 = v.get("tools", _MISSING)
     if v404 is not _MISSING:
-        if not d193(v404):
+        if not d177(v404):
             return False
 
     return True
 
 
-def d195(v: Any) -> bool:
+def d179(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTasks."""
     if not (type(v) is dict):
         return False
     v401 = v.get("cancel", _MISSING)
     if v401 is not _MISSING:
-        if not d190(v401):
+        if not (type(v401) is dict):
             return False
     v402 = v.get("list", _MISSING)
     if v402 is not _MISSING:
-        if not d191(v402):
+        if not (type(v402) is dict):
             return False
     v403 = v.get("requests", _MISSING)
     if v403 is not _MISSING:
-        if not d194(v403):
+        if not d178(v403):
             return False
 
     return True
 
 
-def d196(v: Any) -> bool:
+def d180(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTools."""
     if not (type(v) is dict):
         return False
@@ -3231,15 +3175,7 @@ def d196(v: Any) -> bool:
     return True
 
 
-def d200(v: Any) -> bool:
-    """Whether a value is a valid ToolInputSchemaProperties."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d201(v: Any) -> bool:
+def d184(v: Any) -> bool:
     """Whether a value is a valid ToolInputSchema."""
     if not (type(v) is dict):
         return False
@@ -3254,7 +3190,7 @@ def d201(v: Any) -> bool:
         if not (type(v195) is dict):
             return False
         for k197, v196 in v195.items():
-            if not d200(v196):
+            if not (type(v196) is dict):
                 return False
     v198 = v.get("required", _MISSING)
     if v198 is not _MISSING:
@@ -3270,15 +3206,7 @@ def d201(v: Any) -> bool:
     return True
 
 
-def d202(v: Any) -> bool:
-    """Whether a value is a valid ToolOutputSchemaProperties."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d203(v: Any) -> bool:
+def d185(v: Any) -> bool:
     """Whether a value is a valid ToolOutputSchema."""
     if not (type(v) is dict):
         return False
@@ -3293,7 +3221,7 @@ def d203(v: Any) -> bool:
         if not (type(v204) is dict):
             return False
         for k206, v205 in v204.items():
-            if not d202(v205):
+            if not (type(v205) is dict):
                 return False
     v207 = v.get("required", _MISSING)
     if v207 is not _MISSING:
@@ -3501,36 +3429,27 @@ ACCEPT: dict[str, Callable[[Any], bool]] = {
     "UntitledMultiSelectEnumSchema": d143,
     "UntitledSingleSelectEnumSchema": d144,
     "CancelTaskRequestParams": d146,
-    "GetTaskRequestParams": d163,
-    "GetTaskPayloadRequestParams": d164,
-    "CompleteResultCompletion": d168,
-    "CreateMessageRequestParamsMeta": d169,
-    "CreateMessageRequestParamsMetadata": d170,
-    "ElicitRequestFormParamsMeta": d171,
-    "ElicitRequestFormParamsRequestedSchema": d172,
-    "ElicitRequestURLParamsMeta": d173,
-    "ElicitationCompleteNotificationParams": d174,
-    "TitledSingleSelectEnumSchemaOneOf": d175,
-    "UntitledMultiSelectEnumSchemaItems": d176,
-    "TitledMultiSelectEnumSchemaItemsAnyOf": d177,
-    "TitledMultiSelectEnumSchemaItems": d178,
-    "PaginatedRequestParamsMeta": d181,
-    "RequestParamsMeta": d183,
-    "ServerCapabilitiesCompletions": d185,
-    "ServerCapabilitiesExperimental": d186,
-    "ServerCapabilitiesLogging": d187,
-    "ServerCapabilitiesPrompts": d188,
-    "ServerCapabilitiesResources": d189,
-    "ServerCapabilitiesTasksCancel": d190,
-    "ServerCapabilitiesTasksList": d191,
-    "ServerCapabilitiesTasksRequestsToolsCall": d192,
-    "ServerCapabilitiesTasksRequestsTools": d193,
-    "ServerCapabilitiesTasksRequests": d194,
-    "ServerCapabilitiesTasks": d195,
-    "ServerCapabilitiesTools": d196,
-    "ToolInputSchemaProperties": d200,
-    "ToolInputSchema": d201,
-    "ToolOutputSchemaProperties": d202,
-    "ToolOutputSchema": d203,
+    "GetTaskRequestParams": d154,
+    "GetTaskPayloadRequestParams": d155,
+    "CompleteResultCompletion": d159,
+    "CreateMessageRequestParamsMeta": d160,
+    "ElicitRequestFormParamsMeta": d161,
+    "ElicitRequestFormParamsRequestedSchema": d162,
+    "ElicitRequestURLParamsMeta": d163,
+    "ElicitationCompleteNotificationParams": d164,
+    "TitledSingleSelectEnumSchemaOneOf": d165,
+    "UntitledMultiSelectEnumSchemaItems": d166,
+    "TitledMultiSelectEnumSchemaItemsAnyOf": d167,
+    "TitledMultiSelectEnumSchemaItems": d168,
+    "PaginatedRequestParamsMeta": d171,
+    "RequestParamsMeta": d173,
+    "ServerCapabilitiesPrompts": d175,
+    "ServerCapabilitiesResources": d176,
+    "ServerCapabilitiesTasksRequestsTools": d177,
+    "ServerCapabilitiesTasksRequests": d178,
+    "ServerCapabilitiesTasks": d179,
+    "ServerCapabilitiesTools": d180,
+    "ToolInputSchema": d184,
+    "ToolOutputSchema": d185,
 }
 """Definition -> whether a parsed document is a valid instance of it."""

@@ -1230,29 +1230,11 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
         models._Open_CancelTaskRequestParams,
         models._Top_CancelTaskRequestParams,
     ),
-    "ClientCapabilitiesElicitationForm": (
-        models.ClientCapabilitiesElicitationForm,
-        None,
-        models._Open_ClientCapabilitiesElicitationForm,
-        models._Top_ClientCapabilitiesElicitationForm,
-    ),
-    "ClientCapabilitiesElicitationUrl": (
-        models.ClientCapabilitiesElicitationUrl,
-        None,
-        models._Open_ClientCapabilitiesElicitationUrl,
-        models._Top_ClientCapabilitiesElicitationUrl,
-    ),
     "ClientCapabilitiesElicitation": (
         models.ClientCapabilitiesElicitation,
         None,
         models._Open_ClientCapabilitiesElicitation,
         models._Top_ClientCapabilitiesElicitation,
-    ),
-    "ClientCapabilitiesExperimental": (
-        models.ClientCapabilitiesExperimental,
-        None,
-        models._Open_ClientCapabilitiesExperimental,
-        models._Top_ClientCapabilitiesExperimental,
     ),
     "ClientCapabilitiesRoots": (
         models.ClientCapabilitiesRoots,
@@ -1260,53 +1242,17 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
         models._Open_ClientCapabilitiesRoots,
         models._Top_ClientCapabilitiesRoots,
     ),
-    "ClientCapabilitiesSamplingContext": (
-        models.ClientCapabilitiesSamplingContext,
-        None,
-        models._Open_ClientCapabilitiesSamplingContext,
-        models._Top_ClientCapabilitiesSamplingContext,
-    ),
-    "ClientCapabilitiesSamplingTools": (
-        models.ClientCapabilitiesSamplingTools,
-        None,
-        models._Open_ClientCapabilitiesSamplingTools,
-        models._Top_ClientCapabilitiesSamplingTools,
-    ),
     "ClientCapabilitiesSampling": (
         models.ClientCapabilitiesSampling,
         None,
         models._Open_ClientCapabilitiesSampling,
         models._Top_ClientCapabilitiesSampling,
     ),
-    "ClientCapabilitiesTasksCancel": (
-        models.ClientCapabilitiesTasksCancel,
-        None,
-        models._Open_ClientCapabilitiesTasksCancel,
-        models._Top_ClientCapabilitiesTasksCancel,
-    ),
-    "ClientCapabilitiesTasksList": (
-        models.ClientCapabilitiesTasksList,
-        None,
-        models._Open_ClientCapabilitiesTasksList,
-        models._Top_ClientCapabilitiesTasksList,
-    ),
-    "ClientCapabilitiesTasksRequestsElicitationCreate": (
-        models.ClientCapabilitiesTasksRequestsElicitationCreate,
-        None,
-        models._Open_ClientCapabilitiesTasksRequestsElicitationCreate,
-        models._Top_ClientCapabilitiesTasksRequestsElicitationCreate,
-    ),
     "ClientCapabilitiesTasksRequestsElicitation": (
         models.ClientCapabilitiesTasksRequestsElicitation,
         None,
         models._Open_ClientCapabilitiesTasksRequestsElicitation,
         models._Top_ClientCapabilitiesTasksRequestsElicitation,
-    ),
-    "ClientCapabilitiesTasksRequestsSamplingCreateMessage": (
-        models.ClientCapabilitiesTasksRequestsSamplingCreateMessage,
-        None,
-        models._Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage,
-        models._Top_ClientCapabilitiesTasksRequestsSamplingCreateMessage,
     ),
     "ClientCapabilitiesTasksRequestsSampling": (
         models.ClientCapabilitiesTasksRequestsSampling,
@@ -1367,12 +1313,6 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
         None,
         models._Open_CreateMessageRequestParamsMeta,
         models._Top_CreateMessageRequestParamsMeta,
-    ),
-    "CreateMessageRequestParamsMetadata": (
-        models.CreateMessageRequestParamsMetadata,
-        None,
-        models._Open_CreateMessageRequestParamsMetadata,
-        models._Top_CreateMessageRequestParamsMetadata,
     ),
     "ElicitRequestFormParamsMeta": (
         models.ElicitRequestFormParamsMeta,
@@ -1458,24 +1398,6 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
         models._Open_ResourceRequestParamsMeta,
         models._Top_ResourceRequestParamsMeta,
     ),
-    "ServerCapabilitiesCompletions": (
-        models.ServerCapabilitiesCompletions,
-        None,
-        models._Open_ServerCapabilitiesCompletions,
-        models._Top_ServerCapabilitiesCompletions,
-    ),
-    "ServerCapabilitiesExperimental": (
-        models.ServerCapabilitiesExperimental,
-        None,
-        models._Open_ServerCapabilitiesExperimental,
-        models._Top_ServerCapabilitiesExperimental,
-    ),
-    "ServerCapabilitiesLogging": (
-        models.ServerCapabilitiesLogging,
-        None,
-        models._Open_ServerCapabilitiesLogging,
-        models._Top_ServerCapabilitiesLogging,
-    ),
     "ServerCapabilitiesPrompts": (
         models.ServerCapabilitiesPrompts,
         None,
@@ -1487,24 +1409,6 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
         None,
         models._Open_ServerCapabilitiesResources,
         models._Top_ServerCapabilitiesResources,
-    ),
-    "ServerCapabilitiesTasksCancel": (
-        models.ServerCapabilitiesTasksCancel,
-        None,
-        models._Open_ServerCapabilitiesTasksCancel,
-        models._Top_ServerCapabilitiesTasksCancel,
-    ),
-    "ServerCapabilitiesTasksList": (
-        models.ServerCapabilitiesTasksList,
-        None,
-        models._Open_ServerCapabilitiesTasksList,
-        models._Top_ServerCapabilitiesTasksList,
-    ),
-    "ServerCapabilitiesTasksRequestsToolsCall": (
-        models.ServerCapabilitiesTasksRequestsToolsCall,
-        None,
-        models._Open_ServerCapabilitiesTasksRequestsToolsCall,
-        models._Top_ServerCapabilitiesTasksRequestsToolsCall,
     ),
     "ServerCapabilitiesTasksRequestsTools": (
         models.ServerCapabilitiesTasksRequestsTools,
@@ -1548,23 +1452,11 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
         models._Open_TaskAugmentedRequestParamsMeta,
         models._Top_TaskAugmentedRequestParamsMeta,
     ),
-    "ToolInputSchemaProperties": (
-        models.ToolInputSchemaProperties,
-        None,
-        models._Open_ToolInputSchemaProperties,
-        models._Top_ToolInputSchemaProperties,
-    ),
     "ToolInputSchema": (
         models.ToolInputSchema,
         None,
         models._Open_ToolInputSchema,
         models._Top_ToolInputSchema,
-    ),
-    "ToolOutputSchemaProperties": (
-        models.ToolOutputSchemaProperties,
-        None,
-        models._Open_ToolOutputSchemaProperties,
-        models._Top_ToolOutputSchemaProperties,
     ),
     "ToolOutputSchema": (
         models.ToolOutputSchema,

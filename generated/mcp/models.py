@@ -160,19 +160,10 @@ __all__ = [
     "UntitledSingleSelectEnumSchema",
     "CallToolRequestParamsMeta",
     "CancelTaskRequestParams",
-    "ClientCapabilitiesElicitationForm",
-    "ClientCapabilitiesElicitationUrl",
     "ClientCapabilitiesElicitation",
-    "ClientCapabilitiesExperimental",
     "ClientCapabilitiesRoots",
-    "ClientCapabilitiesSamplingContext",
-    "ClientCapabilitiesSamplingTools",
     "ClientCapabilitiesSampling",
-    "ClientCapabilitiesTasksCancel",
-    "ClientCapabilitiesTasksList",
-    "ClientCapabilitiesTasksRequestsElicitationCreate",
     "ClientCapabilitiesTasksRequestsElicitation",
-    "ClientCapabilitiesTasksRequestsSamplingCreateMessage",
     "ClientCapabilitiesTasksRequestsSampling",
     "ClientCapabilitiesTasksRequests",
     "ClientCapabilitiesTasks",
@@ -183,7 +174,6 @@ __all__ = [
     "CompleteRequestParamsContext",
     "CompleteResultCompletion",
     "CreateMessageRequestParamsMeta",
-    "CreateMessageRequestParamsMetadata",
     "ElicitRequestFormParamsMeta",
     "ElicitRequestFormParamsRequestedSchema",
     "ElicitRequestURLParamsMeta",
@@ -198,14 +188,8 @@ __all__ = [
     "ReadResourceRequestParamsMeta",
     "RequestParamsMeta",
     "ResourceRequestParamsMeta",
-    "ServerCapabilitiesCompletions",
-    "ServerCapabilitiesExperimental",
-    "ServerCapabilitiesLogging",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
-    "ServerCapabilitiesTasksCancel",
-    "ServerCapabilitiesTasksList",
-    "ServerCapabilitiesTasksRequestsToolsCall",
     "ServerCapabilitiesTasksRequestsTools",
     "ServerCapabilitiesTasksRequests",
     "ServerCapabilitiesTasks",
@@ -213,9 +197,7 @@ __all__ = [
     "SetLevelRequestParamsMeta",
     "SubscribeRequestParamsMeta",
     "TaskAugmentedRequestParamsMeta",
-    "ToolInputSchemaProperties",
     "ToolInputSchema",
-    "ToolOutputSchemaProperties",
     "ToolOutputSchema",
     "UnsubscribeRequestParamsMeta",
     "ClientNotification",
@@ -623,7 +605,7 @@ class ClientCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, dict=
 
     elicitation: ClientCapabilitiesElicitation | UnsetType = UNSET
     """Present if the client supports elicitation from the server."""
-    experimental: dict[str, ClientCapabilitiesExperimental] | UnsetType = UNSET
+    experimental: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     """Experimental, non-standard capabilities that the client supports."""
     roots: ClientCapabilitiesRoots | UnsetType = UNSET
     """Present if the client supports listing roots."""
@@ -747,7 +729,7 @@ class CreateMessageRequestParams(
     The client MAY choose to sample fewer tokens than the requested maximum.
     """
     messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | UnsetType = UNSET
+    metadata: dict[str, JSONValue] | UnsetType = UNSET
     """Optional metadata to pass through to the LLM provider. The format of this metadata
     is provider-specific.
     """
@@ -2568,11 +2550,11 @@ class ServerCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, dict=
     read documents through the codec).
     """
 
-    completions: ServerCapabilitiesCompletions | UnsetType = UNSET
+    completions: dict[str, JSONValue] | UnsetType = UNSET
     """Present if the server supports argument autocompletion suggestions."""
-    experimental: dict[str, ServerCapabilitiesExperimental] | UnsetType = UNSET
+    experimental: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     """Experimental, non-standard capabilities that the server supports."""
-    logging: ServerCapabilitiesLogging | UnsetType = UNSET
+    logging: dict[str, JSONValue] | UnsetType = UNSET
     """Present if the server supports sending log messages to the client."""
     prompts: ServerCapabilitiesPrompts | UnsetType = UNSET
     """Present if the server offers any prompt templates."""
@@ -3253,28 +3235,6 @@ class CancelTaskRequestParams(
     """The task identifier to cancel."""
 
 
-class ClientCapabilitiesElicitationForm(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ClientCapabilitiesElicitationUrl(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
 class ClientCapabilitiesElicitation(
     Struct, kw_only=True, forbid_unknown_fields=True, dict=True
 ):
@@ -3285,19 +3245,8 @@ class ClientCapabilitiesElicitation(
     read documents through the codec).
     """
 
-    form: ClientCapabilitiesElicitationForm | UnsetType = UNSET
-    url: ClientCapabilitiesElicitationUrl | UnsetType = UNSET
-
-
-class ClientCapabilitiesExperimental(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
+    form: dict[str, JSONValue] | UnsetType = UNSET
+    url: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class ClientCapabilitiesRoots(
@@ -3314,33 +3263,6 @@ class ClientCapabilitiesRoots(
     """Whether the client supports notifications for changes to the roots list."""
 
 
-class ClientCapabilitiesSamplingContext(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether the client supports context inclusion via includeContext parameter. If not
-    declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ClientCapabilitiesSamplingTools(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether the client supports tool use via tools and toolChoice parameters.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
 class ClientCapabilitiesSampling(
     Struct, kw_only=True, forbid_unknown_fields=True, dict=True
 ):
@@ -3351,51 +3273,12 @@ class ClientCapabilitiesSampling(
     read documents through the codec).
     """
 
-    context: ClientCapabilitiesSamplingContext | UnsetType = UNSET
+    context: dict[str, JSONValue] | UnsetType = UNSET
     """Whether the client supports context inclusion via includeContext parameter. If not
     declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     """
-    tools: ClientCapabilitiesSamplingTools | UnsetType = UNSET
+    tools: dict[str, JSONValue] | UnsetType = UNSET
     """Whether the client supports tool use via tools and toolChoice parameters."""
-
-
-class ClientCapabilitiesTasksCancel(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether this client supports tasks/cancel.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ClientCapabilitiesTasksList(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether this client supports tasks/list.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ClientCapabilitiesTasksRequestsElicitationCreate(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether the client supports task-augmented elicitation/create requests.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
 
 
 class ClientCapabilitiesTasksRequestsElicitation(
@@ -3408,21 +3291,8 @@ class ClientCapabilitiesTasksRequestsElicitation(
     read documents through the codec).
     """
 
-    create: ClientCapabilitiesTasksRequestsElicitationCreate | UnsetType = UNSET
+    create: dict[str, JSONValue] | UnsetType = UNSET
     """Whether the client supports task-augmented elicitation/create requests."""
-
-
-class ClientCapabilitiesTasksRequestsSamplingCreateMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether the client supports task-augmented sampling/createMessage requests.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
 
 
 class ClientCapabilitiesTasksRequestsSampling(
@@ -3435,8 +3305,8 @@ class ClientCapabilitiesTasksRequestsSampling(
     read documents through the codec).
     """
 
-    create_message: ClientCapabilitiesTasksRequestsSamplingCreateMessage | UnsetType = (
-        field(default=UNSET, name="createMessage")
+    create_message: dict[str, JSONValue] | UnsetType = field(
+        default=UNSET, name="createMessage"
     )
     """Whether the client supports task-augmented sampling/createMessage requests."""
 
@@ -3467,9 +3337,9 @@ class ClientCapabilitiesTasks(
     read documents through the codec).
     """
 
-    cancel: ClientCapabilitiesTasksCancel | UnsetType = UNSET
+    cancel: dict[str, JSONValue] | UnsetType = UNSET
     """Whether this client supports tasks/cancel."""
-    list_: ClientCapabilitiesTasksList | UnsetType = field(default=UNSET, name="list")
+    list_: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="list")
     """Whether this client supports tasks/list."""
     requests: ClientCapabilitiesTasksRequests | UnsetType = UNSET
     """Specifies which request types can be augmented with tasks."""
@@ -3587,20 +3457,6 @@ class CreateMessageRequestParamsMeta(
     an opaque token that will be attached to any subsequent notifications. The receiver
     is not obligated to provide these notifications.
     """
-
-
-class CreateMessageRequestParamsMetadata(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Optional metadata to pass through to the LLM provider. The format of this metadata
-    is provider-specific.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
 
 
 class ElicitRequestFormParamsMeta(
@@ -3855,43 +3711,6 @@ class ResourceRequestParamsMeta(
     """
 
 
-class ServerCapabilitiesCompletions(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Present if the server supports argument autocompletion suggestions.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ServerCapabilitiesExperimental(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ServerCapabilitiesLogging(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Present if the server supports sending log messages to the client.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
 class ServerCapabilitiesPrompts(
     Struct, kw_only=True, forbid_unknown_fields=True, dict=True
 ):
@@ -3922,45 +3741,6 @@ class ServerCapabilitiesResources(
     """Whether this server supports subscribing to resource updates."""
 
 
-class ServerCapabilitiesTasksCancel(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether this server supports tasks/cancel.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ServerCapabilitiesTasksList(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether this server supports tasks/list.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
-class ServerCapabilitiesTasksRequestsToolsCall(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Whether the server supports task-augmented tools/call requests.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
 class ServerCapabilitiesTasksRequestsTools(
     Struct, kw_only=True, forbid_unknown_fields=True, dict=True
 ):
@@ -3971,7 +3751,7 @@ class ServerCapabilitiesTasksRequestsTools(
     read documents through the codec).
     """
 
-    call: ServerCapabilitiesTasksRequestsToolsCall | UnsetType = UNSET
+    call: dict[str, JSONValue] | UnsetType = UNSET
     """Whether the server supports task-augmented tools/call requests."""
 
 
@@ -3999,9 +3779,9 @@ class ServerCapabilitiesTasks(
     read documents through the codec).
     """
 
-    cancel: ServerCapabilitiesTasksCancel | UnsetType = UNSET
+    cancel: dict[str, JSONValue] | UnsetType = UNSET
     """Whether this server supports tasks/cancel."""
-    list_: ServerCapabilitiesTasksList | UnsetType = field(default=UNSET, name="list")
+    list_: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="list")
     """Whether this server supports tasks/list."""
     requests: ServerCapabilitiesTasksRequests | UnsetType = UNSET
     """Specifies which request types can be augmented with tasks."""
@@ -4084,17 +3864,6 @@ class TaskAugmentedRequestParamsMeta(
     """
 
 
-class ToolInputSchemaProperties(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
 class ToolInputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
     """A JSON Schema object defining the expected parameters for the tool.
 
@@ -4104,20 +3873,9 @@ class ToolInputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=Tru
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
-    properties: dict[str, ToolInputSchemaProperties] | UnsetType = UNSET
+    properties: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     required: list[str] | UnsetType = UNSET
     type: Literal["object"]
-
-
-class ToolOutputSchemaProperties(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
 
 
 class ToolOutputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
@@ -4133,7 +3891,7 @@ class ToolOutputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=Tr
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
-    properties: dict[str, ToolOutputSchemaProperties] | UnsetType = UNSET
+    properties: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     required: list[str] | UnsetType = UNSET
     type: Literal["object"]
 
@@ -4321,7 +4079,7 @@ class _Open_CancelledNotificationParams(Struct, kw_only=True, dict=True):
 
 class _Open_ClientCapabilities(Struct, kw_only=True, dict=True):
     elicitation: _Open_ClientCapabilitiesElicitation | UnsetType = UNSET
-    experimental: dict[str, _Open_ClientCapabilitiesExperimental] | UnsetType = UNSET
+    experimental: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     roots: _Open_ClientCapabilitiesRoots | UnsetType = UNSET
     sampling: _Open_ClientCapabilitiesSampling | UnsetType = UNSET
     tasks: _Open_ClientCapabilitiesTasks | UnsetType = UNSET
@@ -4366,7 +4124,7 @@ class _Open_CreateMessageRequestParams(Struct, kw_only=True, dict=True):
     )
     max_tokens: int = field(name="maxTokens")
     messages: list[_Open_SamplingMessage]
-    metadata: _Open_CreateMessageRequestParamsMetadata | UnsetType = UNSET
+    metadata: dict[str, JSONValue] | UnsetType = UNSET
     model_preferences: _Open_ModelPreferences | UnsetType = field(
         default=UNSET, name="modelPreferences"
     )
@@ -4963,9 +4721,9 @@ class _Open_SamplingMessage(Struct, kw_only=True, dict=True):
 
 
 class _Open_ServerCapabilities(Struct, kw_only=True, dict=True):
-    completions: _Open_ServerCapabilitiesCompletions | UnsetType = UNSET
-    experimental: dict[str, _Open_ServerCapabilitiesExperimental] | UnsetType = UNSET
-    logging: _Open_ServerCapabilitiesLogging | UnsetType = UNSET
+    completions: dict[str, JSONValue] | UnsetType = UNSET
+    experimental: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
+    logging: dict[str, JSONValue] | UnsetType = UNSET
     prompts: _Open_ServerCapabilitiesPrompts | UnsetType = UNSET
     resources: _Open_ServerCapabilitiesResources | UnsetType = UNSET
     tasks: _Open_ServerCapabilitiesTasks | UnsetType = UNSET
@@ -5192,68 +4950,28 @@ class _Open_CancelTaskRequestParams(Struct, kw_only=True, dict=True):
     task_id: str = field(name="taskId")
 
 
-class _Open_ClientCapabilitiesElicitationForm(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ClientCapabilitiesElicitationUrl(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Open_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
-    form: _Open_ClientCapabilitiesElicitationForm | UnsetType = UNSET
-    url: _Open_ClientCapabilitiesElicitationUrl | UnsetType = UNSET
-
-
-class _Open_ClientCapabilitiesExperimental(Struct, kw_only=True, dict=True):
-    pass
+    form: dict[str, JSONValue] | UnsetType = UNSET
+    url: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Open_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
 
 
-class _Open_ClientCapabilitiesSamplingContext(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ClientCapabilitiesSamplingTools(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Open_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
-    context: _Open_ClientCapabilitiesSamplingContext | UnsetType = UNSET
-    tools: _Open_ClientCapabilitiesSamplingTools | UnsetType = UNSET
-
-
-class _Open_ClientCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ClientCapabilitiesTasksList(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ClientCapabilitiesTasksRequestsElicitationCreate(
-    Struct, kw_only=True, dict=True
-):
-    pass
+    context: dict[str, JSONValue] | UnsetType = UNSET
+    tools: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Open_ClientCapabilitiesTasksRequestsElicitation(Struct, kw_only=True, dict=True):
-    create: _Open_ClientCapabilitiesTasksRequestsElicitationCreate | UnsetType = UNSET
-
-
-class _Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage(
-    Struct, kw_only=True, dict=True
-):
-    pass
+    create: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Open_ClientCapabilitiesTasksRequestsSampling(Struct, kw_only=True, dict=True):
-    create_message: (
-        _Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage | UnsetType
-    ) = field(default=UNSET, name="createMessage")
+    create_message: dict[str, JSONValue] | UnsetType = field(
+        default=UNSET, name="createMessage"
+    )
 
 
 class _Open_ClientCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
@@ -5262,10 +4980,8 @@ class _Open_ClientCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
 
 
 class _Open_ClientCapabilitiesTasks(Struct, kw_only=True, dict=True):
-    cancel: _Open_ClientCapabilitiesTasksCancel | UnsetType = UNSET
-    list_: _Open_ClientCapabilitiesTasksList | UnsetType = field(
-        default=UNSET, name="list"
-    )
+    cancel: dict[str, JSONValue] | UnsetType = UNSET
+    list_: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="list")
     requests: _Open_ClientCapabilitiesTasksRequests | UnsetType = UNSET
 
 
@@ -5302,10 +5018,6 @@ class _Open_CreateMessageRequestParamsMeta(Struct, kw_only=True, dict=True):
     progress_token: ProgressToken | UnsetType = field(
         default=UNSET, name="progressToken"
     )
-
-
-class _Open_CreateMessageRequestParamsMetadata(Struct, kw_only=True, dict=True):
-    pass
 
 
 class _Open_ElicitRequestFormParamsMeta(Struct, kw_only=True, dict=True):
@@ -5386,18 +5098,6 @@ class _Open_ResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
     )
 
 
-class _Open_ServerCapabilitiesCompletions(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ServerCapabilitiesExperimental(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ServerCapabilitiesLogging(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Open_ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
 
@@ -5407,20 +5107,8 @@ class _Open_ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
     subscribe: bool | UnsetType = UNSET
 
 
-class _Open_ServerCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ServerCapabilitiesTasksList(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Open_ServerCapabilitiesTasksRequestsToolsCall(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Open_ServerCapabilitiesTasksRequestsTools(Struct, kw_only=True, dict=True):
-    call: _Open_ServerCapabilitiesTasksRequestsToolsCall | UnsetType = UNSET
+    call: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Open_ServerCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
@@ -5428,10 +5116,8 @@ class _Open_ServerCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
 
 
 class _Open_ServerCapabilitiesTasks(Struct, kw_only=True, dict=True):
-    cancel: _Open_ServerCapabilitiesTasksCancel | UnsetType = UNSET
-    list_: _Open_ServerCapabilitiesTasksList | UnsetType = field(
-        default=UNSET, name="list"
-    )
+    cancel: dict[str, JSONValue] | UnsetType = UNSET
+    list_: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="list")
     requests: _Open_ServerCapabilitiesTasksRequests | UnsetType = UNSET
 
 
@@ -5457,24 +5143,16 @@ class _Open_TaskAugmentedRequestParamsMeta(Struct, kw_only=True, dict=True):
     )
 
 
-class _Open_ToolInputSchemaProperties(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Open_ToolInputSchema(Struct, kw_only=True, dict=True):
     schema: str | UnsetType = field(default=UNSET, name="$schema")
-    properties: dict[str, _Open_ToolInputSchemaProperties] | UnsetType = UNSET
+    properties: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     required: list[str] | UnsetType = UNSET
     type: Literal["object"]
 
 
-class _Open_ToolOutputSchemaProperties(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Open_ToolOutputSchema(Struct, kw_only=True, dict=True):
     schema: str | UnsetType = field(default=UNSET, name="$schema")
-    properties: dict[str, _Open_ToolOutputSchemaProperties] | UnsetType = UNSET
+    properties: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     required: list[str] | UnsetType = UNSET
     type: Literal["object"]
 
@@ -5568,7 +5246,7 @@ class _Top_CancelledNotificationParams(Struct, kw_only=True, dict=True):
 
 class _Top_ClientCapabilities(Struct, kw_only=True, dict=True):
     elicitation: ClientCapabilitiesElicitation | UnsetType = UNSET
-    experimental: dict[str, ClientCapabilitiesExperimental] | UnsetType = UNSET
+    experimental: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     roots: ClientCapabilitiesRoots | UnsetType = UNSET
     sampling: ClientCapabilitiesSampling | UnsetType = UNSET
     tasks: ClientCapabilitiesTasks | UnsetType = UNSET
@@ -5611,7 +5289,7 @@ class _Top_CreateMessageRequestParams(Struct, kw_only=True, dict=True):
     )
     max_tokens: int = field(name="maxTokens")
     messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | UnsetType = UNSET
+    metadata: dict[str, JSONValue] | UnsetType = UNSET
     model_preferences: ModelPreferences | UnsetType = field(
         default=UNSET, name="modelPreferences"
     )
@@ -6180,9 +5858,9 @@ class _Top_SamplingMessage(Struct, kw_only=True, dict=True):
 
 
 class _Top_ServerCapabilities(Struct, kw_only=True, dict=True):
-    completions: ServerCapabilitiesCompletions | UnsetType = UNSET
-    experimental: dict[str, ServerCapabilitiesExperimental] | UnsetType = UNSET
-    logging: ServerCapabilitiesLogging | UnsetType = UNSET
+    completions: dict[str, JSONValue] | UnsetType = UNSET
+    experimental: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
+    logging: dict[str, JSONValue] | UnsetType = UNSET
     prompts: ServerCapabilitiesPrompts | UnsetType = UNSET
     resources: ServerCapabilitiesResources | UnsetType = UNSET
     tasks: ServerCapabilitiesTasks | UnsetType = UNSET
@@ -6399,67 +6077,27 @@ class _Top_CancelTaskRequestParams(Struct, kw_only=True, dict=True):
     task_id: str = field(name="taskId")
 
 
-class _Top_ClientCapabilitiesElicitationForm(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ClientCapabilitiesElicitationUrl(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Top_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
-    form: ClientCapabilitiesElicitationForm | UnsetType = UNSET
-    url: ClientCapabilitiesElicitationUrl | UnsetType = UNSET
-
-
-class _Top_ClientCapabilitiesExperimental(Struct, kw_only=True, dict=True):
-    pass
+    form: dict[str, JSONValue] | UnsetType = UNSET
+    url: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Top_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
 
 
-class _Top_ClientCapabilitiesSamplingContext(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ClientCapabilitiesSamplingTools(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Top_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
-    context: ClientCapabilitiesSamplingContext | UnsetType = UNSET
-    tools: ClientCapabilitiesSamplingTools | UnsetType = UNSET
-
-
-class _Top_ClientCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ClientCapabilitiesTasksList(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ClientCapabilitiesTasksRequestsElicitationCreate(
-    Struct, kw_only=True, dict=True
-):
-    pass
+    context: dict[str, JSONValue] | UnsetType = UNSET
+    tools: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Top_ClientCapabilitiesTasksRequestsElicitation(Struct, kw_only=True, dict=True):
-    create: ClientCapabilitiesTasksRequestsElicitationCreate | UnsetType = UNSET
-
-
-class _Top_ClientCapabilitiesTasksRequestsSamplingCreateMessage(
-    Struct, kw_only=True, dict=True
-):
-    pass
+    create: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Top_ClientCapabilitiesTasksRequestsSampling(Struct, kw_only=True, dict=True):
-    create_message: ClientCapabilitiesTasksRequestsSamplingCreateMessage | UnsetType = (
-        field(default=UNSET, name="createMessage")
+    create_message: dict[str, JSONValue] | UnsetType = field(
+        default=UNSET, name="createMessage"
     )
 
 
@@ -6469,8 +6107,8 @@ class _Top_ClientCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
 
 
 class _Top_ClientCapabilitiesTasks(Struct, kw_only=True, dict=True):
-    cancel: ClientCapabilitiesTasksCancel | UnsetType = UNSET
-    list_: ClientCapabilitiesTasksList | UnsetType = field(default=UNSET, name="list")
+    cancel: dict[str, JSONValue] | UnsetType = UNSET
+    list_: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="list")
     requests: ClientCapabilitiesTasksRequests | UnsetType = UNSET
 
 
@@ -6507,10 +6145,6 @@ class _Top_CreateMessageRequestParamsMeta(Struct, kw_only=True, dict=True):
     progress_token: ProgressToken | UnsetType = field(
         default=UNSET, name="progressToken"
     )
-
-
-class _Top_CreateMessageRequestParamsMetadata(Struct, kw_only=True, dict=True):
-    pass
 
 
 class _Top_ElicitRequestFormParamsMeta(Struct, kw_only=True, dict=True):
@@ -6591,18 +6225,6 @@ class _Top_ResourceRequestParamsMeta(Struct, kw_only=True, dict=True):
     )
 
 
-class _Top_ServerCapabilitiesCompletions(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ServerCapabilitiesExperimental(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ServerCapabilitiesLogging(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Top_ServerCapabilitiesPrompts(Struct, kw_only=True, dict=True):
     list_changed: bool | UnsetType = field(default=UNSET, name="listChanged")
 
@@ -6612,20 +6234,8 @@ class _Top_ServerCapabilitiesResources(Struct, kw_only=True, dict=True):
     subscribe: bool | UnsetType = UNSET
 
 
-class _Top_ServerCapabilitiesTasksCancel(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ServerCapabilitiesTasksList(Struct, kw_only=True, dict=True):
-    pass
-
-
-class _Top_ServerCapabilitiesTasksRequestsToolsCall(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Top_ServerCapabilitiesTasksRequestsTools(Struct, kw_only=True, dict=True):
-    call: ServerCapabilitiesTasksRequestsToolsCall | UnsetType = UNSET
+    call: dict[str, JSONValue] | UnsetType = UNSET
 
 
 class _Top_ServerCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
@@ -6633,8 +6243,8 @@ class _Top_ServerCapabilitiesTasksRequests(Struct, kw_only=True, dict=True):
 
 
 class _Top_ServerCapabilitiesTasks(Struct, kw_only=True, dict=True):
-    cancel: ServerCapabilitiesTasksCancel | UnsetType = UNSET
-    list_: ServerCapabilitiesTasksList | UnsetType = field(default=UNSET, name="list")
+    cancel: dict[str, JSONValue] | UnsetType = UNSET
+    list_: dict[str, JSONValue] | UnsetType = field(default=UNSET, name="list")
     requests: ServerCapabilitiesTasksRequests | UnsetType = UNSET
 
 
@@ -6660,24 +6270,16 @@ class _Top_TaskAugmentedRequestParamsMeta(Struct, kw_only=True, dict=True):
     )
 
 
-class _Top_ToolInputSchemaProperties(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Top_ToolInputSchema(Struct, kw_only=True, dict=True):
     schema: str | UnsetType = field(default=UNSET, name="$schema")
-    properties: dict[str, ToolInputSchemaProperties] | UnsetType = UNSET
+    properties: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     required: list[str] | UnsetType = UNSET
     type: Literal["object"]
 
 
-class _Top_ToolOutputSchemaProperties(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Top_ToolOutputSchema(Struct, kw_only=True, dict=True):
     schema: str | UnsetType = field(default=UNSET, name="$schema")
-    properties: dict[str, ToolOutputSchemaProperties] | UnsetType = UNSET
+    properties: dict[str, dict[str, JSONValue]] | UnsetType = UNSET
     required: list[str] | UnsetType = UNSET
     type: Literal["object"]
 
@@ -6887,19 +6489,10 @@ OPEN: frozenset[type[Any]] = frozenset(
         UntitledSingleSelectEnumSchema,
         CallToolRequestParamsMeta,
         CancelTaskRequestParams,
-        ClientCapabilitiesElicitationForm,
-        ClientCapabilitiesElicitationUrl,
         ClientCapabilitiesElicitation,
-        ClientCapabilitiesExperimental,
         ClientCapabilitiesRoots,
-        ClientCapabilitiesSamplingContext,
-        ClientCapabilitiesSamplingTools,
         ClientCapabilitiesSampling,
-        ClientCapabilitiesTasksCancel,
-        ClientCapabilitiesTasksList,
-        ClientCapabilitiesTasksRequestsElicitationCreate,
         ClientCapabilitiesTasksRequestsElicitation,
-        ClientCapabilitiesTasksRequestsSamplingCreateMessage,
         ClientCapabilitiesTasksRequestsSampling,
         ClientCapabilitiesTasksRequests,
         ClientCapabilitiesTasks,
@@ -6910,7 +6503,6 @@ OPEN: frozenset[type[Any]] = frozenset(
         CompleteRequestParamsContext,
         CompleteResultCompletion,
         CreateMessageRequestParamsMeta,
-        CreateMessageRequestParamsMetadata,
         ElicitRequestFormParamsMeta,
         ElicitRequestFormParamsRequestedSchema,
         ElicitRequestURLParamsMeta,
@@ -6925,14 +6517,8 @@ OPEN: frozenset[type[Any]] = frozenset(
         ReadResourceRequestParamsMeta,
         RequestParamsMeta,
         ResourceRequestParamsMeta,
-        ServerCapabilitiesCompletions,
-        ServerCapabilitiesExperimental,
-        ServerCapabilitiesLogging,
         ServerCapabilitiesPrompts,
         ServerCapabilitiesResources,
-        ServerCapabilitiesTasksCancel,
-        ServerCapabilitiesTasksList,
-        ServerCapabilitiesTasksRequestsToolsCall,
         ServerCapabilitiesTasksRequestsTools,
         ServerCapabilitiesTasksRequests,
         ServerCapabilitiesTasks,
@@ -6940,9 +6526,7 @@ OPEN: frozenset[type[Any]] = frozenset(
         SetLevelRequestParamsMeta,
         SubscribeRequestParamsMeta,
         TaskAugmentedRequestParamsMeta,
-        ToolInputSchemaProperties,
         ToolInputSchema,
-        ToolOutputSchemaProperties,
         ToolOutputSchema,
         UnsubscribeRequestParamsMeta,
     }
@@ -6966,21 +6550,12 @@ CARRIERS: frozenset[type[Any]] = frozenset(
         CancelledNotificationParams,
         ClientCapabilities,
         ClientCapabilitiesElicitation,
-        ClientCapabilitiesElicitationForm,
-        ClientCapabilitiesElicitationUrl,
-        ClientCapabilitiesExperimental,
         ClientCapabilitiesRoots,
         ClientCapabilitiesSampling,
-        ClientCapabilitiesSamplingContext,
-        ClientCapabilitiesSamplingTools,
         ClientCapabilitiesTasks,
-        ClientCapabilitiesTasksCancel,
-        ClientCapabilitiesTasksList,
         ClientCapabilitiesTasksRequests,
         ClientCapabilitiesTasksRequestsElicitation,
-        ClientCapabilitiesTasksRequestsElicitationCreate,
         ClientCapabilitiesTasksRequestsSampling,
-        ClientCapabilitiesTasksRequestsSamplingCreateMessage,
         CompleteRequest,
         CompleteRequestParams,
         CompleteRequestParamsArgument,
@@ -6991,7 +6566,6 @@ CARRIERS: frozenset[type[Any]] = frozenset(
         CreateMessageRequest,
         CreateMessageRequestParams,
         CreateMessageRequestParamsMeta,
-        CreateMessageRequestParamsMetadata,
         CreateMessageResult,
         CreateTaskResult,
         ElicitRequest,
@@ -7082,17 +6656,11 @@ CARRIERS: frozenset[type[Any]] = frozenset(
         RootsListChangedNotification,
         SamplingMessage,
         ServerCapabilities,
-        ServerCapabilitiesCompletions,
-        ServerCapabilitiesExperimental,
-        ServerCapabilitiesLogging,
         ServerCapabilitiesPrompts,
         ServerCapabilitiesResources,
         ServerCapabilitiesTasks,
-        ServerCapabilitiesTasksCancel,
-        ServerCapabilitiesTasksList,
         ServerCapabilitiesTasksRequests,
         ServerCapabilitiesTasksRequestsTools,
-        ServerCapabilitiesTasksRequestsToolsCall,
         ServerCapabilitiesTools,
         SetLevelRequest,
         SetLevelRequestParams,
@@ -7118,10 +6686,8 @@ CARRIERS: frozenset[type[Any]] = frozenset(
         ToolChoice,
         ToolExecution,
         ToolInputSchema,
-        ToolInputSchemaProperties,
         ToolListChangedNotification,
         ToolOutputSchema,
-        ToolOutputSchemaProperties,
         ToolResultContent,
         ToolUseContent,
         URLElicitationRequiredError,
@@ -7151,21 +6717,12 @@ NESTING: dict[type[Any], tuple[int, tuple[str, ...]] | None] = {
     CancelledNotificationParams: None,
     ClientCapabilities: None,
     ClientCapabilitiesElicitation: None,
-    ClientCapabilitiesElicitationForm: None,
-    ClientCapabilitiesElicitationUrl: None,
-    ClientCapabilitiesExperimental: None,
     ClientCapabilitiesRoots: None,
     ClientCapabilitiesSampling: None,
-    ClientCapabilitiesSamplingContext: None,
-    ClientCapabilitiesSamplingTools: None,
     ClientCapabilitiesTasks: None,
-    ClientCapabilitiesTasksCancel: None,
-    ClientCapabilitiesTasksList: None,
     ClientCapabilitiesTasksRequests: None,
     ClientCapabilitiesTasksRequestsElicitation: None,
-    ClientCapabilitiesTasksRequestsElicitationCreate: None,
     ClientCapabilitiesTasksRequestsSampling: None,
-    ClientCapabilitiesTasksRequestsSamplingCreateMessage: None,
     CompleteRequest: None,
     CompleteRequestParams: None,
     CompleteRequestParamsArgument: None,
@@ -7176,7 +6733,6 @@ NESTING: dict[type[Any], tuple[int, tuple[str, ...]] | None] = {
     CreateMessageRequest: None,
     CreateMessageRequestParams: None,
     CreateMessageRequestParamsMeta: None,
-    CreateMessageRequestParamsMetadata: None,
     CreateMessageResult: None,
     CreateTaskResult: None,
     ElicitRequest: None,
@@ -7267,17 +6823,11 @@ NESTING: dict[type[Any], tuple[int, tuple[str, ...]] | None] = {
     RootsListChangedNotification: None,
     SamplingMessage: None,
     ServerCapabilities: None,
-    ServerCapabilitiesCompletions: None,
-    ServerCapabilitiesExperimental: None,
-    ServerCapabilitiesLogging: None,
     ServerCapabilitiesPrompts: None,
     ServerCapabilitiesResources: None,
     ServerCapabilitiesTasks: None,
-    ServerCapabilitiesTasksCancel: None,
-    ServerCapabilitiesTasksList: None,
     ServerCapabilitiesTasksRequests: None,
     ServerCapabilitiesTasksRequestsTools: None,
-    ServerCapabilitiesTasksRequestsToolsCall: None,
     ServerCapabilitiesTools: None,
     SetLevelRequest: None,
     SetLevelRequestParams: None,
@@ -7303,10 +6853,8 @@ NESTING: dict[type[Any], tuple[int, tuple[str, ...]] | None] = {
     ToolChoice: None,
     ToolExecution: None,
     ToolInputSchema: None,
-    ToolInputSchemaProperties: None,
     ToolListChangedNotification: None,
     ToolOutputSchema: None,
-    ToolOutputSchemaProperties: None,
     ToolResultContent: None,
     ToolUseContent: None,
     URLElicitationRequiredError: None,
@@ -7334,30 +6882,15 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     CancelledNotification: (("params", "params"),),
     ClientCapabilities: (
         ("elicitation", "elicitation"),
-        ("experimental", "experimental"),
         ("roots", "roots"),
         ("sampling", "sampling"),
         ("tasks", "tasks"),
     ),
-    ClientCapabilitiesElicitation: (
-        ("form", "form"),
-        ("url", "url"),
-    ),
-    ClientCapabilitiesSampling: (
-        ("context", "context"),
-        ("tools", "tools"),
-    ),
-    ClientCapabilitiesTasks: (
-        ("cancel", "cancel"),
-        ("list_", "list"),
-        ("requests", "requests"),
-    ),
+    ClientCapabilitiesTasks: (("requests", "requests"),),
     ClientCapabilitiesTasksRequests: (
         ("elicitation", "elicitation"),
         ("sampling", "sampling"),
     ),
-    ClientCapabilitiesTasksRequestsElicitation: (("create", "create"),),
-    ClientCapabilitiesTasksRequestsSampling: (("create_message", "createMessage"),),
     CompleteRequest: (("params", "params"),),
     CompleteRequestParams: (
         ("meta", "_meta"),
@@ -7370,7 +6903,6 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     CreateMessageRequestParams: (
         ("meta", "_meta"),
         ("messages", "messages"),
-        ("metadata", "metadata"),
         ("model_preferences", "modelPreferences"),
         ("task", "task"),
         ("tool_choice", "toolChoice"),
@@ -7453,21 +6985,13 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     ResourceUpdatedNotification: (("params", "params"),),
     RootsListChangedNotification: (("params", "params"),),
     ServerCapabilities: (
-        ("completions", "completions"),
-        ("experimental", "experimental"),
-        ("logging", "logging"),
         ("prompts", "prompts"),
         ("resources", "resources"),
         ("tasks", "tasks"),
         ("tools", "tools"),
     ),
-    ServerCapabilitiesTasks: (
-        ("cancel", "cancel"),
-        ("list_", "list"),
-        ("requests", "requests"),
-    ),
+    ServerCapabilitiesTasks: (("requests", "requests"),),
     ServerCapabilitiesTasksRequests: (("tools", "tools"),),
-    ServerCapabilitiesTasksRequestsTools: (("call", "call"),),
     SetLevelRequest: (("params", "params"),),
     SetLevelRequestParams: (("meta", "_meta"),),
     SubscribeRequest: (("params", "params"),),
@@ -7487,9 +7011,7 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
         ("input_schema", "inputSchema"),
         ("output_schema", "outputSchema"),
     ),
-    ToolInputSchema: (("properties", "properties"),),
     ToolListChangedNotification: (("params", "params"),),
-    ToolOutputSchema: (("properties", "properties"),),
     ToolResultContent: (("content", "content"),),
     UnsubscribeRequest: (("params", "params"),),
     UnsubscribeRequestParams: (("meta", "_meta"),),
@@ -7620,19 +7142,10 @@ TWINS: dict[type[Any], type[Any]] = {
     _Open_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
     _Open_CallToolRequestParamsMeta: CallToolRequestParamsMeta,
     _Open_CancelTaskRequestParams: CancelTaskRequestParams,
-    _Open_ClientCapabilitiesElicitationForm: ClientCapabilitiesElicitationForm,
-    _Open_ClientCapabilitiesElicitationUrl: ClientCapabilitiesElicitationUrl,
     _Open_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
-    _Open_ClientCapabilitiesExperimental: ClientCapabilitiesExperimental,
     _Open_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
-    _Open_ClientCapabilitiesSamplingContext: ClientCapabilitiesSamplingContext,
-    _Open_ClientCapabilitiesSamplingTools: ClientCapabilitiesSamplingTools,
     _Open_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
-    _Open_ClientCapabilitiesTasksCancel: ClientCapabilitiesTasksCancel,
-    _Open_ClientCapabilitiesTasksList: ClientCapabilitiesTasksList,
-    _Open_ClientCapabilitiesTasksRequestsElicitationCreate: ClientCapabilitiesTasksRequestsElicitationCreate,
     _Open_ClientCapabilitiesTasksRequestsElicitation: ClientCapabilitiesTasksRequestsElicitation,
-    _Open_ClientCapabilitiesTasksRequestsSamplingCreateMessage: ClientCapabilitiesTasksRequestsSamplingCreateMessage,
     _Open_ClientCapabilitiesTasksRequestsSampling: ClientCapabilitiesTasksRequestsSampling,
     _Open_ClientCapabilitiesTasksRequests: ClientCapabilitiesTasksRequests,
     _Open_ClientCapabilitiesTasks: ClientCapabilitiesTasks,
@@ -7643,7 +7156,6 @@ TWINS: dict[type[Any], type[Any]] = {
     _Open_CompleteRequestParamsContext: CompleteRequestParamsContext,
     _Open_CompleteResultCompletion: CompleteResultCompletion,
     _Open_CreateMessageRequestParamsMeta: CreateMessageRequestParamsMeta,
-    _Open_CreateMessageRequestParamsMetadata: CreateMessageRequestParamsMetadata,
     _Open_ElicitRequestFormParamsMeta: ElicitRequestFormParamsMeta,
     _Open_ElicitRequestFormParamsRequestedSchema: ElicitRequestFormParamsRequestedSchema,
     _Open_ElicitRequestURLParamsMeta: ElicitRequestURLParamsMeta,
@@ -7658,14 +7170,8 @@ TWINS: dict[type[Any], type[Any]] = {
     _Open_ReadResourceRequestParamsMeta: ReadResourceRequestParamsMeta,
     _Open_RequestParamsMeta: RequestParamsMeta,
     _Open_ResourceRequestParamsMeta: ResourceRequestParamsMeta,
-    _Open_ServerCapabilitiesCompletions: ServerCapabilitiesCompletions,
-    _Open_ServerCapabilitiesExperimental: ServerCapabilitiesExperimental,
-    _Open_ServerCapabilitiesLogging: ServerCapabilitiesLogging,
     _Open_ServerCapabilitiesPrompts: ServerCapabilitiesPrompts,
     _Open_ServerCapabilitiesResources: ServerCapabilitiesResources,
-    _Open_ServerCapabilitiesTasksCancel: ServerCapabilitiesTasksCancel,
-    _Open_ServerCapabilitiesTasksList: ServerCapabilitiesTasksList,
-    _Open_ServerCapabilitiesTasksRequestsToolsCall: ServerCapabilitiesTasksRequestsToolsCall,
     _Open_ServerCapabilitiesTasksRequestsTools: ServerCapabilitiesTasksRequestsTools,
     _Open_ServerCapabilitiesTasksRequests: ServerCapabilitiesTasksRequests,
     _Open_ServerCapabilitiesTasks: ServerCapabilitiesTasks,
@@ -7673,9 +7179,7 @@ TWINS: dict[type[Any], type[Any]] = {
     _Open_SetLevelRequestParamsMeta: SetLevelRequestParamsMeta,
     _Open_SubscribeRequestParamsMeta: SubscribeRequestParamsMeta,
     _Open_TaskAugmentedRequestParamsMeta: TaskAugmentedRequestParamsMeta,
-    _Open_ToolInputSchemaProperties: ToolInputSchemaProperties,
     _Open_ToolInputSchema: ToolInputSchema,
-    _Open_ToolOutputSchemaProperties: ToolOutputSchemaProperties,
     _Open_ToolOutputSchema: ToolOutputSchema,
     _Open_UnsubscribeRequestParamsMeta: UnsubscribeRequestParamsMeta,
     _Top_Annotations: Annotations,
@@ -7800,19 +7304,10 @@ TWINS: dict[type[Any], type[Any]] = {
     _Top_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
     _Top_CallToolRequestParamsMeta: CallToolRequestParamsMeta,
     _Top_CancelTaskRequestParams: CancelTaskRequestParams,
-    _Top_ClientCapabilitiesElicitationForm: ClientCapabilitiesElicitationForm,
-    _Top_ClientCapabilitiesElicitationUrl: ClientCapabilitiesElicitationUrl,
     _Top_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
-    _Top_ClientCapabilitiesExperimental: ClientCapabilitiesExperimental,
     _Top_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
-    _Top_ClientCapabilitiesSamplingContext: ClientCapabilitiesSamplingContext,
-    _Top_ClientCapabilitiesSamplingTools: ClientCapabilitiesSamplingTools,
     _Top_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
-    _Top_ClientCapabilitiesTasksCancel: ClientCapabilitiesTasksCancel,
-    _Top_ClientCapabilitiesTasksList: ClientCapabilitiesTasksList,
-    _Top_ClientCapabilitiesTasksRequestsElicitationCreate: ClientCapabilitiesTasksRequestsElicitationCreate,
     _Top_ClientCapabilitiesTasksRequestsElicitation: ClientCapabilitiesTasksRequestsElicitation,
-    _Top_ClientCapabilitiesTasksRequestsSamplingCreateMessage: ClientCapabilitiesTasksRequestsSamplingCreateMessage,
     _Top_ClientCapabilitiesTasksRequestsSampling: ClientCapabilitiesTasksRequestsSampling,
     _Top_ClientCapabilitiesTasksRequests: ClientCapabilitiesTasksRequests,
     _Top_ClientCapabilitiesTasks: ClientCapabilitiesTasks,
@@ -7823,7 +7318,6 @@ TWINS: dict[type[Any], type[Any]] = {
     _Top_CompleteRequestParamsContext: CompleteRequestParamsContext,
     _Top_CompleteResultCompletion: CompleteResultCompletion,
     _Top_CreateMessageRequestParamsMeta: CreateMessageRequestParamsMeta,
-    _Top_CreateMessageRequestParamsMetadata: CreateMessageRequestParamsMetadata,
     _Top_ElicitRequestFormParamsMeta: ElicitRequestFormParamsMeta,
     _Top_ElicitRequestFormParamsRequestedSchema: ElicitRequestFormParamsRequestedSchema,
     _Top_ElicitRequestURLParamsMeta: ElicitRequestURLParamsMeta,
@@ -7838,14 +7332,8 @@ TWINS: dict[type[Any], type[Any]] = {
     _Top_ReadResourceRequestParamsMeta: ReadResourceRequestParamsMeta,
     _Top_RequestParamsMeta: RequestParamsMeta,
     _Top_ResourceRequestParamsMeta: ResourceRequestParamsMeta,
-    _Top_ServerCapabilitiesCompletions: ServerCapabilitiesCompletions,
-    _Top_ServerCapabilitiesExperimental: ServerCapabilitiesExperimental,
-    _Top_ServerCapabilitiesLogging: ServerCapabilitiesLogging,
     _Top_ServerCapabilitiesPrompts: ServerCapabilitiesPrompts,
     _Top_ServerCapabilitiesResources: ServerCapabilitiesResources,
-    _Top_ServerCapabilitiesTasksCancel: ServerCapabilitiesTasksCancel,
-    _Top_ServerCapabilitiesTasksList: ServerCapabilitiesTasksList,
-    _Top_ServerCapabilitiesTasksRequestsToolsCall: ServerCapabilitiesTasksRequestsToolsCall,
     _Top_ServerCapabilitiesTasksRequestsTools: ServerCapabilitiesTasksRequestsTools,
     _Top_ServerCapabilitiesTasksRequests: ServerCapabilitiesTasksRequests,
     _Top_ServerCapabilitiesTasks: ServerCapabilitiesTasks,
@@ -7853,9 +7341,7 @@ TWINS: dict[type[Any], type[Any]] = {
     _Top_SetLevelRequestParamsMeta: SetLevelRequestParamsMeta,
     _Top_SubscribeRequestParamsMeta: SubscribeRequestParamsMeta,
     _Top_TaskAugmentedRequestParamsMeta: TaskAugmentedRequestParamsMeta,
-    _Top_ToolInputSchemaProperties: ToolInputSchemaProperties,
     _Top_ToolInputSchema: ToolInputSchema,
-    _Top_ToolOutputSchemaProperties: ToolOutputSchemaProperties,
     _Top_ToolOutputSchema: ToolOutputSchema,
     _Top_UnsubscribeRequestParamsMeta: UnsubscribeRequestParamsMeta,
 }
@@ -8009,19 +7495,10 @@ DEFINITIONS: dict[str, Any] = {
     "UntitledSingleSelectEnumSchema": UntitledSingleSelectEnumSchema,
     "CallToolRequestParamsMeta": CallToolRequestParamsMeta,
     "CancelTaskRequestParams": CancelTaskRequestParams,
-    "ClientCapabilitiesElicitationForm": ClientCapabilitiesElicitationForm,
-    "ClientCapabilitiesElicitationUrl": ClientCapabilitiesElicitationUrl,
     "ClientCapabilitiesElicitation": ClientCapabilitiesElicitation,
-    "ClientCapabilitiesExperimental": ClientCapabilitiesExperimental,
     "ClientCapabilitiesRoots": ClientCapabilitiesRoots,
-    "ClientCapabilitiesSamplingContext": ClientCapabilitiesSamplingContext,
-    "ClientCapabilitiesSamplingTools": ClientCapabilitiesSamplingTools,
     "ClientCapabilitiesSampling": ClientCapabilitiesSampling,
-    "ClientCapabilitiesTasksCancel": ClientCapabilitiesTasksCancel,
-    "ClientCapabilitiesTasksList": ClientCapabilitiesTasksList,
-    "ClientCapabilitiesTasksRequestsElicitationCreate": ClientCapabilitiesTasksRequestsElicitationCreate,
     "ClientCapabilitiesTasksRequestsElicitation": ClientCapabilitiesTasksRequestsElicitation,
-    "ClientCapabilitiesTasksRequestsSamplingCreateMessage": ClientCapabilitiesTasksRequestsSamplingCreateMessage,
     "ClientCapabilitiesTasksRequestsSampling": ClientCapabilitiesTasksRequestsSampling,
     "ClientCapabilitiesTasksRequests": ClientCapabilitiesTasksRequests,
     "ClientCapabilitiesTasks": ClientCapabilitiesTasks,
@@ -8032,7 +7509,6 @@ DEFINITIONS: dict[str, Any] = {
     "CompleteRequestParamsContext": CompleteRequestParamsContext,
     "CompleteResultCompletion": CompleteResultCompletion,
     "CreateMessageRequestParamsMeta": CreateMessageRequestParamsMeta,
-    "CreateMessageRequestParamsMetadata": CreateMessageRequestParamsMetadata,
     "ElicitRequestFormParamsMeta": ElicitRequestFormParamsMeta,
     "ElicitRequestFormParamsRequestedSchema": ElicitRequestFormParamsRequestedSchema,
     "ElicitRequestURLParamsMeta": ElicitRequestURLParamsMeta,
@@ -8047,14 +7523,8 @@ DEFINITIONS: dict[str, Any] = {
     "ReadResourceRequestParamsMeta": ReadResourceRequestParamsMeta,
     "RequestParamsMeta": RequestParamsMeta,
     "ResourceRequestParamsMeta": ResourceRequestParamsMeta,
-    "ServerCapabilitiesCompletions": ServerCapabilitiesCompletions,
-    "ServerCapabilitiesExperimental": ServerCapabilitiesExperimental,
-    "ServerCapabilitiesLogging": ServerCapabilitiesLogging,
     "ServerCapabilitiesPrompts": ServerCapabilitiesPrompts,
     "ServerCapabilitiesResources": ServerCapabilitiesResources,
-    "ServerCapabilitiesTasksCancel": ServerCapabilitiesTasksCancel,
-    "ServerCapabilitiesTasksList": ServerCapabilitiesTasksList,
-    "ServerCapabilitiesTasksRequestsToolsCall": ServerCapabilitiesTasksRequestsToolsCall,
     "ServerCapabilitiesTasksRequestsTools": ServerCapabilitiesTasksRequestsTools,
     "ServerCapabilitiesTasksRequests": ServerCapabilitiesTasksRequests,
     "ServerCapabilitiesTasks": ServerCapabilitiesTasks,
@@ -8062,9 +7532,7 @@ DEFINITIONS: dict[str, Any] = {
     "SetLevelRequestParamsMeta": SetLevelRequestParamsMeta,
     "SubscribeRequestParamsMeta": SubscribeRequestParamsMeta,
     "TaskAugmentedRequestParamsMeta": TaskAugmentedRequestParamsMeta,
-    "ToolInputSchemaProperties": ToolInputSchemaProperties,
     "ToolInputSchema": ToolInputSchema,
-    "ToolOutputSchemaProperties": ToolOutputSchemaProperties,
     "ToolOutputSchema": ToolOutputSchema,
     "UnsubscribeRequestParamsMeta": UnsubscribeRequestParamsMeta,
 }

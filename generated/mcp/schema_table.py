@@ -408,7 +408,11 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "type": {
                     "kind": "map",
                     "loc": "/$defs/ClientCapabilities/properties/experimental",
-                    "values": {"kind": "ref", "name": "ClientCapabilitiesExperimental"},
+                    "values": {
+                        "kind": "map",
+                        "loc": "/$defs/ClientCapabilities/properties/experimental/additionalProperties",
+                        "values": None,
+                    },
                 },
                 "required": None,
             },
@@ -670,7 +674,11 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "required": "/$defs/CreateMessageRequestParams/required",
             },
             "metadata": {
-                "type": {"kind": "ref", "name": "CreateMessageRequestParamsMetadata"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/CreateMessageRequestParams/properties/metadata",
+                    "values": None,
+                },
                 "required": None,
             },
             "modelPreferences": {
@@ -3530,19 +3538,31 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
         "closed": None,
         "fields": {
             "completions": {
-                "type": {"kind": "ref", "name": "ServerCapabilitiesCompletions"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ServerCapabilities/properties/completions",
+                    "values": None,
+                },
                 "required": None,
             },
             "experimental": {
                 "type": {
                     "kind": "map",
                     "loc": "/$defs/ServerCapabilities/properties/experimental",
-                    "values": {"kind": "ref", "name": "ServerCapabilitiesExperimental"},
+                    "values": {
+                        "kind": "map",
+                        "loc": "/$defs/ServerCapabilities/properties/experimental/additionalProperties",
+                        "values": None,
+                    },
                 },
                 "required": None,
             },
             "logging": {
-                "type": {"kind": "ref", "name": "ServerCapabilitiesLogging"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ServerCapabilities/properties/logging",
+                    "values": None,
+                },
                 "required": None,
             },
             "prompts": {
@@ -4668,38 +4688,28 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
             }
         },
     },
-    "ClientCapabilitiesElicitationForm": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/form",
-        "closed": None,
-        "fields": {},
-    },
-    "ClientCapabilitiesElicitationUrl": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/url",
-        "closed": None,
-        "fields": {},
-    },
     "ClientCapabilitiesElicitation": {
         "kind": "object",
         "loc": "/$defs/ClientCapabilities/properties/elicitation",
         "closed": None,
         "fields": {
             "form": {
-                "type": {"kind": "ref", "name": "ClientCapabilitiesElicitationForm"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/form",
+                    "values": None,
+                },
                 "required": None,
             },
             "url": {
-                "type": {"kind": "ref", "name": "ClientCapabilitiesElicitationUrl"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/url",
+                    "values": None,
+                },
                 "required": None,
             },
         },
-    },
-    "ClientCapabilitiesExperimental": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/experimental/additionalProperties",
-        "closed": None,
-        "fields": {},
     },
     "ClientCapabilitiesRoots": {
         "kind": "object",
@@ -4715,50 +4725,28 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
             }
         },
     },
-    "ClientCapabilitiesSamplingContext": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/sampling/properties/context",
-        "closed": None,
-        "fields": {},
-    },
-    "ClientCapabilitiesSamplingTools": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/sampling/properties/tools",
-        "closed": None,
-        "fields": {},
-    },
     "ClientCapabilitiesSampling": {
         "kind": "object",
         "loc": "/$defs/ClientCapabilities/properties/sampling",
         "closed": None,
         "fields": {
             "context": {
-                "type": {"kind": "ref", "name": "ClientCapabilitiesSamplingContext"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/sampling/properties/context",
+                    "values": None,
+                },
                 "required": None,
             },
             "tools": {
-                "type": {"kind": "ref", "name": "ClientCapabilitiesSamplingTools"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/sampling/properties/tools",
+                    "values": None,
+                },
                 "required": None,
             },
         },
-    },
-    "ClientCapabilitiesTasksCancel": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/tasks/properties/cancel",
-        "closed": None,
-        "fields": {},
-    },
-    "ClientCapabilitiesTasksList": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/tasks/properties/list",
-        "closed": None,
-        "fields": {},
-    },
-    "ClientCapabilitiesTasksRequestsElicitationCreate": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create",
-        "closed": None,
-        "fields": {},
     },
     "ClientCapabilitiesTasksRequestsElicitation": {
         "kind": "object",
@@ -4767,18 +4755,13 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
         "fields": {
             "create": {
                 "type": {
-                    "kind": "ref",
-                    "name": "ClientCapabilitiesTasksRequestsElicitationCreate",
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create",
+                    "values": None,
                 },
                 "required": None,
             }
         },
-    },
-    "ClientCapabilitiesTasksRequestsSamplingCreateMessage": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage",
-        "closed": None,
-        "fields": {},
     },
     "ClientCapabilitiesTasksRequestsSampling": {
         "kind": "object",
@@ -4787,8 +4770,9 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
         "fields": {
             "createMessage": {
                 "type": {
-                    "kind": "ref",
-                    "name": "ClientCapabilitiesTasksRequestsSamplingCreateMessage",
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage",
+                    "values": None,
                 },
                 "required": None,
             }
@@ -4821,11 +4805,19 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
         "closed": None,
         "fields": {
             "cancel": {
-                "type": {"kind": "ref", "name": "ClientCapabilitiesTasksCancel"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/tasks/properties/cancel",
+                    "values": None,
+                },
                 "required": None,
             },
             "list": {
-                "type": {"kind": "ref", "name": "ClientCapabilitiesTasksList"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/tasks/properties/list",
+                    "values": None,
+                },
                 "required": None,
             },
             "requests": {
@@ -4955,12 +4947,6 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "required": None,
             }
         },
-    },
-    "CreateMessageRequestParamsMetadata": {
-        "kind": "object",
-        "loc": "/$defs/CreateMessageRequestParams/properties/metadata",
-        "closed": None,
-        "fields": {},
     },
     "ElicitRequestFormParamsMeta": {
         "kind": "object",
@@ -5194,24 +5180,6 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
             }
         },
     },
-    "ServerCapabilitiesCompletions": {
-        "kind": "object",
-        "loc": "/$defs/ServerCapabilities/properties/completions",
-        "closed": None,
-        "fields": {},
-    },
-    "ServerCapabilitiesExperimental": {
-        "kind": "object",
-        "loc": "/$defs/ServerCapabilities/properties/experimental/additionalProperties",
-        "closed": None,
-        "fields": {},
-    },
-    "ServerCapabilitiesLogging": {
-        "kind": "object",
-        "loc": "/$defs/ServerCapabilities/properties/logging",
-        "closed": None,
-        "fields": {},
-    },
     "ServerCapabilitiesPrompts": {
         "kind": "object",
         "loc": "/$defs/ServerCapabilities/properties/prompts",
@@ -5247,24 +5215,6 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
             },
         },
     },
-    "ServerCapabilitiesTasksCancel": {
-        "kind": "object",
-        "loc": "/$defs/ServerCapabilities/properties/tasks/properties/cancel",
-        "closed": None,
-        "fields": {},
-    },
-    "ServerCapabilitiesTasksList": {
-        "kind": "object",
-        "loc": "/$defs/ServerCapabilities/properties/tasks/properties/list",
-        "closed": None,
-        "fields": {},
-    },
-    "ServerCapabilitiesTasksRequestsToolsCall": {
-        "kind": "object",
-        "loc": "/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call",
-        "closed": None,
-        "fields": {},
-    },
     "ServerCapabilitiesTasksRequestsTools": {
         "kind": "object",
         "loc": "/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools",
@@ -5272,8 +5222,9 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
         "fields": {
             "call": {
                 "type": {
-                    "kind": "ref",
-                    "name": "ServerCapabilitiesTasksRequestsToolsCall",
+                    "kind": "map",
+                    "loc": "/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call",
+                    "values": None,
                 },
                 "required": None,
             }
@@ -5296,11 +5247,19 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
         "closed": None,
         "fields": {
             "cancel": {
-                "type": {"kind": "ref", "name": "ServerCapabilitiesTasksCancel"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ServerCapabilities/properties/tasks/properties/cancel",
+                    "values": None,
+                },
                 "required": None,
             },
             "list": {
-                "type": {"kind": "ref", "name": "ServerCapabilitiesTasksList"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ServerCapabilities/properties/tasks/properties/list",
+                    "values": None,
+                },
                 "required": None,
             },
             "requests": {
@@ -5356,12 +5315,6 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
             }
         },
     },
-    "ToolInputSchemaProperties": {
-        "kind": "object",
-        "loc": "/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties",
-        "closed": None,
-        "fields": {},
-    },
     "ToolInputSchema": {
         "kind": "object",
         "loc": "/$defs/Tool/properties/inputSchema",
@@ -5378,7 +5331,11 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "type": {
                     "kind": "map",
                     "loc": "/$defs/Tool/properties/inputSchema/properties/properties",
-                    "values": {"kind": "ref", "name": "ToolInputSchemaProperties"},
+                    "values": {
+                        "kind": "map",
+                        "loc": "/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties",
+                        "values": None,
+                    },
                 },
                 "required": None,
             },
@@ -5404,12 +5361,6 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
             },
         },
     },
-    "ToolOutputSchemaProperties": {
-        "kind": "object",
-        "loc": "/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties",
-        "closed": None,
-        "fields": {},
-    },
     "ToolOutputSchema": {
         "kind": "object",
         "loc": "/$defs/Tool/properties/outputSchema",
@@ -5426,7 +5377,11 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "type": {
                     "kind": "map",
                     "loc": "/$defs/Tool/properties/outputSchema/properties/properties",
-                    "values": {"kind": "ref", "name": "ToolOutputSchemaProperties"},
+                    "values": {
+                        "kind": "map",
+                        "loc": "/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties",
+                        "values": None,
+                    },
                 },
                 "required": None,
             },

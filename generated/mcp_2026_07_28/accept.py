@@ -700,11 +700,11 @@ def d12(v: Any) -> bool:
                 return False
     v22 = v.get("roots", _MISSING)
     if v22 is not _MISSING:
-        if not d156(v22):
+        if not (type(v22) is dict):
             return False
     v23 = v.get("sampling", _MISSING)
     if v23 is not _MISSING:
-        if not d157(v23):
+        if not d156(v23):
             return False
 
     return True
@@ -755,11 +755,11 @@ def d17(v: Any) -> bool:
     if not d111(v267):
         return False
     v268 = v["argument"]
-    if not d158(v268):
+    if not d157(v268):
         return False
     v271 = v.get("context", _MISSING)
     if v271 is not _MISSING:
-        if not d159(v271):
+        if not d158(v271):
             return False
     v275 = v["ref"]
     if type(v275) is not dict:
@@ -784,7 +784,7 @@ def d18(v: Any) -> bool:
         if not d123(v336):
             return False
     v337 = v["completion"]
-    if not d160(v337):
+    if not d159(v337):
         return False
     v342 = v["resultType"]
     if not (type(v342) is str):
@@ -1034,7 +1034,7 @@ def d29(v: Any) -> bool:
         if v138 != "form":
             return False
     v139 = v["requestedSchema"]
-    if not d161(v139):
+    if not d160(v139):
         return False
 
     return True
@@ -1810,7 +1810,7 @@ def d74(v: Any) -> bool:
         return False
     v213 = v.get("params", _MISSING)
     if v213 is not _MISSING:
-        if not d166(v213):
+        if not d165(v213):
             return False
 
     return True
@@ -2640,15 +2640,15 @@ def d129(v: Any) -> bool:
             return False
     v357 = v.get("prompts", _MISSING)
     if v357 is not _MISSING:
-        if not d167(v357):
+        if not d166(v357):
             return False
     v359 = v.get("resources", _MISSING)
     if v359 is not _MISSING:
-        if not d168(v359):
+        if not d167(v359):
             return False
     v362 = v.get("tools", _MISSING)
     if v362 is not _MISSING:
-        if not d169(v362):
+        if not d168(v362):
             return False
 
     return True
@@ -2884,7 +2884,7 @@ def d144(v: Any) -> bool:
         if not (type(v187) is str):
             return False
     v188 = v["items"]
-    if not d165(v188):
+    if not d164(v188):
         return False
     v193 = v.get("maxItems", _MISSING)
     if v193 is not _MISSING:
@@ -2923,7 +2923,7 @@ def d145(v: Any) -> bool:
     if not (type(v168) is list):
         return False
     for v169 in v168:
-        if not d162(v169):
+        if not d161(v169):
             return False
     v172 = v.get("title", _MISSING)
     if v172 is not _MISSING:
@@ -2962,14 +2962,14 @@ def d146(v: Any) -> bool:
             if not d42(v251):
                 return False
     v252 = v["inputSchema"]
-    if not d170(v252):
+    if not d169(v252):
         return False
     v255 = v["name"]
     if not (type(v255) is str):
         return False
     v256 = v.get("outputSchema", _MISSING)
     if v256 is not _MISSING:
-        if not d171(v256):
+        if not d170(v256):
             return False
     v258 = v.get("title", _MISSING)
     if v258 is not _MISSING:
@@ -3136,7 +3136,7 @@ def d153(v: Any) -> bool:
         if not (type(v176) is str):
             return False
     v177 = v["items"]
-    if not d163(v177):
+    if not d162(v177):
         return False
     v181 = v.get("maxItems", _MISSING)
     if v181 is not _MISSING:
@@ -3205,14 +3205,6 @@ def d155(v: Any) -> bool:
 
 
 def d156(v: Any) -> bool:
-    """Whether a value is a valid ClientCapabilitiesRoots."""
-    if not (type(v) is dict):
-        return False
-
-    return True
-
-
-def d157(v: Any) -> bool:
     """Whether a value is a valid ClientCapabilitiesSampling."""
     if not (type(v) is dict):
         return False
@@ -3228,7 +3220,7 @@ def d157(v: Any) -> bool:
     return True
 
 
-def d158(v: Any) -> bool:
+def d157(v: Any) -> bool:
     """Whether a value is a valid CompleteRequestParamsArgument."""
     if not (type(v) is dict):
         return False
@@ -3244,7 +3236,7 @@ def d158(v: Any) -> bool:
     return True
 
 
-def d159(v: Any) -> bool:
+def d158(v: Any) -> bool:
     """Whether a value is a valid CompleteRequestParamsContext."""
     if not (type(v) is dict):
         return False
@@ -3259,7 +3251,7 @@ def d159(v: Any) -> bool:
     return True
 
 
-def d160(v: Any) -> bool:
+def d159(v: Any) -> bool:
     """Whether a value is a valid CompleteResultCompletion."""
     if not (type(v) is dict):
         return False
@@ -3285,7 +3277,7 @@ def d160(v: Any) -> bool:
     return True
 
 
-def d161(v: Any) -> bool:
+def d160(v: Any) -> bool:
     """Whether a value is a valid ElicitRequestFormParamsRequestedSchema."""
     if not (type(v) is dict):
         return False
@@ -3315,7 +3307,7 @@ def d161(v: Any) -> bool:
     return True
 
 
-def d162(v: Any) -> bool:
+def d161(v: Any) -> bool:
     """Whether a value is a valid TitledSingleSelectEnumSchemaOneOf."""
     if not (type(v) is dict):
         return False
@@ -3331,7 +3323,7 @@ def d162(v: Any) -> bool:
     return True
 
 
-def d163(v: Any) -> bool:
+def d162(v: Any) -> bool:
     """Whether a value is a valid UntitledMultiSelectEnumSchemaItems."""
     if not (type(v) is dict):
         return False
@@ -3350,7 +3342,7 @@ def d163(v: Any) -> bool:
     return True
 
 
-def d164(v: Any) -> bool:
+def d163(v: Any) -> bool:
     """Whether a value is a valid TitledMultiSelectEnumSchemaItemsAnyOf."""
     if not (type(v) is dict):
         return False
@@ -3366,7 +3358,7 @@ def d164(v: Any) -> bool:
     return True
 
 
-def d165(v: Any) -> bool:
+def d164(v: Any) -> bool:
     """Whether a value is a valid TitledMultiSelectEnumSchemaItems."""
     if not (type(v) is dict):
         return False
@@ -3376,13 +3368,13 @@ def d165(v: Any) -> bool:
     if not (type(v189) is list):
         return False
     for v190 in v189:
-        if not d164(v190):
+        if not d163(v190):
             return False
 
     return True
 
 
-def d166(v: Any) -> bool:
+def d165(v: Any) -> bool:
     """Whether a value is a valid ListRootsRequestParams."""
     if not (type(v) is dict):
         return False
@@ -3394,7 +3386,7 @@ def d166(v: Any) -> bool:
     return True
 
 
-def d167(v: Any) -> bool:
+def d166(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesPrompts."""
     if not (type(v) is dict):
         return False
@@ -3406,7 +3398,7 @@ def d167(v: Any) -> bool:
     return True
 
 
-def d168(v: Any) -> bool:
+def d167(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesResources."""
     if not (type(v) is dict):
         return False
@@ -3422,7 +3414,7 @@ def d168(v: Any) -> bool:
     return True
 
 
-def d169(v: Any) -> bool:
+def d168(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTools."""
     if not (type(v) is dict):
         return False
@@ -3434,7 +3426,7 @@ def d169(v: Any) -> bool:
     return True
 
 
-def d170(v: Any) -> bool:
+def d169(v: Any) -> bool:
     """Whether a value is a valid ToolInputSchema."""
     if not (type(v) is dict):
         return False
@@ -3451,7 +3443,7 @@ def d170(v: Any) -> bool:
     return True
 
 
-def d171(v: Any) -> bool:
+def d170(v: Any) -> bool:
     """Whether a value is a valid ToolOutputSchema."""
     if not (type(v) is dict):
         return False
@@ -3679,21 +3671,20 @@ ACCEPT: dict[str, Callable[[Any], bool]] = {
     "UntitledMultiSelectEnumSchema": d153,
     "UntitledSingleSelectEnumSchema": d154,
     "ClientCapabilitiesElicitation": d155,
-    "ClientCapabilitiesRoots": d156,
-    "ClientCapabilitiesSampling": d157,
-    "CompleteRequestParamsArgument": d158,
-    "CompleteRequestParamsContext": d159,
-    "CompleteResultCompletion": d160,
-    "ElicitRequestFormParamsRequestedSchema": d161,
-    "TitledSingleSelectEnumSchemaOneOf": d162,
-    "UntitledMultiSelectEnumSchemaItems": d163,
-    "TitledMultiSelectEnumSchemaItemsAnyOf": d164,
-    "TitledMultiSelectEnumSchemaItems": d165,
-    "ListRootsRequestParams": d166,
-    "ServerCapabilitiesPrompts": d167,
-    "ServerCapabilitiesResources": d168,
-    "ServerCapabilitiesTools": d169,
-    "ToolInputSchema": d170,
-    "ToolOutputSchema": d171,
+    "ClientCapabilitiesSampling": d156,
+    "CompleteRequestParamsArgument": d157,
+    "CompleteRequestParamsContext": d158,
+    "CompleteResultCompletion": d159,
+    "ElicitRequestFormParamsRequestedSchema": d160,
+    "TitledSingleSelectEnumSchemaOneOf": d161,
+    "UntitledMultiSelectEnumSchemaItems": d162,
+    "TitledMultiSelectEnumSchemaItemsAnyOf": d163,
+    "TitledMultiSelectEnumSchemaItems": d164,
+    "ListRootsRequestParams": d165,
+    "ServerCapabilitiesPrompts": d166,
+    "ServerCapabilitiesResources": d167,
+    "ServerCapabilitiesTools": d168,
+    "ToolInputSchema": d169,
+    "ToolOutputSchema": d170,
 }
 """Definition -> whether a parsed document is a valid instance of it."""

@@ -1038,12 +1038,6 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
         models._Open_ClientCapabilitiesElicitation,
         models._Top_ClientCapabilitiesElicitation,
     ),
-    "ClientCapabilitiesRoots": (
-        models.ClientCapabilitiesRoots,
-        None,
-        models._Open_ClientCapabilitiesRoots,
-        models._Top_ClientCapabilitiesRoots,
-    ),
     "ClientCapabilitiesSampling": (
         models.ClientCapabilitiesSampling,
         None,

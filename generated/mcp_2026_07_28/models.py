@@ -166,7 +166,6 @@ __all__ = [
     "UntitledMultiSelectEnumSchema",
     "UntitledSingleSelectEnumSchema",
     "ClientCapabilitiesElicitation",
-    "ClientCapabilitiesRoots",
     "ClientCapabilitiesSampling",
     "CompleteRequestParamsArgument",
     "CompleteRequestParamsContext",
@@ -647,7 +646,7 @@ class ClientCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, dict=
     Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a mandatory
     prefix.
     """
-    roots: ClientCapabilitiesRoots | UnsetType = UNSET
+    roots: dict[str, JSONValue] | UnsetType = UNSET
     """Present if the client supports listing roots."""
     sampling: ClientCapabilitiesSampling | UnsetType = UNSET
     """Present if the client supports sampling from an LLM."""
@@ -3532,19 +3531,6 @@ class ClientCapabilitiesElicitation(
     url: JSONObject | UnsetType = UNSET
 
 
-class ClientCapabilitiesRoots(
-    Struct, kw_only=True, forbid_unknown_fields=True, dict=True
-):
-    """Present if the client supports listing roots.
-
-    Open object: members the schema does not declare are accepted by ``codec_json``,
-    kept in ``codec_json.extras(obj)`` and encoded again (msgspec alone refuses them:
-    read documents through the codec).
-    """
-
-    pass
-
-
 class ClientCapabilitiesSampling(
     Struct, kw_only=True, forbid_unknown_fields=True, dict=True
 ):
@@ -3946,7 +3932,7 @@ class _Open_ClientCapabilities(Struct, kw_only=True, dict=True):
     elicitation: _Open_ClientCapabilitiesElicitation | UnsetType = UNSET
     experimental: dict[str, JSONObject] | UnsetType = UNSET
     extensions: dict[str, JSONObject] | UnsetType = UNSET
-    roots: _Open_ClientCapabilitiesRoots | UnsetType = UNSET
+    roots: dict[str, JSONValue] | UnsetType = UNSET
     sampling: _Open_ClientCapabilitiesSampling | UnsetType = UNSET
 
 
@@ -4842,10 +4828,6 @@ class _Open_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
     url: JSONObject | UnsetType = UNSET
 
 
-class _Open_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Open_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
     context: JSONObject | UnsetType = UNSET
     tools: JSONObject | UnsetType = UNSET
@@ -5012,7 +4994,7 @@ class _Top_ClientCapabilities(Struct, kw_only=True, dict=True):
     elicitation: ClientCapabilitiesElicitation | UnsetType = UNSET
     experimental: dict[str, JSONObject] | UnsetType = UNSET
     extensions: dict[str, JSONObject] | UnsetType = UNSET
-    roots: ClientCapabilitiesRoots | UnsetType = UNSET
+    roots: dict[str, JSONValue] | UnsetType = UNSET
     sampling: ClientCapabilitiesSampling | UnsetType = UNSET
 
 
@@ -5890,10 +5872,6 @@ class _Top_ClientCapabilitiesElicitation(Struct, kw_only=True, dict=True):
     url: JSONObject | UnsetType = UNSET
 
 
-class _Top_ClientCapabilitiesRoots(Struct, kw_only=True, dict=True):
-    pass
-
-
 class _Top_ClientCapabilitiesSampling(Struct, kw_only=True, dict=True):
     context: JSONObject | UnsetType = UNSET
     tools: JSONObject | UnsetType = UNSET
@@ -6153,7 +6131,6 @@ OPEN: frozenset[type[Any]] = frozenset(
         UntitledMultiSelectEnumSchema,
         UntitledSingleSelectEnumSchema,
         ClientCapabilitiesElicitation,
-        ClientCapabilitiesRoots,
         ClientCapabilitiesSampling,
         CompleteRequestParamsArgument,
         CompleteRequestParamsContext,
@@ -6189,7 +6166,6 @@ CARRIERS: frozenset[type[Any]] = frozenset(
         CancelledNotificationParams,
         ClientCapabilities,
         ClientCapabilitiesElicitation,
-        ClientCapabilitiesRoots,
         ClientCapabilitiesSampling,
         ClientNotification,
         CompleteRequest,
@@ -6338,7 +6314,6 @@ NESTING: dict[type[Any], tuple[int, tuple[str, ...]] | None] = {
     CancelledNotificationParams: None,
     ClientCapabilities: None,
     ClientCapabilitiesElicitation: None,
-    ClientCapabilitiesRoots: None,
     ClientCapabilitiesSampling: None,
     ClientNotification: None,
     CompleteRequest: None,
@@ -6487,7 +6462,6 @@ CARRIED: dict[type[Any], tuple[tuple[str, str], ...]] = {
     CancelledNotificationParams: (("meta", "_meta"),),
     ClientCapabilities: (
         ("elicitation", "elicitation"),
-        ("roots", "roots"),
         ("sampling", "sampling"),
     ),
     ClientNotification: (("params", "params"),),
@@ -6771,7 +6745,6 @@ TWINS: dict[type[Any], type[Any]] = {
     _Open_UntitledMultiSelectEnumSchema: UntitledMultiSelectEnumSchema,
     _Open_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
     _Open_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
-    _Open_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
     _Open_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
     _Open_CompleteRequestParamsArgument: CompleteRequestParamsArgument,
     _Open_CompleteRequestParamsContext: CompleteRequestParamsContext,
@@ -6915,7 +6888,6 @@ TWINS: dict[type[Any], type[Any]] = {
     _Top_UntitledMultiSelectEnumSchema: UntitledMultiSelectEnumSchema,
     _Top_UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema,
     _Top_ClientCapabilitiesElicitation: ClientCapabilitiesElicitation,
-    _Top_ClientCapabilitiesRoots: ClientCapabilitiesRoots,
     _Top_ClientCapabilitiesSampling: ClientCapabilitiesSampling,
     _Top_CompleteRequestParamsArgument: CompleteRequestParamsArgument,
     _Top_CompleteRequestParamsContext: CompleteRequestParamsContext,
@@ -7091,7 +7063,6 @@ DEFINITIONS: dict[str, Any] = {
     "UntitledMultiSelectEnumSchema": UntitledMultiSelectEnumSchema,
     "UntitledSingleSelectEnumSchema": UntitledSingleSelectEnumSchema,
     "ClientCapabilitiesElicitation": ClientCapabilitiesElicitation,
-    "ClientCapabilitiesRoots": ClientCapabilitiesRoots,
     "ClientCapabilitiesSampling": ClientCapabilitiesSampling,
     "CompleteRequestParamsArgument": CompleteRequestParamsArgument,
     "CompleteRequestParamsContext": CompleteRequestParamsContext,

@@ -425,7 +425,11 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
                 "required": None,
             },
             "roots": {
-                "type": {"kind": "ref", "name": "ClientCapabilitiesRoots"},
+                "type": {
+                    "kind": "map",
+                    "loc": "/$defs/ClientCapabilities/properties/roots",
+                    "values": None,
+                },
                 "required": None,
             },
             "sampling": {
@@ -4638,12 +4642,6 @@ DEFINITIONS: dict[str, dict[str, Any]] = {
             "form": {"type": {"kind": "ref", "name": "JSONObject"}, "required": None},
             "url": {"type": {"kind": "ref", "name": "JSONObject"}, "required": None},
         },
-    },
-    "ClientCapabilitiesRoots": {
-        "kind": "object",
-        "loc": "/$defs/ClientCapabilities/properties/roots",
-        "closed": None,
-        "fields": {},
     },
     "ClientCapabilitiesSampling": {
         "kind": "object",

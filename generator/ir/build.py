@@ -543,9 +543,11 @@ class _Builder:
                 raise self.fail(at + "/minItems", "minItems must be a non-negative integer")
             return M.TArray(at, items, mi)
         if kind == "object":
-            if keys & {"properties", "required", "allOf"}:
+            # no property declared nor required: a map (`properties: {}` says nothing), which
+            # the typed decoders read whole, not an open class whose members need a second read
+            if keys & {"required", "allOf"} or node.get("properties", {}) != {}:
                 return M.TRef(self.inline_object(node, at), at)
-            self.only(node, keys, {"type", "additionalProperties", "propertyNames"}, at)
+            self.only(node, keys, {"type", "additionalProperties", "propertyNames", "properties"}, at)
             add = node.get("additionalProperties", True)
             if add is False:
                 raise self.fail(at + "/additionalProperties", "an object that admits no property at all is not supported")

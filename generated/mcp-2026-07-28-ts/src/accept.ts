@@ -355,12 +355,12 @@ function d12(v: any): boolean {
   }
   if (has(v, "roots")) {
     const v22 = v["roots"];
-    if (!d156(v22)) return false;
+    if (!(isObject(v22))) return false;
 
   }
   if (has(v, "sampling")) {
     const v23 = v["sampling"];
-    if (!d157(v23)) return false;
+    if (!d156(v23)) return false;
 
   }
 
@@ -417,12 +417,12 @@ function d17(v: any): boolean {
   }
   if (has(v, "argument")) {
     const v268 = v["argument"];
-    if (!d158(v268)) return false;
+    if (!d157(v268)) return false;
 
   }
   if (has(v, "context")) {
     const v271 = v["context"];
-    if (!d159(v271)) return false;
+    if (!d158(v271)) return false;
 
   }
   if (has(v, "ref")) {
@@ -449,7 +449,7 @@ function d18(v: any): boolean {
   }
   if (has(v, "completion")) {
     const v337 = v["completion"];
-    if (!d160(v337)) return false;
+    if (!d159(v337)) return false;
 
   }
   if (has(v, "resultType")) {
@@ -753,7 +753,7 @@ function d29(v: any): boolean {
   }
   if (has(v, "requestedSchema")) {
     const v139 = v["requestedSchema"];
-    if (!d161(v139)) return false;
+    if (!d160(v139)) return false;
 
   }
 
@@ -1651,7 +1651,7 @@ function d74(v: any): boolean {
   }
   if (has(v, "params")) {
     const v213 = v["params"];
-    if (!d166(v213)) return false;
+    if (!d165(v213)) return false;
 
   }
 
@@ -2590,17 +2590,17 @@ function d129(v: any): boolean {
   }
   if (has(v, "prompts")) {
     const v357 = v["prompts"];
-    if (!d167(v357)) return false;
+    if (!d166(v357)) return false;
 
   }
   if (has(v, "resources")) {
     const v359 = v["resources"];
-    if (!d168(v359)) return false;
+    if (!d167(v359)) return false;
 
   }
   if (has(v, "tools")) {
     const v362 = v["tools"];
-    if (!d169(v362)) return false;
+    if (!d168(v362)) return false;
 
   }
 
@@ -2855,7 +2855,7 @@ function d144(v: any): boolean {
   }
   if (has(v, "items")) {
     const v188 = v["items"];
-    if (!d165(v188)) return false;
+    if (!d164(v188)) return false;
 
   }
   if (has(v, "maxItems")) {
@@ -2901,7 +2901,7 @@ function d145(v: any): boolean {
     if (!(Array.isArray(v168))) return false;
     for (let i = 0; i < v168.length; i++) {
       const v169 = v168[i];
-      if (!d162(v169)) return false;
+      if (!d161(v169)) return false;
 
     }
 
@@ -2951,7 +2951,7 @@ function d146(v: any): boolean {
   }
   if (has(v, "inputSchema")) {
     const v252 = v["inputSchema"];
-    if (!d170(v252)) return false;
+    if (!d169(v252)) return false;
 
   }
   if (has(v, "name")) {
@@ -2961,7 +2961,7 @@ function d146(v: any): boolean {
   }
   if (has(v, "outputSchema")) {
     const v256 = v["outputSchema"];
-    if (!d171(v256)) return false;
+    if (!d170(v256)) return false;
 
   }
   if (has(v, "title")) {
@@ -3161,7 +3161,7 @@ function d153(v: any): boolean {
   }
   if (has(v, "items")) {
     const v177 = v["items"];
-    if (!d163(v177)) return false;
+    if (!d162(v177)) return false;
 
   }
   if (has(v, "maxItems")) {
@@ -3243,15 +3243,8 @@ function d155(v: any): boolean {
   return true;
 }
 
-/** Whether a value is a valid ClientCapabilitiesRoots. */
-function d156(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
 /** Whether a value is a valid ClientCapabilitiesSampling. */
-function d157(v: any): boolean {
+function d156(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "context")) {
     const v24 = v["context"];
@@ -3268,7 +3261,7 @@ function d157(v: any): boolean {
 }
 
 /** Whether a value is a valid CompleteRequestParamsArgument. */
-function d158(v: any): boolean {
+function d157(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "name") || !has(v, "value")) return false;
   if (has(v, "name")) {
@@ -3286,7 +3279,7 @@ function d158(v: any): boolean {
 }
 
 /** Whether a value is a valid CompleteRequestParamsContext. */
-function d159(v: any): boolean {
+function d158(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "arguments")) {
     const v272 = v["arguments"];
@@ -3303,7 +3296,7 @@ function d159(v: any): boolean {
 }
 
 /** Whether a value is a valid CompleteResultCompletion. */
-function d160(v: any): boolean {
+function d159(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "values")) return false;
   if (has(v, "hasMore")) {
@@ -3332,7 +3325,7 @@ function d160(v: any): boolean {
 }
 
 /** Whether a value is a valid ElicitRequestFormParamsRequestedSchema. */
-function d161(v: any): boolean {
+function d160(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "properties") || !has(v, "type")) return false;
   if (has(v, "$schema")) {
@@ -3370,7 +3363,7 @@ function d161(v: any): boolean {
 }
 
 /** Whether a value is a valid TitledSingleSelectEnumSchemaOneOf. */
-function d162(v: any): boolean {
+function d161(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "const") || !has(v, "title")) return false;
   if (has(v, "const")) {
@@ -3388,7 +3381,7 @@ function d162(v: any): boolean {
 }
 
 /** Whether a value is a valid UntitledMultiSelectEnumSchemaItems. */
-function d163(v: any): boolean {
+function d162(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "enum") || !has(v, "type")) return false;
   if (has(v, "enum")) {
@@ -3411,7 +3404,7 @@ function d163(v: any): boolean {
 }
 
 /** Whether a value is a valid TitledMultiSelectEnumSchemaItemsAnyOf. */
-function d164(v: any): boolean {
+function d163(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "const") || !has(v, "title")) return false;
   if (has(v, "const")) {
@@ -3429,7 +3422,7 @@ function d164(v: any): boolean {
 }
 
 /** Whether a value is a valid TitledMultiSelectEnumSchemaItems. */
-function d165(v: any): boolean {
+function d164(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "anyOf")) return false;
   if (has(v, "anyOf")) {
@@ -3437,7 +3430,7 @@ function d165(v: any): boolean {
     if (!(Array.isArray(v189))) return false;
     for (let i = 0; i < v189.length; i++) {
       const v190 = v189[i];
-      if (!d164(v190)) return false;
+      if (!d163(v190)) return false;
 
     }
 
@@ -3447,7 +3440,7 @@ function d165(v: any): boolean {
 }
 
 /** Whether a value is a valid ListRootsRequestParams. */
-function d166(v: any): boolean {
+function d165(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "_meta")) {
     const v214 = v["_meta"];
@@ -3459,7 +3452,7 @@ function d166(v: any): boolean {
 }
 
 /** Whether a value is a valid ServerCapabilitiesPrompts. */
-function d167(v: any): boolean {
+function d166(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "listChanged")) {
     const v358 = v["listChanged"];
@@ -3471,7 +3464,7 @@ function d167(v: any): boolean {
 }
 
 /** Whether a value is a valid ServerCapabilitiesResources. */
-function d168(v: any): boolean {
+function d167(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "listChanged")) {
     const v360 = v["listChanged"];
@@ -3488,7 +3481,7 @@ function d168(v: any): boolean {
 }
 
 /** Whether a value is a valid ServerCapabilitiesTools. */
-function d169(v: any): boolean {
+function d168(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "listChanged")) {
     const v363 = v["listChanged"];
@@ -3500,7 +3493,7 @@ function d169(v: any): boolean {
 }
 
 /** Whether a value is a valid ToolInputSchema. */
-function d170(v: any): boolean {
+function d169(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "type")) return false;
   if (has(v, "$schema")) {
@@ -3518,7 +3511,7 @@ function d170(v: any): boolean {
 }
 
 /** Whether a value is a valid ToolOutputSchema. */
-function d171(v: any): boolean {
+function d170(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "$schema")) {
     const v257 = v["$schema"];
@@ -3707,20 +3700,19 @@ export const ACCEPT: { readonly [definition: string]: (v: unknown) => boolean } 
   ["UntitledMultiSelectEnumSchema"]: d153,
   ["UntitledSingleSelectEnumSchema"]: d154,
   ["ClientCapabilitiesElicitation"]: d155,
-  ["ClientCapabilitiesRoots"]: d156,
-  ["ClientCapabilitiesSampling"]: d157,
-  ["CompleteRequestParamsArgument"]: d158,
-  ["CompleteRequestParamsContext"]: d159,
-  ["CompleteResultCompletion"]: d160,
-  ["ElicitRequestFormParamsRequestedSchema"]: d161,
-  ["TitledSingleSelectEnumSchemaOneOf"]: d162,
-  ["UntitledMultiSelectEnumSchemaItems"]: d163,
-  ["TitledMultiSelectEnumSchemaItemsAnyOf"]: d164,
-  ["TitledMultiSelectEnumSchemaItems"]: d165,
-  ["ListRootsRequestParams"]: d166,
-  ["ServerCapabilitiesPrompts"]: d167,
-  ["ServerCapabilitiesResources"]: d168,
-  ["ServerCapabilitiesTools"]: d169,
-  ["ToolInputSchema"]: d170,
-  ["ToolOutputSchema"]: d171,
+  ["ClientCapabilitiesSampling"]: d156,
+  ["CompleteRequestParamsArgument"]: d157,
+  ["CompleteRequestParamsContext"]: d158,
+  ["CompleteResultCompletion"]: d159,
+  ["ElicitRequestFormParamsRequestedSchema"]: d160,
+  ["TitledSingleSelectEnumSchemaOneOf"]: d161,
+  ["UntitledMultiSelectEnumSchemaItems"]: d162,
+  ["TitledMultiSelectEnumSchemaItemsAnyOf"]: d163,
+  ["TitledMultiSelectEnumSchemaItems"]: d164,
+  ["ListRootsRequestParams"]: d165,
+  ["ServerCapabilitiesPrompts"]: d166,
+  ["ServerCapabilitiesResources"]: d167,
+  ["ServerCapabilitiesTools"]: d168,
+  ["ToolInputSchema"]: d169,
+  ["ToolOutputSchema"]: d170,
 };

@@ -486,8 +486,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    },
    "roots": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesRoots"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/roots",
+     "values": null
     },
     "required": null
    },
@@ -5479,12 +5480,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
     "required": null
    }
   }
- },
- "ClientCapabilitiesRoots": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/roots",
-  "closed": null,
-  "fields": {}
  },
  "ClientCapabilitiesSampling": {
   "kind": "object",

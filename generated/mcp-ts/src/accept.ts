@@ -341,7 +341,7 @@ function d18(v: any): boolean {
   }
   if (has(v, "completion")) {
     const v474 = v["completion"];
-    if (!d168(v474)) return false;
+    if (!d159(v474)) return false;
 
   }
 
@@ -393,7 +393,7 @@ function d21(v: any): boolean {
   if (!has(v, "maxTokens") || !has(v, "messages")) return false;
   if (has(v, "_meta")) {
     const v150 = v["_meta"];
-    if (!d169(v150)) return false;
+    if (!d160(v150)) return false;
 
   }
   if (has(v, "includeContext")) {
@@ -418,7 +418,7 @@ function d21(v: any): boolean {
   }
   if (has(v, "metadata")) {
     const v162 = v["metadata"];
-    if (!d170(v162)) return false;
+    if (!(isObject(v162))) return false;
 
   }
   if (has(v, "modelPreferences")) {
@@ -537,7 +537,7 @@ function d26(v: any): boolean {
   if (!has(v, "message") || !has(v, "requestedSchema")) return false;
   if (has(v, "_meta")) {
     const v222 = v["_meta"];
-    if (!d171(v222)) return false;
+    if (!d161(v222)) return false;
 
   }
   if (has(v, "message")) {
@@ -552,7 +552,7 @@ function d26(v: any): boolean {
   }
   if (has(v, "requestedSchema")) {
     const v226 = v["requestedSchema"];
-    if (!d172(v226)) return false;
+    if (!d162(v226)) return false;
 
   }
   if (has(v, "task")) {
@@ -577,7 +577,7 @@ function d28(v: any): boolean {
   if (!has(v, "elicitationId") || !has(v, "message") || !has(v, "mode") || !has(v, "url")) return false;
   if (has(v, "_meta")) {
     const v215 = v["_meta"];
-    if (!d173(v215)) return false;
+    if (!d163(v215)) return false;
 
   }
   if (has(v, "elicitationId")) {
@@ -666,7 +666,7 @@ function d30(v: any): boolean {
   }
   if (has(v, "params")) {
     const v328 = v["params"];
-    if (!d174(v328)) return false;
+    if (!d164(v328)) return false;
 
   }
 
@@ -775,7 +775,7 @@ function d38(v: any): boolean {
   }
   if (has(v, "params")) {
     const v384 = v["params"];
-    if (!d164(v384)) return false;
+    if (!d155(v384)) return false;
 
   }
 
@@ -815,7 +815,7 @@ function d40(v: any): boolean {
   }
   if (has(v, "params")) {
     const v372 = v["params"];
-    if (!d163(v372)) return false;
+    if (!d154(v372)) return false;
 
   }
 
@@ -1538,7 +1538,7 @@ function d79(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "_meta")) {
     const v378 = v["_meta"];
-    if (!d181(v378)) return false;
+    if (!d171(v378)) return false;
 
   }
   if (has(v, "cursor")) {
@@ -1804,7 +1804,7 @@ function d97(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "_meta")) {
     const v358 = v["_meta"];
-    if (!d183(v358)) return false;
+    if (!d173(v358)) return false;
 
   }
 
@@ -2153,7 +2153,7 @@ function d113(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "completions")) {
     const v390 = v["completions"];
-    if (!d185(v390)) return false;
+    if (!(isObject(v390))) return false;
 
   }
   if (has(v, "experimental")) {
@@ -2161,34 +2161,34 @@ function d113(v: any): boolean {
     if (!(isObject(v391))) return false;
     for (const k393 of Object.keys(v391)) {
       const v392 = v391[k393];
-      if (!d186(v392)) return false;
+      if (!(isObject(v392))) return false;
 
     }
 
   }
   if (has(v, "logging")) {
     const v394 = v["logging"];
-    if (!d187(v394)) return false;
+    if (!(isObject(v394))) return false;
 
   }
   if (has(v, "prompts")) {
     const v395 = v["prompts"];
-    if (!d188(v395)) return false;
+    if (!d175(v395)) return false;
 
   }
   if (has(v, "resources")) {
     const v397 = v["resources"];
-    if (!d189(v397)) return false;
+    if (!d176(v397)) return false;
 
   }
   if (has(v, "tasks")) {
     const v400 = v["tasks"];
-    if (!d195(v400)) return false;
+    if (!d179(v400)) return false;
 
   }
   if (has(v, "tools")) {
     const v406 = v["tools"];
-    if (!d196(v406)) return false;
+    if (!d180(v406)) return false;
 
   }
 
@@ -2446,7 +2446,7 @@ function d131(v: any): boolean {
   }
   if (has(v, "items")) {
     const v275 = v["items"];
-    if (!d178(v275)) return false;
+    if (!d168(v275)) return false;
 
   }
   if (has(v, "maxItems")) {
@@ -2492,7 +2492,7 @@ function d132(v: any): boolean {
     if (!(Array.isArray(v255))) return false;
     for (let i = 0; i < v255.length; i++) {
       const v256 = v255[i];
-      if (!d175(v256)) return false;
+      if (!d165(v256)) return false;
 
     }
 
@@ -2547,7 +2547,7 @@ function d133(v: any): boolean {
   }
   if (has(v, "inputSchema")) {
     const v193 = v["inputSchema"];
-    if (!d201(v193)) return false;
+    if (!d184(v193)) return false;
 
   }
   if (has(v, "name")) {
@@ -2557,7 +2557,7 @@ function d133(v: any): boolean {
   }
   if (has(v, "outputSchema")) {
     const v202 = v["outputSchema"];
-    if (!d203(v202)) return false;
+    if (!d185(v202)) return false;
 
   }
   if (has(v, "title")) {
@@ -2792,7 +2792,7 @@ function d143(v: any): boolean {
   }
   if (has(v, "items")) {
     const v264 = v["items"];
-    if (!d176(v264)) return false;
+    if (!d166(v264)) return false;
 
   }
   if (has(v, "maxItems")) {
@@ -2871,7 +2871,7 @@ function d146(v: any): boolean {
 }
 
 /** Whether a value is a valid GetTaskRequestParams. */
-function d163(v: any): boolean {
+function d154(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "taskId")) return false;
   if (has(v, "taskId")) {
@@ -2884,7 +2884,7 @@ function d163(v: any): boolean {
 }
 
 /** Whether a value is a valid GetTaskPayloadRequestParams. */
-function d164(v: any): boolean {
+function d155(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "taskId")) return false;
   if (has(v, "taskId")) {
@@ -2897,7 +2897,7 @@ function d164(v: any): boolean {
 }
 
 /** Whether a value is a valid CompleteResultCompletion. */
-function d168(v: any): boolean {
+function d159(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "values")) return false;
   if (has(v, "hasMore")) {
@@ -2925,7 +2925,7 @@ function d168(v: any): boolean {
 }
 
 /** Whether a value is a valid CreateMessageRequestParamsMeta. */
-function d169(v: any): boolean {
+function d160(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "progressToken")) {
     const v151 = v["progressToken"];
@@ -2936,15 +2936,8 @@ function d169(v: any): boolean {
   return true;
 }
 
-/** Whether a value is a valid CreateMessageRequestParamsMetadata. */
-function d170(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
 /** Whether a value is a valid ElicitRequestFormParamsMeta. */
-function d171(v: any): boolean {
+function d161(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "progressToken")) {
     const v223 = v["progressToken"];
@@ -2956,7 +2949,7 @@ function d171(v: any): boolean {
 }
 
 /** Whether a value is a valid ElicitRequestFormParamsRequestedSchema. */
-function d172(v: any): boolean {
+function d162(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "properties") || !has(v, "type")) return false;
   if (has(v, "$schema")) {
@@ -2994,7 +2987,7 @@ function d172(v: any): boolean {
 }
 
 /** Whether a value is a valid ElicitRequestURLParamsMeta. */
-function d173(v: any): boolean {
+function d163(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "progressToken")) {
     const v216 = v["progressToken"];
@@ -3006,7 +2999,7 @@ function d173(v: any): boolean {
 }
 
 /** Whether a value is a valid ElicitationCompleteNotificationParams. */
-function d174(v: any): boolean {
+function d164(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "elicitationId")) return false;
   if (has(v, "elicitationId")) {
@@ -3019,7 +3012,7 @@ function d174(v: any): boolean {
 }
 
 /** Whether a value is a valid TitledSingleSelectEnumSchemaOneOf. */
-function d175(v: any): boolean {
+function d165(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "const") || !has(v, "title")) return false;
   if (has(v, "const")) {
@@ -3037,7 +3030,7 @@ function d175(v: any): boolean {
 }
 
 /** Whether a value is a valid UntitledMultiSelectEnumSchemaItems. */
-function d176(v: any): boolean {
+function d166(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "enum") || !has(v, "type")) return false;
   if (has(v, "enum")) {
@@ -3060,7 +3053,7 @@ function d176(v: any): boolean {
 }
 
 /** Whether a value is a valid TitledMultiSelectEnumSchemaItemsAnyOf. */
-function d177(v: any): boolean {
+function d167(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "const") || !has(v, "title")) return false;
   if (has(v, "const")) {
@@ -3078,7 +3071,7 @@ function d177(v: any): boolean {
 }
 
 /** Whether a value is a valid TitledMultiSelectEnumSchemaItems. */
-function d178(v: any): boolean {
+function d168(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "anyOf")) return false;
   if (has(v, "anyOf")) {
@@ -3086,7 +3079,7 @@ function d178(v: any): boolean {
     if (!(Array.isArray(v276))) return false;
     for (let i = 0; i < v276.length; i++) {
       const v277 = v276[i];
-      if (!d177(v277)) return false;
+      if (!d167(v277)) return false;
 
     }
 
@@ -3096,7 +3089,7 @@ function d178(v: any): boolean {
 }
 
 /** Whether a value is a valid PaginatedRequestParamsMeta. */
-function d181(v: any): boolean {
+function d171(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "progressToken")) {
     const v379 = v["progressToken"];
@@ -3108,7 +3101,7 @@ function d181(v: any): boolean {
 }
 
 /** Whether a value is a valid RequestParamsMeta. */
-function d183(v: any): boolean {
+function d173(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "progressToken")) {
     const v359 = v["progressToken"];
@@ -3119,29 +3112,8 @@ function d183(v: any): boolean {
   return true;
 }
 
-/** Whether a value is a valid ServerCapabilitiesCompletions. */
-function d185(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
-/** Whether a value is a valid ServerCapabilitiesExperimental. */
-function d186(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
-/** Whether a value is a valid ServerCapabilitiesLogging. */
-function d187(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
 /** Whether a value is a valid ServerCapabilitiesPrompts. */
-function d188(v: any): boolean {
+function d175(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "listChanged")) {
     const v396 = v["listChanged"];
@@ -3153,7 +3125,7 @@ function d188(v: any): boolean {
 }
 
 /** Whether a value is a valid ServerCapabilitiesResources. */
-function d189(v: any): boolean {
+function d176(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "listChanged")) {
     const v398 = v["listChanged"];
@@ -3169,33 +3141,12 @@ function d189(v: any): boolean {
   return true;
 }
 
-/** Whether a value is a valid ServerCapabilitiesTasksCancel. */
-function d190(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
-/** Whether a value is a valid ServerCapabilitiesTasksList. */
-function d191(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
-/** Whether a value is a valid ServerCapabilitiesTasksRequestsToolsCall. */
-function d192(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
 /** Whether a value is a valid ServerCapabilitiesTasksRequestsTools. */
-function d193(v: any): boolean {
+function d177(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "call")) {
     const v405 = v["call"];
-    if (!d192(v405)) return false;
+    if (!(isObject(v405))) return false;
 
   }
 
@@ -3203,11 +3154,11 @@ function d193(v: any): boolean {
 }
 
 /** Whether a value is a valid ServerCapabilitiesTasksRequests. */
-function d194(v: any): boolean {
+function d178(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "tools")) {
     const v404 = v["tools"];
-    if (!d193(v404)) return false;
+    if (!d177(v404)) return false;
 
   }
 
@@ -3215,21 +3166,21 @@ function d194(v: any): boolean {
 }
 
 /** Whether a value is a valid ServerCapabilitiesTasks. */
-function d195(v: any): boolean {
+function d179(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "cancel")) {
     const v401 = v["cancel"];
-    if (!d190(v401)) return false;
+    if (!(isObject(v401))) return false;
 
   }
   if (has(v, "list")) {
     const v402 = v["list"];
-    if (!d191(v402)) return false;
+    if (!(isObject(v402))) return false;
 
   }
   if (has(v, "requests")) {
     const v403 = v["requests"];
-    if (!d194(v403)) return false;
+    if (!d178(v403)) return false;
 
   }
 
@@ -3237,7 +3188,7 @@ function d195(v: any): boolean {
 }
 
 /** Whether a value is a valid ServerCapabilitiesTools. */
-function d196(v: any): boolean {
+function d180(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "listChanged")) {
     const v407 = v["listChanged"];
@@ -3248,15 +3199,8 @@ function d196(v: any): boolean {
   return true;
 }
 
-/** Whether a value is a valid ToolInputSchemaProperties. */
-function d200(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
 /** Whether a value is a valid ToolInputSchema. */
-function d201(v: any): boolean {
+function d184(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "type")) return false;
   if (has(v, "$schema")) {
@@ -3269,7 +3213,7 @@ function d201(v: any): boolean {
     if (!(isObject(v195))) return false;
     for (const k197 of Object.keys(v195)) {
       const v196 = v195[k197];
-      if (!d200(v196)) return false;
+      if (!(isObject(v196))) return false;
 
     }
 
@@ -3293,15 +3237,8 @@ function d201(v: any): boolean {
   return true;
 }
 
-/** Whether a value is a valid ToolOutputSchemaProperties. */
-function d202(v: any): boolean {
-  if (!(isObject(v))) return false;
-
-  return true;
-}
-
 /** Whether a value is a valid ToolOutputSchema. */
-function d203(v: any): boolean {
+function d185(v: any): boolean {
   if (!(isObject(v))) return false;
   if (!has(v, "type")) return false;
   if (has(v, "$schema")) {
@@ -3314,7 +3251,7 @@ function d203(v: any): boolean {
     if (!(isObject(v204))) return false;
     for (const k206 of Object.keys(v204)) {
       const v205 = v204[k206];
-      if (!d202(v205)) return false;
+      if (!(isObject(v205))) return false;
 
     }
 
@@ -3490,35 +3427,26 @@ export const ACCEPT: { readonly [definition: string]: (v: unknown) => boolean } 
   ["UntitledMultiSelectEnumSchema"]: d143,
   ["UntitledSingleSelectEnumSchema"]: d144,
   ["CancelTaskRequestParams"]: d146,
-  ["GetTaskRequestParams"]: d163,
-  ["GetTaskPayloadRequestParams"]: d164,
-  ["CompleteResultCompletion"]: d168,
-  ["CreateMessageRequestParamsMeta"]: d169,
-  ["CreateMessageRequestParamsMetadata"]: d170,
-  ["ElicitRequestFormParamsMeta"]: d171,
-  ["ElicitRequestFormParamsRequestedSchema"]: d172,
-  ["ElicitRequestURLParamsMeta"]: d173,
-  ["ElicitationCompleteNotificationParams"]: d174,
-  ["TitledSingleSelectEnumSchemaOneOf"]: d175,
-  ["UntitledMultiSelectEnumSchemaItems"]: d176,
-  ["TitledMultiSelectEnumSchemaItemsAnyOf"]: d177,
-  ["TitledMultiSelectEnumSchemaItems"]: d178,
-  ["PaginatedRequestParamsMeta"]: d181,
-  ["RequestParamsMeta"]: d183,
-  ["ServerCapabilitiesCompletions"]: d185,
-  ["ServerCapabilitiesExperimental"]: d186,
-  ["ServerCapabilitiesLogging"]: d187,
-  ["ServerCapabilitiesPrompts"]: d188,
-  ["ServerCapabilitiesResources"]: d189,
-  ["ServerCapabilitiesTasksCancel"]: d190,
-  ["ServerCapabilitiesTasksList"]: d191,
-  ["ServerCapabilitiesTasksRequestsToolsCall"]: d192,
-  ["ServerCapabilitiesTasksRequestsTools"]: d193,
-  ["ServerCapabilitiesTasksRequests"]: d194,
-  ["ServerCapabilitiesTasks"]: d195,
-  ["ServerCapabilitiesTools"]: d196,
-  ["ToolInputSchemaProperties"]: d200,
-  ["ToolInputSchema"]: d201,
-  ["ToolOutputSchemaProperties"]: d202,
-  ["ToolOutputSchema"]: d203,
+  ["GetTaskRequestParams"]: d154,
+  ["GetTaskPayloadRequestParams"]: d155,
+  ["CompleteResultCompletion"]: d159,
+  ["CreateMessageRequestParamsMeta"]: d160,
+  ["ElicitRequestFormParamsMeta"]: d161,
+  ["ElicitRequestFormParamsRequestedSchema"]: d162,
+  ["ElicitRequestURLParamsMeta"]: d163,
+  ["ElicitationCompleteNotificationParams"]: d164,
+  ["TitledSingleSelectEnumSchemaOneOf"]: d165,
+  ["UntitledMultiSelectEnumSchemaItems"]: d166,
+  ["TitledMultiSelectEnumSchemaItemsAnyOf"]: d167,
+  ["TitledMultiSelectEnumSchemaItems"]: d168,
+  ["PaginatedRequestParamsMeta"]: d171,
+  ["RequestParamsMeta"]: d173,
+  ["ServerCapabilitiesPrompts"]: d175,
+  ["ServerCapabilitiesResources"]: d176,
+  ["ServerCapabilitiesTasksRequestsTools"]: d177,
+  ["ServerCapabilitiesTasksRequests"]: d178,
+  ["ServerCapabilitiesTasks"]: d179,
+  ["ServerCapabilitiesTools"]: d180,
+  ["ToolInputSchema"]: d184,
+  ["ToolOutputSchema"]: d185,
 };

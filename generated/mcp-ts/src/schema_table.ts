@@ -449,8 +449,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
      "kind": "map",
      "loc": "/$defs/ClientCapabilities/properties/experimental",
      "values": {
-      "kind": "ref",
-      "name": "ClientCapabilitiesExperimental"
+      "kind": "map",
+      "loc": "/$defs/ClientCapabilities/properties/experimental/additionalProperties",
+      "values": null
      }
     },
     "required": null
@@ -761,8 +762,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    },
    "metadata": {
     "type": {
-     "kind": "ref",
-     "name": "CreateMessageRequestParamsMetadata"
+     "kind": "map",
+     "loc": "/$defs/CreateMessageRequestParams/properties/metadata",
+     "values": null
     },
     "required": null
    },
@@ -4015,8 +4017,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "completions": {
     "type": {
-     "kind": "ref",
-     "name": "ServerCapabilitiesCompletions"
+     "kind": "map",
+     "loc": "/$defs/ServerCapabilities/properties/completions",
+     "values": null
     },
     "required": null
    },
@@ -4025,16 +4028,18 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
      "kind": "map",
      "loc": "/$defs/ServerCapabilities/properties/experimental",
      "values": {
-      "kind": "ref",
-      "name": "ServerCapabilitiesExperimental"
+      "kind": "map",
+      "loc": "/$defs/ServerCapabilities/properties/experimental/additionalProperties",
+      "values": null
      }
     },
     "required": null
    },
    "logging": {
     "type": {
-     "kind": "ref",
-     "name": "ServerCapabilitiesLogging"
+     "kind": "map",
+     "loc": "/$defs/ServerCapabilities/properties/logging",
+     "values": null
     },
     "required": null
    },
@@ -5323,18 +5328,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    }
   }
  },
- "ClientCapabilitiesElicitationForm": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/form",
-  "closed": null,
-  "fields": {}
- },
- "ClientCapabilitiesElicitationUrl": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/url",
-  "closed": null,
-  "fields": {}
- },
  "ClientCapabilitiesElicitation": {
   "kind": "object",
   "loc": "/$defs/ClientCapabilities/properties/elicitation",
@@ -5342,25 +5335,21 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "form": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesElicitationForm"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/form",
+     "values": null
     },
     "required": null
    },
    "url": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesElicitationUrl"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/elicitation/properties/url",
+     "values": null
     },
     "required": null
    }
   }
- },
- "ClientCapabilitiesExperimental": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/experimental/additionalProperties",
-  "closed": null,
-  "fields": {}
  },
  "ClientCapabilitiesRoots": {
   "kind": "object",
@@ -5376,18 +5365,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    }
   }
  },
- "ClientCapabilitiesSamplingContext": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/sampling/properties/context",
-  "closed": null,
-  "fields": {}
- },
- "ClientCapabilitiesSamplingTools": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/sampling/properties/tools",
-  "closed": null,
-  "fields": {}
- },
  "ClientCapabilitiesSampling": {
   "kind": "object",
   "loc": "/$defs/ClientCapabilities/properties/sampling",
@@ -5395,37 +5372,21 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "context": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesSamplingContext"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/sampling/properties/context",
+     "values": null
     },
     "required": null
    },
    "tools": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesSamplingTools"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/sampling/properties/tools",
+     "values": null
     },
     "required": null
    }
   }
- },
- "ClientCapabilitiesTasksCancel": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/tasks/properties/cancel",
-  "closed": null,
-  "fields": {}
- },
- "ClientCapabilitiesTasksList": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/tasks/properties/list",
-  "closed": null,
-  "fields": {}
- },
- "ClientCapabilitiesTasksRequestsElicitationCreate": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create",
-  "closed": null,
-  "fields": {}
  },
  "ClientCapabilitiesTasksRequestsElicitation": {
   "kind": "object",
@@ -5434,18 +5395,13 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "create": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesTasksRequestsElicitationCreate"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create",
+     "values": null
     },
     "required": null
    }
   }
- },
- "ClientCapabilitiesTasksRequestsSamplingCreateMessage": {
-  "kind": "object",
-  "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage",
-  "closed": null,
-  "fields": {}
  },
  "ClientCapabilitiesTasksRequestsSampling": {
   "kind": "object",
@@ -5454,8 +5410,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "createMessage": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesTasksRequestsSamplingCreateMessage"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage",
+     "values": null
     },
     "required": null
    }
@@ -5489,15 +5446,17 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "cancel": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesTasksCancel"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/tasks/properties/cancel",
+     "values": null
     },
     "required": null
    },
    "list": {
     "type": {
-     "kind": "ref",
-     "name": "ClientCapabilitiesTasksList"
+     "kind": "map",
+     "loc": "/$defs/ClientCapabilities/properties/tasks/properties/list",
+     "values": null
     },
     "required": null
    },
@@ -5637,12 +5596,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
     "required": null
    }
   }
- },
- "CreateMessageRequestParamsMetadata": {
-  "kind": "object",
-  "loc": "/$defs/CreateMessageRequestParams/properties/metadata",
-  "closed": null,
-  "fields": {}
  },
  "ElicitRequestFormParamsMeta": {
   "kind": "object",
@@ -5903,24 +5856,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    }
   }
  },
- "ServerCapabilitiesCompletions": {
-  "kind": "object",
-  "loc": "/$defs/ServerCapabilities/properties/completions",
-  "closed": null,
-  "fields": {}
- },
- "ServerCapabilitiesExperimental": {
-  "kind": "object",
-  "loc": "/$defs/ServerCapabilities/properties/experimental/additionalProperties",
-  "closed": null,
-  "fields": {}
- },
- "ServerCapabilitiesLogging": {
-  "kind": "object",
-  "loc": "/$defs/ServerCapabilities/properties/logging",
-  "closed": null,
-  "fields": {}
- },
  "ServerCapabilitiesPrompts": {
   "kind": "object",
   "loc": "/$defs/ServerCapabilities/properties/prompts",
@@ -5956,24 +5891,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    }
   }
  },
- "ServerCapabilitiesTasksCancel": {
-  "kind": "object",
-  "loc": "/$defs/ServerCapabilities/properties/tasks/properties/cancel",
-  "closed": null,
-  "fields": {}
- },
- "ServerCapabilitiesTasksList": {
-  "kind": "object",
-  "loc": "/$defs/ServerCapabilities/properties/tasks/properties/list",
-  "closed": null,
-  "fields": {}
- },
- "ServerCapabilitiesTasksRequestsToolsCall": {
-  "kind": "object",
-  "loc": "/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call",
-  "closed": null,
-  "fields": {}
- },
  "ServerCapabilitiesTasksRequestsTools": {
   "kind": "object",
   "loc": "/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools",
@@ -5981,8 +5898,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "call": {
     "type": {
-     "kind": "ref",
-     "name": "ServerCapabilitiesTasksRequestsToolsCall"
+     "kind": "map",
+     "loc": "/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call",
+     "values": null
     },
     "required": null
    }
@@ -6009,15 +5927,17 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   "fields": {
    "cancel": {
     "type": {
-     "kind": "ref",
-     "name": "ServerCapabilitiesTasksCancel"
+     "kind": "map",
+     "loc": "/$defs/ServerCapabilities/properties/tasks/properties/cancel",
+     "values": null
     },
     "required": null
    },
    "list": {
     "type": {
-     "kind": "ref",
-     "name": "ServerCapabilitiesTasksList"
+     "kind": "map",
+     "loc": "/$defs/ServerCapabilities/properties/tasks/properties/list",
+     "values": null
     },
     "required": null
    },
@@ -6086,12 +6006,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    }
   }
  },
- "ToolInputSchemaProperties": {
-  "kind": "object",
-  "loc": "/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties",
-  "closed": null,
-  "fields": {}
- },
  "ToolInputSchema": {
   "kind": "object",
   "loc": "/$defs/Tool/properties/inputSchema",
@@ -6109,8 +6023,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
      "kind": "map",
      "loc": "/$defs/Tool/properties/inputSchema/properties/properties",
      "values": {
-      "kind": "ref",
-      "name": "ToolInputSchemaProperties"
+      "kind": "map",
+      "loc": "/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties",
+      "values": null
      }
     },
     "required": null
@@ -6137,12 +6052,6 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
    }
   }
  },
- "ToolOutputSchemaProperties": {
-  "kind": "object",
-  "loc": "/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties",
-  "closed": null,
-  "fields": {}
- },
  "ToolOutputSchema": {
   "kind": "object",
   "loc": "/$defs/Tool/properties/outputSchema",
@@ -6160,8 +6069,9 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
      "kind": "map",
      "loc": "/$defs/Tool/properties/outputSchema/properties/properties",
      "values": {
-      "kind": "ref",
-      "name": "ToolOutputSchemaProperties"
+      "kind": "map",
+      "loc": "/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties",
+      "values": null
      }
     },
     "required": null

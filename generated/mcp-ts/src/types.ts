@@ -331,7 +331,7 @@ export interface ClientCapabilities {
    * Experimental, non-standard capabilities that the client supports.
    */
 
-  experimental?: { [key: string]: ClientCapabilitiesExperimental };
+  experimental?: { [key: string]: { [key: string]: JsonValue } };
   /**
    * Present if the client supports listing roots.
    */
@@ -475,7 +475,7 @@ export interface CreateMessageRequestParams {
    * provider-specific.
    */
 
-  metadata?: CreateMessageRequestParamsMetadata;
+  metadata?: { [key: string]: JsonValue };
   /**
    * The server's preferences for which model to select. The client MAY ignore these preferences.
    */
@@ -2472,17 +2472,17 @@ export interface ServerCapabilities {
    * Present if the server supports argument autocompletion suggestions.
    */
 
-  completions?: ServerCapabilitiesCompletions;
+  completions?: { [key: string]: JsonValue };
   /**
    * Experimental, non-standard capabilities that the server supports.
    */
 
-  experimental?: { [key: string]: ServerCapabilitiesExperimental };
+  experimental?: { [key: string]: { [key: string]: JsonValue } };
   /**
    * Present if the server supports sending log messages to the client.
    */
 
-  logging?: ServerCapabilitiesLogging;
+  logging?: { [key: string]: JsonValue };
   /**
    * Present if the server offers any prompt templates.
    */
@@ -3281,30 +3281,15 @@ export interface CancelTaskRequestParams {
   [member: string]: unknown;
 }
 
-export interface ClientCapabilitiesElicitationForm {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-export interface ClientCapabilitiesElicitationUrl {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
 /**
  * Present if the client supports elicitation from the server.
  */
 
 export interface ClientCapabilitiesElicitation {
 
-  form?: ClientCapabilitiesElicitationForm;
+  form?: { [key: string]: JsonValue };
 
-  url?: ClientCapabilitiesElicitationUrl;
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-export interface ClientCapabilitiesExperimental {
+  url?: { [key: string]: JsonValue };
   /** Members the schema does not declare: an open object keeps them. */
   [member: string]: unknown;
 }
@@ -3324,25 +3309,6 @@ export interface ClientCapabilitiesRoots {
 }
 
 /**
- * Whether the client supports context inclusion via includeContext parameter. If not declared,
- * servers SHOULD only use `includeContext: "none"` (or omit it).
- */
-
-export interface ClientCapabilitiesSamplingContext {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Whether the client supports tool use via tools and toolChoice parameters.
- */
-
-export interface ClientCapabilitiesSamplingTools {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
  * Present if the client supports sampling from an LLM.
  */
 
@@ -3352,39 +3318,12 @@ export interface ClientCapabilitiesSampling {
    * servers SHOULD only use `includeContext: "none"` (or omit it).
    */
 
-  context?: ClientCapabilitiesSamplingContext;
+  context?: { [key: string]: JsonValue };
   /**
    * Whether the client supports tool use via tools and toolChoice parameters.
    */
 
-  tools?: ClientCapabilitiesSamplingTools;
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Whether this client supports tasks/cancel.
- */
-
-export interface ClientCapabilitiesTasksCancel {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Whether this client supports tasks/list.
- */
-
-export interface ClientCapabilitiesTasksList {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Whether the client supports task-augmented elicitation/create requests.
- */
-
-export interface ClientCapabilitiesTasksRequestsElicitationCreate {
+  tools?: { [key: string]: JsonValue };
   /** Members the schema does not declare: an open object keeps them. */
   [member: string]: unknown;
 }
@@ -3398,16 +3337,7 @@ export interface ClientCapabilitiesTasksRequestsElicitation {
    * Whether the client supports task-augmented elicitation/create requests.
    */
 
-  create?: ClientCapabilitiesTasksRequestsElicitationCreate;
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Whether the client supports task-augmented sampling/createMessage requests.
- */
-
-export interface ClientCapabilitiesTasksRequestsSamplingCreateMessage {
+  create?: { [key: string]: JsonValue };
   /** Members the schema does not declare: an open object keeps them. */
   [member: string]: unknown;
 }
@@ -3421,7 +3351,7 @@ export interface ClientCapabilitiesTasksRequestsSampling {
    * Whether the client supports task-augmented sampling/createMessage requests.
    */
 
-  createMessage?: ClientCapabilitiesTasksRequestsSamplingCreateMessage;
+  createMessage?: { [key: string]: JsonValue };
   /** Members the schema does not declare: an open object keeps them. */
   [member: string]: unknown;
 }
@@ -3454,12 +3384,12 @@ export interface ClientCapabilitiesTasks {
    * Whether this client supports tasks/cancel.
    */
 
-  cancel?: ClientCapabilitiesTasksCancel;
+  cancel?: { [key: string]: JsonValue };
   /**
    * Whether this client supports tasks/list.
    */
 
-  list?: ClientCapabilitiesTasksList;
+  list?: { [key: string]: JsonValue };
   /**
    * Specifies which request types can be augmented with tasks.
    */
@@ -3576,16 +3506,6 @@ export interface CreateMessageRequestParamsMeta {
    */
 
   progressToken?: ProgressToken;
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Optional metadata to pass through to the LLM provider. The format of this metadata is
- * provider-specific.
- */
-
-export interface CreateMessageRequestParamsMetadata {
   /** Members the schema does not declare: an open object keeps them. */
   [member: string]: unknown;
 }
@@ -3822,29 +3742,6 @@ export interface ResourceRequestParamsMeta {
 }
 
 /**
- * Present if the server supports argument autocompletion suggestions.
- */
-
-export interface ServerCapabilitiesCompletions {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-export interface ServerCapabilitiesExperimental {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Present if the server supports sending log messages to the client.
- */
-
-export interface ServerCapabilitiesLogging {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
  * Present if the server offers any prompt templates.
  */
 
@@ -3878,33 +3775,6 @@ export interface ServerCapabilitiesResources {
 }
 
 /**
- * Whether this server supports tasks/cancel.
- */
-
-export interface ServerCapabilitiesTasksCancel {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Whether this server supports tasks/list.
- */
-
-export interface ServerCapabilitiesTasksList {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
- * Whether the server supports task-augmented tools/call requests.
- */
-
-export interface ServerCapabilitiesTasksRequestsToolsCall {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-/**
  * Task support for tool-related requests.
  */
 
@@ -3913,7 +3783,7 @@ export interface ServerCapabilitiesTasksRequestsTools {
    * Whether the server supports task-augmented tools/call requests.
    */
 
-  call?: ServerCapabilitiesTasksRequestsToolsCall;
+  call?: { [key: string]: JsonValue };
   /** Members the schema does not declare: an open object keeps them. */
   [member: string]: unknown;
 }
@@ -3941,12 +3811,12 @@ export interface ServerCapabilitiesTasks {
    * Whether this server supports tasks/cancel.
    */
 
-  cancel?: ServerCapabilitiesTasksCancel;
+  cancel?: { [key: string]: JsonValue };
   /**
    * Whether this server supports tasks/list.
    */
 
-  list?: ServerCapabilitiesTasksList;
+  list?: { [key: string]: JsonValue };
   /**
    * Specifies which request types can be augmented with tasks.
    */
@@ -4024,11 +3894,6 @@ export interface TaskAugmentedRequestParamsMeta {
   [member: string]: unknown;
 }
 
-export interface ToolInputSchemaProperties {
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
 /**
  * A JSON Schema object defining the expected parameters for the tool.
  */
@@ -4037,16 +3902,11 @@ export interface ToolInputSchema {
 
   $schema?: string;
 
-  properties?: { [key: string]: ToolInputSchemaProperties };
+  properties?: { [key: string]: { [key: string]: JsonValue } };
 
   required?: string[];
 
   type: "object";
-  /** Members the schema does not declare: an open object keeps them. */
-  [member: string]: unknown;
-}
-
-export interface ToolOutputSchemaProperties {
   /** Members the schema does not declare: an open object keeps them. */
   [member: string]: unknown;
 }
@@ -4063,7 +3923,7 @@ export interface ToolOutputSchema {
 
   $schema?: string;
 
-  properties?: { [key: string]: ToolOutputSchemaProperties };
+  properties?: { [key: string]: { [key: string]: JsonValue } };
 
   required?: string[];
 
@@ -4239,19 +4099,10 @@ export interface Definitions {
   "UntitledSingleSelectEnumSchema": UntitledSingleSelectEnumSchema;
   "CallToolRequestParamsMeta": CallToolRequestParamsMeta;
   "CancelTaskRequestParams": CancelTaskRequestParams;
-  "ClientCapabilitiesElicitationForm": ClientCapabilitiesElicitationForm;
-  "ClientCapabilitiesElicitationUrl": ClientCapabilitiesElicitationUrl;
   "ClientCapabilitiesElicitation": ClientCapabilitiesElicitation;
-  "ClientCapabilitiesExperimental": ClientCapabilitiesExperimental;
   "ClientCapabilitiesRoots": ClientCapabilitiesRoots;
-  "ClientCapabilitiesSamplingContext": ClientCapabilitiesSamplingContext;
-  "ClientCapabilitiesSamplingTools": ClientCapabilitiesSamplingTools;
   "ClientCapabilitiesSampling": ClientCapabilitiesSampling;
-  "ClientCapabilitiesTasksCancel": ClientCapabilitiesTasksCancel;
-  "ClientCapabilitiesTasksList": ClientCapabilitiesTasksList;
-  "ClientCapabilitiesTasksRequestsElicitationCreate": ClientCapabilitiesTasksRequestsElicitationCreate;
   "ClientCapabilitiesTasksRequestsElicitation": ClientCapabilitiesTasksRequestsElicitation;
-  "ClientCapabilitiesTasksRequestsSamplingCreateMessage": ClientCapabilitiesTasksRequestsSamplingCreateMessage;
   "ClientCapabilitiesTasksRequestsSampling": ClientCapabilitiesTasksRequestsSampling;
   "ClientCapabilitiesTasksRequests": ClientCapabilitiesTasksRequests;
   "ClientCapabilitiesTasks": ClientCapabilitiesTasks;
@@ -4262,7 +4113,6 @@ export interface Definitions {
   "CompleteRequestParamsContext": CompleteRequestParamsContext;
   "CompleteResultCompletion": CompleteResultCompletion;
   "CreateMessageRequestParamsMeta": CreateMessageRequestParamsMeta;
-  "CreateMessageRequestParamsMetadata": CreateMessageRequestParamsMetadata;
   "ElicitRequestFormParamsMeta": ElicitRequestFormParamsMeta;
   "ElicitRequestFormParamsRequestedSchema": ElicitRequestFormParamsRequestedSchema;
   "ElicitRequestURLParamsMeta": ElicitRequestURLParamsMeta;
@@ -4277,14 +4127,8 @@ export interface Definitions {
   "ReadResourceRequestParamsMeta": ReadResourceRequestParamsMeta;
   "RequestParamsMeta": RequestParamsMeta;
   "ResourceRequestParamsMeta": ResourceRequestParamsMeta;
-  "ServerCapabilitiesCompletions": ServerCapabilitiesCompletions;
-  "ServerCapabilitiesExperimental": ServerCapabilitiesExperimental;
-  "ServerCapabilitiesLogging": ServerCapabilitiesLogging;
   "ServerCapabilitiesPrompts": ServerCapabilitiesPrompts;
   "ServerCapabilitiesResources": ServerCapabilitiesResources;
-  "ServerCapabilitiesTasksCancel": ServerCapabilitiesTasksCancel;
-  "ServerCapabilitiesTasksList": ServerCapabilitiesTasksList;
-  "ServerCapabilitiesTasksRequestsToolsCall": ServerCapabilitiesTasksRequestsToolsCall;
   "ServerCapabilitiesTasksRequestsTools": ServerCapabilitiesTasksRequestsTools;
   "ServerCapabilitiesTasksRequests": ServerCapabilitiesTasksRequests;
   "ServerCapabilitiesTasks": ServerCapabilitiesTasks;
@@ -4292,13 +4136,11 @@ export interface Definitions {
   "SetLevelRequestParamsMeta": SetLevelRequestParamsMeta;
   "SubscribeRequestParamsMeta": SubscribeRequestParamsMeta;
   "TaskAugmentedRequestParamsMeta": TaskAugmentedRequestParamsMeta;
-  "ToolInputSchemaProperties": ToolInputSchemaProperties;
   "ToolInputSchema": ToolInputSchema;
-  "ToolOutputSchemaProperties": ToolOutputSchemaProperties;
   "ToolOutputSchema": ToolOutputSchema;
   "UnsubscribeRequestParamsMeta": UnsubscribeRequestParamsMeta;
 }
 
 export type DefinitionName = keyof Definitions;
 
-export const DEFINITION_NAMES: readonly DefinitionName[] = ["Annotations", "AudioContent", "BaseMetadata", "BlobResourceContents", "BooleanSchema", "CallToolRequest", "CallToolRequestParams", "CallToolResult", "CancelTaskRequest", "CancelTaskResult", "CancelledNotification", "CancelledNotificationParams", "ClientCapabilities", "ClientNotification", "ClientRequest", "ClientResult", "CompleteRequest", "CompleteRequestParams", "CompleteResult", "ContentBlock", "CreateMessageRequest", "CreateMessageRequestParams", "CreateMessageResult", "CreateTaskResult", "Cursor", "ElicitRequest", "ElicitRequestFormParams", "ElicitRequestParams", "ElicitRequestURLParams", "ElicitResult", "ElicitationCompleteNotification", "EmbeddedResource", "EmptyResult", "EnumSchema", "Error", "GetPromptRequest", "GetPromptRequestParams", "GetPromptResult", "GetTaskPayloadRequest", "GetTaskPayloadResult", "GetTaskRequest", "GetTaskResult", "Icon", "Icons", "ImageContent", "Implementation", "InitializeRequest", "InitializeRequestParams", "InitializeResult", "InitializedNotification", "JSONRPCErrorResponse", "JSONRPCMessage", "JSONRPCNotification", "JSONRPCRequest", "JSONRPCResponse", "JSONRPCResultResponse", "LegacyTitledEnumSchema", "ListPromptsRequest", "ListPromptsResult", "ListResourceTemplatesRequest", "ListResourceTemplatesResult", "ListResourcesRequest", "ListResourcesResult", "ListRootsRequest", "ListRootsResult", "ListTasksRequest", "ListTasksResult", "ListToolsRequest", "ListToolsResult", "LoggingLevel", "LoggingMessageNotification", "LoggingMessageNotificationParams", "ModelHint", "ModelPreferences", "MultiSelectEnumSchema", "Notification", "NotificationParams", "NumberSchema", "PaginatedRequest", "PaginatedRequestParams", "PaginatedResult", "PingRequest", "PrimitiveSchemaDefinition", "ProgressNotification", "ProgressNotificationParams", "ProgressToken", "Prompt", "PromptArgument", "PromptListChangedNotification", "PromptMessage", "PromptReference", "ReadResourceRequest", "ReadResourceRequestParams", "ReadResourceResult", "RelatedTaskMetadata", "Request", "RequestId", "RequestParams", "Resource", "ResourceContents", "ResourceLink", "ResourceListChangedNotification", "ResourceRequestParams", "ResourceTemplate", "ResourceTemplateReference", "ResourceUpdatedNotification", "ResourceUpdatedNotificationParams", "Result", "Role", "Root", "RootsListChangedNotification", "SamplingMessage", "SamplingMessageContentBlock", "ServerCapabilities", "ServerNotification", "ServerRequest", "ServerResult", "SetLevelRequest", "SetLevelRequestParams", "SingleSelectEnumSchema", "StringSchema", "SubscribeRequest", "SubscribeRequestParams", "Task", "TaskAugmentedRequestParams", "TaskMetadata", "TaskStatus", "TaskStatusNotification", "TaskStatusNotificationParams", "TextContent", "TextResourceContents", "TitledMultiSelectEnumSchema", "TitledSingleSelectEnumSchema", "Tool", "ToolAnnotations", "ToolChoice", "ToolExecution", "ToolListChangedNotification", "ToolResultContent", "ToolUseContent", "URLElicitationRequiredError", "UnsubscribeRequest", "UnsubscribeRequestParams", "UntitledMultiSelectEnumSchema", "UntitledSingleSelectEnumSchema", "CallToolRequestParamsMeta", "CancelTaskRequestParams", "ClientCapabilitiesElicitationForm", "ClientCapabilitiesElicitationUrl", "ClientCapabilitiesElicitation", "ClientCapabilitiesExperimental", "ClientCapabilitiesRoots", "ClientCapabilitiesSamplingContext", "ClientCapabilitiesSamplingTools", "ClientCapabilitiesSampling", "ClientCapabilitiesTasksCancel", "ClientCapabilitiesTasksList", "ClientCapabilitiesTasksRequestsElicitationCreate", "ClientCapabilitiesTasksRequestsElicitation", "ClientCapabilitiesTasksRequestsSamplingCreateMessage", "ClientCapabilitiesTasksRequestsSampling", "ClientCapabilitiesTasksRequests", "ClientCapabilitiesTasks", "GetTaskRequestParams", "GetTaskPayloadRequestParams", "CompleteRequestParamsMeta", "CompleteRequestParamsArgument", "CompleteRequestParamsContext", "CompleteResultCompletion", "CreateMessageRequestParamsMeta", "CreateMessageRequestParamsMetadata", "ElicitRequestFormParamsMeta", "ElicitRequestFormParamsRequestedSchema", "ElicitRequestURLParamsMeta", "ElicitationCompleteNotificationParams", "TitledSingleSelectEnumSchemaOneOf", "UntitledMultiSelectEnumSchemaItems", "TitledMultiSelectEnumSchemaItemsAnyOf", "TitledMultiSelectEnumSchemaItems", "GetPromptRequestParamsMeta", "InitializeRequestParamsMeta", "PaginatedRequestParamsMeta", "ReadResourceRequestParamsMeta", "RequestParamsMeta", "ResourceRequestParamsMeta", "ServerCapabilitiesCompletions", "ServerCapabilitiesExperimental", "ServerCapabilitiesLogging", "ServerCapabilitiesPrompts", "ServerCapabilitiesResources", "ServerCapabilitiesTasksCancel", "ServerCapabilitiesTasksList", "ServerCapabilitiesTasksRequestsToolsCall", "ServerCapabilitiesTasksRequestsTools", "ServerCapabilitiesTasksRequests", "ServerCapabilitiesTasks", "ServerCapabilitiesTools", "SetLevelRequestParamsMeta", "SubscribeRequestParamsMeta", "TaskAugmentedRequestParamsMeta", "ToolInputSchemaProperties", "ToolInputSchema", "ToolOutputSchemaProperties", "ToolOutputSchema", "UnsubscribeRequestParamsMeta"];
+export const DEFINITION_NAMES: readonly DefinitionName[] = ["Annotations", "AudioContent", "BaseMetadata", "BlobResourceContents", "BooleanSchema", "CallToolRequest", "CallToolRequestParams", "CallToolResult", "CancelTaskRequest", "CancelTaskResult", "CancelledNotification", "CancelledNotificationParams", "ClientCapabilities", "ClientNotification", "ClientRequest", "ClientResult", "CompleteRequest", "CompleteRequestParams", "CompleteResult", "ContentBlock", "CreateMessageRequest", "CreateMessageRequestParams", "CreateMessageResult", "CreateTaskResult", "Cursor", "ElicitRequest", "ElicitRequestFormParams", "ElicitRequestParams", "ElicitRequestURLParams", "ElicitResult", "ElicitationCompleteNotification", "EmbeddedResource", "EmptyResult", "EnumSchema", "Error", "GetPromptRequest", "GetPromptRequestParams", "GetPromptResult", "GetTaskPayloadRequest", "GetTaskPayloadResult", "GetTaskRequest", "GetTaskResult", "Icon", "Icons", "ImageContent", "Implementation", "InitializeRequest", "InitializeRequestParams", "InitializeResult", "InitializedNotification", "JSONRPCErrorResponse", "JSONRPCMessage", "JSONRPCNotification", "JSONRPCRequest", "JSONRPCResponse", "JSONRPCResultResponse", "LegacyTitledEnumSchema", "ListPromptsRequest", "ListPromptsResult", "ListResourceTemplatesRequest", "ListResourceTemplatesResult", "ListResourcesRequest", "ListResourcesResult", "ListRootsRequest", "ListRootsResult", "ListTasksRequest", "ListTasksResult", "ListToolsRequest", "ListToolsResult", "LoggingLevel", "LoggingMessageNotification", "LoggingMessageNotificationParams", "ModelHint", "ModelPreferences", "MultiSelectEnumSchema", "Notification", "NotificationParams", "NumberSchema", "PaginatedRequest", "PaginatedRequestParams", "PaginatedResult", "PingRequest", "PrimitiveSchemaDefinition", "ProgressNotification", "ProgressNotificationParams", "ProgressToken", "Prompt", "PromptArgument", "PromptListChangedNotification", "PromptMessage", "PromptReference", "ReadResourceRequest", "ReadResourceRequestParams", "ReadResourceResult", "RelatedTaskMetadata", "Request", "RequestId", "RequestParams", "Resource", "ResourceContents", "ResourceLink", "ResourceListChangedNotification", "ResourceRequestParams", "ResourceTemplate", "ResourceTemplateReference", "ResourceUpdatedNotification", "ResourceUpdatedNotificationParams", "Result", "Role", "Root", "RootsListChangedNotification", "SamplingMessage", "SamplingMessageContentBlock", "ServerCapabilities", "ServerNotification", "ServerRequest", "ServerResult", "SetLevelRequest", "SetLevelRequestParams", "SingleSelectEnumSchema", "StringSchema", "SubscribeRequest", "SubscribeRequestParams", "Task", "TaskAugmentedRequestParams", "TaskMetadata", "TaskStatus", "TaskStatusNotification", "TaskStatusNotificationParams", "TextContent", "TextResourceContents", "TitledMultiSelectEnumSchema", "TitledSingleSelectEnumSchema", "Tool", "ToolAnnotations", "ToolChoice", "ToolExecution", "ToolListChangedNotification", "ToolResultContent", "ToolUseContent", "URLElicitationRequiredError", "UnsubscribeRequest", "UnsubscribeRequestParams", "UntitledMultiSelectEnumSchema", "UntitledSingleSelectEnumSchema", "CallToolRequestParamsMeta", "CancelTaskRequestParams", "ClientCapabilitiesElicitation", "ClientCapabilitiesRoots", "ClientCapabilitiesSampling", "ClientCapabilitiesTasksRequestsElicitation", "ClientCapabilitiesTasksRequestsSampling", "ClientCapabilitiesTasksRequests", "ClientCapabilitiesTasks", "GetTaskRequestParams", "GetTaskPayloadRequestParams", "CompleteRequestParamsMeta", "CompleteRequestParamsArgument", "CompleteRequestParamsContext", "CompleteResultCompletion", "CreateMessageRequestParamsMeta", "ElicitRequestFormParamsMeta", "ElicitRequestFormParamsRequestedSchema", "ElicitRequestURLParamsMeta", "ElicitationCompleteNotificationParams", "TitledSingleSelectEnumSchemaOneOf", "UntitledMultiSelectEnumSchemaItems", "TitledMultiSelectEnumSchemaItemsAnyOf", "TitledMultiSelectEnumSchemaItems", "GetPromptRequestParamsMeta", "InitializeRequestParamsMeta", "PaginatedRequestParamsMeta", "ReadResourceRequestParamsMeta", "RequestParamsMeta", "ResourceRequestParamsMeta", "ServerCapabilitiesPrompts", "ServerCapabilitiesResources", "ServerCapabilitiesTasksRequestsTools", "ServerCapabilitiesTasksRequests", "ServerCapabilitiesTasks", "ServerCapabilitiesTools", "SetLevelRequestParamsMeta", "SubscribeRequestParamsMeta", "TaskAugmentedRequestParamsMeta", "ToolInputSchema", "ToolOutputSchema", "UnsubscribeRequestParamsMeta"];
