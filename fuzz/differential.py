@@ -156,11 +156,13 @@ class Reference:
         errors: list[Any] = []
         warnings: list[Any] = []
         omitted: dict[str, int] | None = None  # past the error cap: how many were not listed
+        dropped = False  # lenient: the document stripped whole, as the command line says it
         definition = job.get("definition", self.codec.ROOT)
         try:
             if job["lenient"]:
                 decoded = self.codec.decode_lenient(data, definition)
                 warnings = list(decoded.warnings)
+                dropped = decoded.dropped
                 if getattr(decoded, "omitted", 0):
                     omitted = {"errors": 0, "warnings": decoded.omitted}
             else:
@@ -169,8 +171,12 @@ class Reference:
             errors = list(exc.errors)
             if getattr(exc, "count", len(errors)) > len(errors):
                 omitted = {"errors": exc.count - len(errors), "warnings": 0}
-        answer = {"valid": not errors, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]}
-        return _plain(answer if omitted is None else {**answer, "omitted": omitted})
+        answer: dict[str, Any] = {"valid": not errors, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]}
+        if omitted is not None:
+            answer["omitted"] = omitted
+        if dropped:
+            answer["dropped"] = True
+        return _plain(answer)
 
 
 # -- inputs -------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .binding import CONFIG
+from .errors import SpecError
 from .output import Drift
 from .pipeline import SpecOutput, discover_specs, drift, render_specs, write_all
 
@@ -56,6 +57,12 @@ def _spec_dirs(spec: Paths | None) -> list[Path]:
 
 def _render(spec: Paths | None, out: Path, templates: Sequence[str | Path], targets: Sequence[str | Path],
             only_targets: Sequence[str | Path], allow_new_slots: bool) -> list[SpecOutput]:
+    # what the command line's options refuse before any work (click.Path), refused here too
+    for t in templates:
+        if not Path(t).is_dir():
+            raise SpecError(str(t), "", "templates: not a folder (one laid out like templates/: python/, typescript/...)")
+    if out.exists() and not out.is_dir():
+        raise SpecError(str(out), "", "out: a file, where the folder the packages are generated into goes")
     return render_specs(
         _spec_dirs(spec), [Path(t) for t in templates], allow_new_slots, list(targets), out=out, only=list(only_targets)
     )

@@ -4,6 +4,7 @@ schema, and the names and options each target needs. Protocol facts live here, n
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,7 +91,11 @@ class Binding:
         """How generated files name a spec file: from the spec folder's parent (`spec/agui/x`),
         so the output does not depend on where the command runs from."""
         base = self.spec_dir.resolve()
-        rel = path.resolve().relative_to(base).as_posix()
+        try:
+            rel = path.resolve().relative_to(base).as_posix()
+        except ValueError:  # a link in the folder to a file elsewhere: named by its place in the folder
+            base = Path(os.path.normpath(self.spec_dir.absolute()))
+            rel = Path(os.path.normpath(path.absolute())).relative_to(base).as_posix()
         return f"{base.parent.name}/{base.name}/{rel}" if base.parent.name else f"{base.name}/{rel}"
 
     def target(self, name: str) -> dict[str, Any]:
@@ -212,6 +217,10 @@ def load_binding(spec_dir: Path) -> Binding:
         if not isinstance(entry, str) or not (spec_dir / entry).is_dir():
             raise SpecError(shown, "[protocol].runtime", "a folder, or a list of folders, of the spec (holding <target>/<file>)")
         runtime.append(spec_dir / entry)
+    overlays = proto.get("overlays", [])
+    if not isinstance(overlays, list) or not all(isinstance(o, str) for o in overlays):
+        raise SpecError(shown, "[protocol].overlays", "must be a list of file names (overlays = [\"overlay.json\"])")
+    _inside(shown, spec_dir, proto, overlays)
     return Binding(
         stdio=_stdio(shown, raw.get("stdio")),
         spec_dir=spec_dir,
@@ -223,7 +232,7 @@ def load_binding(spec_dir: Path) -> Binding:
         name=proto["name"],
         version=proto["version"],
         schema=spec_dir / proto["schema"],
-        overlays=tuple(spec_dir / str(o) for o in proto.get("overlays", [])),
+        overlays=tuple(spec_dir / o for o in overlays),
         root=proto.get("root"),
         fixtures=spec_dir / proto["fixtures"] if isinstance(proto.get("fixtures"), str) else None,
         examples=spec_dir / proto["examples"] if isinstance(proto.get("examples"), str) else None,
@@ -239,6 +248,16 @@ def load_binding(spec_dir: Path) -> Binding:
         annotations=frozenset(annotations),
         root_name=root_name,
     )
+
+
+def _inside(shown: str, spec_dir: Path, proto: dict[str, Any], overlays: list[str]) -> None:
+    """The files [protocol] names are the spec folder's own: generated files name them by their
+    place in it, so that the output does not depend on where the folder is."""
+    base = os.path.normpath(spec_dir.absolute())
+    named = [(k, proto[k]) for k in ("schema", "rules", "fixtures", "examples", "conformance") if isinstance(proto.get(k), str)]
+    for key, value in named + [(f"overlays[{i}]", o) for i, o in enumerate(overlays)]:
+        if os.path.commonpath([base, os.path.normpath(os.path.join(base, value))]) != base:
+            raise SpecError(shown, f"[protocol].{key}", f"{value!r} is outside the spec folder: copy it in (a spec folder holds what it compiles; `specbind init` copies a schema)")
 
 
 def _stdio(shown: str, table: dict[str, Any] | None) -> Stdio | None:

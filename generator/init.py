@@ -91,7 +91,10 @@ def init(schema: Path, name: str, spec_dir: Path) -> Initialized:
     title = raw.get("title") if isinstance(raw.get("title"), str) else info.get("title") if isinstance(info.get("title"), str) else name
     version = str(info.get("version")) if openapi and info.get("version") is not None else _version_of(raw)
     target = folder / ("schema" + (schema.suffix if schema.suffix in (".json", ".yaml", ".yml") else ".json"))
-    folder.mkdir(parents=True)
+    try:
+        folder.mkdir(parents=True)
+    except OSError as exc:
+        raise SpecError(str(folder), "", f"cannot be made ({exc.strerror or exc}): nothing was written") from None
     try:
         target.write_bytes(data)
         sha = hashlib.sha256(data).hexdigest()

@@ -1,5 +1,5 @@
 """`python -m specbind`: the command line."""
 
-from generator.cli import main
+from generator.entry import main
 
-main(prog_name="specbind")
+main()

@@ -104,7 +104,7 @@ def test_an_unreadable_input_is_a_usage_error(tmp_path: Path) -> None:
         (["serve", "--spec", SPEC_AGUI, "--port", "99999"], "99999 is not in the range 0<=x<=65535"),
         (["replay", "--spec", SPEC_AGUI, "--report", "sarif", "/no/such/dir/x.sarif", SPEC_AGUI / "samples" / "valid.jsonl"], "/no/such/dir does not exist"),
         (["convert", "--spec", SPEC_AGUI, "--generated", "generated", "--from", "json", "--to", "proto", "-", "-"], "No such option '--generated'"),
-        (["validate", "--spec", SPEC_AGUI, "--out", "/no/such/out", SPEC_AGUI / "samples" / "valid.jsonl"], "does not exist: run `specbind generate` first"),
+        (["validate", "--spec", SPEC_AGUI, "--out", "/no/such/out", SPEC_AGUI / "samples" / "valid.jsonl"], "does not exist: run `specbind generate --spec"),
         (["generate", "--templates", SPEC_AGUI / "samples"], "overrides nothing"),
         (["nope"], "No such command 'nope'"),
         (["fuzz", "--spec", SPEC_AGUI.parent / "harness-runtime", "--runs", "1", "http://127.0.0.1:9/"], "harness_runtime has no http_client module"),

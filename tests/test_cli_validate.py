@@ -119,7 +119,8 @@ def test_missing_spec_folder_is_a_usage_error(doc: WriteDoc) -> None:
 def test_ungenerated_package_is_a_usage_error(doc: WriteDoc, tmp_path: Path) -> None:
     result = validate("--out", tmp_path / "empty", doc("good.json", GOOD))
     assert result.exit_code == 2
-    assert "run `specbind generate` first" in result.stderr
+    assert f"run `specbind generate --spec spec/agui --out {tmp_path / 'empty'}` first" in result.stderr
+    assert "or pass --out with the folder you generated it into" in result.stderr
 
 
 def test_stale_package_is_refused(doc: WriteDoc, tmp_path: Path) -> None:

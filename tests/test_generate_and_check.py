@@ -166,7 +166,7 @@ def _check(spec: Path, out: Path, *extra: Any) -> Any:
 def _dirty(result: Any) -> str:
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit)
-    assert "run `specbind generate`" in result.stderr
+    assert "run `specbind generate" in result.stderr and "and commit the result" in result.stderr
     return str(result.stdout)
 
 

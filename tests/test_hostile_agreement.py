@@ -229,11 +229,11 @@ def python_answer(spec: str, job: dict[str, Any], data: bytes) -> dict[str, Any]
         return json.loads(json.dumps(module.replay(data, fmt=job["format"], after=job["after"]), default=str))
     try:
         if job["lenient"]:
-            warnings = [w.as_dict() for w in package.codec_json.decode_lenient(data).warnings]
-        else:
-            package.codec_json.decode(data)
-            warnings = []
-        return {"valid": True, "errors": [], "warnings": warnings}
+            result = package.codec_json.decode_lenient(data)
+            answer = {"valid": True, "errors": [], "warnings": [w.as_dict() for w in result.warnings]}
+            return {**answer, "dropped": True} if result.dropped else answer
+        package.codec_json.decode(data)
+        return {"valid": True, "errors": [], "warnings": []}
     except package.DecodeError as exc:
         return {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": []}
 

@@ -96,7 +96,7 @@ def test_the_hooks_pass_on_an_up_to_date_repository_and_fail_on_drift(repos: dic
     models.write_text(models.read_text() + "# edited by hand\n")
     stale = _pre_commit(repos)
     assert stale.returncode == 1
-    assert "changed  pets/models.py" in stale.stdout and "run `specbind generate`" in stale.stdout
+    assert "changed  pets/models.py" in stale.stdout and "run `specbind generate --spec schemas/pets --out vendor` and commit the result" in stale.stdout
     _git(user, "checkout", "--", "vendor")
     binding = user / "schemas" / "pets" / "binding.toml"
     binding.write_text(binding.read_text().replace("[python]", "[pyhton]"))

@@ -81,13 +81,18 @@ def test_agui_rules_lint_clean(agui_ir, tmp_path: Path) -> None:  # type: ignore
         (('set role "reasoning"', 'set role "assistant"'), 'set role "assistant"', "cannot be 'assistant'"),
         (("outlives-run closed", "outlives-run finished"), "entity tool key toolCallId", "outlives-run 'finished' is not a state of entity tool"),
         (("on-retired EVENT-RETIRED\n", ""), "retired THINKING_START as", "retired shapes need `on-retired RULE`"),
+        # a message template: a misspelt placeholder printed `?`, a lone brace crashed the automaton
+        (("RUN_ERROR, not {type}", "RUN_ERROR, not {tpye}"), "not {tpye}", "rule RUN-FIRST-EVENT: unknown placeholder '{tpye}'"),
+        (("RUN_ERROR, not {type}", "RUN_ERROR, not {type} {"), "not {type} {", "rule RUN-FIRST-EVENT: a lone '{'"),
+        (("RUN_ERROR, not {type}", "RUN_ERROR, not {type:>9}"), "not {type:>9}", "unknown placeholder '{type:>9}'"),
+        (("initial idle\n", "initial idle\n  initial active\n"), "initial active", "`initial` given twice in machine run (first on line"),
     ],
     ids=[
         "wrong-discriminator", "unknown-event", "unknown-key-field", "duplicate-rule", "unknown-rule",
         "enum-value-that-does-not-exist", "unknown-field-in-expression", "bad-character", "unknown-level",
         "unknown-entity", "unknown-state", "unhandled-event-type", "chunk-in-entity",
         "retired-type-is-current", "retired-sets-unknown-field", "retired-value-not-admitted", "outlives-unknown-state",
-        "retired-without-on-retired",
+        "retired-without-on-retired", "message-unknown-placeholder", "message-lone-brace", "message-format-spec", "initial-twice",
     ],
 )
 def test_mistakes_are_located(agui_ir, tmp_path: Path, change: tuple[str, str], needle: str, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -105,6 +105,8 @@ def python_validation(spec: str, definition: str, text: str, lenient: bool, **op
             found = {"valid": True, "errors": [], "warnings": [w.as_dict() for w in result.warnings]}
             if result.omitted:
                 found["omitted"] = {"errors": 0, "warnings": result.omitted}
+            if result.dropped:
+                found["dropped"] = True
             return found
         package.codec_json.decode(text.encode("utf-8"), definition, **options)
         return {"valid": True, "errors": [], "warnings": []}

@@ -35,6 +35,8 @@ def validate(
     """Validate JSON documents (one per FILE, - for stdin) against a definition.
 
     Exit 0 when every document is valid, 1 when any is not, 2 on usage errors."""
+    if sum(1 for p in files if str(p) == "-") > 1:
+        raise click.UsageError("stdin (-) can be read once")
     tools = binding_tools(binding_target)
     if tools is not None:
         try:
@@ -59,11 +61,13 @@ def validate(
         errors: list[Any] = []
         warnings: list[Any] = []
         more = {"errors": 0, "warnings": 0}
+        dropped = False
         try:
             if lenient:
                 result = dec.decode_lenient(data)
                 warnings = list(result.warnings)
                 more["warnings"] = result.omitted
+                dropped = result.dropped
             else:
                 dec.decode(data)
         except package.DecodeError as exc:
@@ -74,6 +78,8 @@ def validate(
         report: dict[str, Any] = {"file": shown, "valid": valid, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]}
         if any(more.values()):
             report["omitted"] = more
+        if dropped:
+            report["dropped"] = True
         _print_validation(report, name, as_json)
     sys.exit(0 if all_valid else 1)
 
@@ -84,7 +90,10 @@ def _print_validation(result: dict[str, Any], name: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
         return
-    click.echo(f"{result['file']}: {'valid' if result['valid'] else 'invalid'} {name}")
+    # lenient: a document stripped whole (an unknown value where its definition needs a known
+    # one) is not an error, but nothing of it is kept
+    whole = " (stripped whole: nothing of it is kept)" if result.get("dropped") else ""
+    click.echo(f"{result['file']}: {'valid' if result['valid'] else 'invalid'} {name}{whole}")
     omitted = result.get("omitted", {})
     for kind, key in (("error  ", "errors"), ("warning", "warnings")):
         for e in result[key]:
@@ -121,13 +130,15 @@ def check_resume(spec_dir: Path, finished: Path | None, input_path: Path, now: s
             raise click.BadParameter(f"not an ISO 8601 instant: {now!r}", param_hint="--now") from None
         if when.tzinfo is None:
             when = when.replace(tzinfo=datetime.timezone.utc)
+    reading = finished
     try:
         question = None
         if finished is not None:
             question = codec.decode(finished.read_bytes(), module.TABLES["event_classes"][spec["questions"]["event"]])
+        reading = input_path
         answer = codec.decode(input_path.read_bytes(), spec["input"]["definition"])
     except codec.DecodeError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {reading}: {exc}", err=True)
         sys.exit(2)  # a refused input, not a finding about the resume
     findings = module.check_answers(name, question, answer, when)
     if as_json:

@@ -172,14 +172,17 @@ def load_package(spec_dir: Path, out: Path) -> ModuleType:
         package = binding.target("python").get("package")
     except SpecError as exc:
         fail(exc)  # a refused spec: one line, as the compile commands say it
+    regenerate = f"specbind generate --spec {spec_dir} --out {out}"
     if not (out / str(package) / "__init__.py").exists():
-        raise click.UsageError(f"{out}/{package} does not exist: run `specbind generate` first")
+        raise click.UsageError(
+            f"{out}/{package} does not exist: run `{regenerate}` first, or pass --out with the folder you generated it into"
+        )
     if str(out.resolve()) not in sys.path:
         sys.path.insert(0, str(out.resolve()))
     module = importlib.import_module(str(package))
     digest = hashlib.sha256(binding.schema.read_bytes()).hexdigest()
     if module.SCHEMA_SHA256 != digest:
-        raise click.UsageError(f"{out}/{package} was generated from another schema: run `specbind generate`")
+        raise click.UsageError(f"{out}/{package} was generated from another schema: run `{regenerate}`")
     return module
 
 

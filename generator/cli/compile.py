@@ -5,6 +5,7 @@ when they run, so the tool commands start fast."""
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ import click
 from ..binding import load_binding
 from ..errors import SpecError
 from .common import (
+    OUT,
     SPEC_ROOT,
     allow_option,
     debug_option,
@@ -148,9 +150,13 @@ def check(
             for ln in lines[2:14]:
                 click.echo(f"    {ln}")
     if dirty:
+        # the command that regenerates exactly this: the same specs, output, templates and targets
+        given = [("--spec", spec), ("--out", (out,) if out != OUT else ()), ("--templates", templates),
+                 ("--target", target_dirs), ("--only-target", only_targets)]
+        again = " ".join(["specbind generate"] + [f"{flag} {shlex.quote(str(v))}" for flag, values in given for v in values])
         if any(o.ledger_update for o in outputs):
-            click.echo("run `specbind generate --allow-new-slots` and commit the ledger", err=True)
-        click.echo("run `specbind generate` and commit the result", err=True)
+            click.echo(f"run `{again} --allow-new-slots` and commit the ledger", err=True)
+        click.echo(f"run `{again}` and commit the result", err=True)
         sys.exit(1)
 
 

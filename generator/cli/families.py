@@ -122,13 +122,14 @@ class FamilyJudge:
 class FindingText:
     """A finding as `replay` prints it in text mode, with the revision that found it."""
 
-    def __init__(self, entry: dict[str, Any]) -> None:
+    def __init__(self, entry: dict[str, Any], unit: str = "event") -> None:
         self.entry = entry
+        self.unit = unit  # what an index counts: a message of two parties, or an event
 
     def __str__(self) -> str:
         e = self.entry
         kind = f" ({e['type']})" if e.get("type") else ""
-        return f"{e['rule']} [{e['level']}] event {e['index']}{kind}: {e['message']} [{e['revision']}]"
+        return f"{e['rule']} [{e['level']}] {self.unit} {e['index']}{kind}: {e['message']} [{e['revision']}]"
 
 
 class FamilyReplay:
@@ -161,6 +162,11 @@ class FamilyReplay:
             raise click.UsageError(f"revision {which} ({self.unjudged[forced or next(iter(self.unjudged))]}) declares no rules file: there is nothing to replay against")
         self.forced = forced
         self.family_rules: dict[str, dict[str, Any]] = self.router_type(forced=forced).rules
+
+    @property
+    def unit(self) -> str:
+        """What a finding's index counts, as the revisions' packages say it (two parties: messages)."""
+        return next((str(m._UNIT) for m in self.automata.values() if hasattr(m, "_UNIT")), "event")
 
     @property
     def rules(self) -> dict[str, dict[str, str]]:
@@ -327,7 +333,7 @@ class _FamilyRun:
         new = new[:room]
         self.found += new
         if new and self.on_findings is not None:
-            self.on_findings([FindingText(e) for e in new])
+            self.on_findings([FindingText(e, self.owner.unit) for e in new])
 
     def drain(self) -> None:
         """The messages the router still holds, delivered (once)."""

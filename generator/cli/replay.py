@@ -210,7 +210,7 @@ def _other_family(tools: Any, family: FamilyReplay, streams: tuple[Path, ...], a
         results = family.replay_with(tools, ["-" if p is None else str(p) for p, _ in files], **limit)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
-    _print_other(files, results, streams, as_json, lambda f: str(FindingText(f)), report, family.rules)
+    _print_other(files, results, streams, as_json, lambda f: str(FindingText(f, family.unit)), report, family.rules)
 
 
 def _print_other(files: list[tuple[Path | None, str]], results: list[dict[str, Any]], streams: tuple[Path, ...], as_json: bool,
@@ -278,7 +278,7 @@ def _consumer(job: Job) -> Any:
     try:
         consumer_module = importlib.import_module(job.package + ".consumer")
     except ModuleNotFoundError:
-        raise click.UsageError("--project, --delivered, --client-version and --input need a consumer core, which this package has not") from None
+        raise click.UsageError("--project, --delivered, --client-version and --input need a consumer core, which this package does not have") from None
     try:
         return consumer_module.Consumer(client_version=job.client_version, input=job.input, keep_delivered=job.delivered)
     except ValueError as exc:  # a version that does not parse, or an input the schema refuses

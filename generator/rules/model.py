@@ -9,6 +9,10 @@ from .syntax import Token
 
 LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
 FATAL_LEVELS = ("MUST", "MUST NOT")
+# What a message template may name: the values every binding's automaton gives a finding. `{{`
+# and `}}` are literal braces; anything else in braces would print `?` in one binding and fail
+# in another, so the parser refuses it.
+PLACEHOLDERS = ("type", "index", "ids", "run", "state", "kind", "field", "actual", "expected", "detail", "declared")
 
 
 @dataclass

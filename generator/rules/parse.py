@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -167,9 +168,19 @@ class Parser:
         page = c.string("the spec page")
         section = c.string("the section")
         c.keyword("message")
+        message_tok = c.peek()
         message = c.string("the message template")
         c.end()
+        self.check_template(c, message_tok, rid.text, message)
         self.out.rules[rid.text] = R.Rule(rid.text, level, page, section, message, rid)
+
+    def check_template(self, c: Cursor, at: Token | None, rule: str, message: str) -> None:
+        for m in re.finditer(r"\{\{|\}\}|\{([^{}]*)\}|[{}]", message):
+            name = m.group(1)
+            if m.group() in ("{{", "}}") or name in R.PLACEHOLDERS:
+                continue
+            what = f"unknown placeholder {m.group()!r}" if name is not None else f"a lone {m.group()!r} (write {m.group() * 2} for the brace itself)"
+            raise c.fail(at, f"rule {rule}: {what} in its message; a placeholder is one of {', '.join('{' + p + '}' for p in R.PLACEHOLDERS)}")
 
     def stmt_pass(self, c: Cursor) -> None:
         c.keyword("pass")
@@ -284,9 +295,14 @@ class Parser:
         identity = None
         transitions: list[R.Transition] = []
         at_end: list[R.Transition] = []
+        given: dict[str, int] = {}  # a statement said once per machine: the line that said it
         for stmt in body:
             m = Cursor(stmt, self.file)
             kw = stmt.head.text
+            if kw in ("states", "initial", "after-cursor", "identity"):
+                if kw in given:
+                    raise m.fail(stmt.head, f"`{kw}` given twice in machine {name} (first on line {given[kw]})")
+                given[kw] = stmt.head.line
             if kw == "states":
                 m.next("states")
                 states = [t.text for t in m.words_until()]

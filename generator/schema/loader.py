@@ -454,6 +454,11 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
                 check_vocabulary(doc, sub, pointer_join(where, name))
         elif key in V.SCHEMA_SINGLE or (key == "items" and not isinstance(value, list)):
             check_vocabulary(doc, value, where)
+        elif key == "enum":
+            if not isinstance(value, list):
+                raise SpecError(doc.display, where, "enum must be an array of the values it admits")
+            if not value:
+                raise SpecError(doc.display, where, "an empty enum admits no value (JSON Schema: it SHOULD list one at least): write `false` for a schema nothing matches")
         elif key in V.SCHEMA_LISTS or key == "items":
             if not isinstance(value, list) or (not value and key != "prefixItems" and key != "items"):
                 raise SpecError(doc.display, where, f"{key} must be a non-empty array of schemas")

@@ -139,6 +139,7 @@ interface Validated {
   errors: unknown[];
   warnings: unknown[];
   omitted?: { errors: number; warnings: number };
+  dropped?: true;
 }
 
 /** One document's result; `maxErrors` as decode takes it (undefined: the default). */
@@ -149,6 +150,7 @@ function validateOne(data: Uint8Array | string, definition: DefinitionName, leni
       const result = decodeLenient(data, definition, options);
       const out: Validated = { valid: true, errors: [], warnings: result.warnings.map((w) => w.asDict()) };
       if (result.omitted) out.omitted = { errors: 0, warnings: result.omitted };
+      if (result.dropped) out.dropped = true;
       return out;
     }
     decode(data, definition, options);
