@@ -412,21 +412,8 @@ def _quick_row(type_: str, steps: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...
     return (0, type_, tuple(keyed), tuple(sorted(absent)), steps)
 
 
-def _quick_rows(
-    rows: dict[str, tuple[Any, ...]], state: str
-) -> dict[Any, tuple[Any, ...]]:
-    """Event class -> _quick_row, for the event types that in this state drive nothing but
-    entity steps (a plain row), or nothing at all (no row: the entry is (2, type))."""
-    out: dict[Any, tuple[Any, ...]] = {}
-    for type_, cls in _CLASSES.items():
-        if type_ in _CHUNK_KINDS:
-            continue
-        row = rows.get(type_)
-        if row is None:
-            out[cls] = (2, type_)
-        elif row[6] and (state, type_) not in _CASES:
-            out[cls] = _quick_row(type_, row[4])
-    return out
+_TYPES: dict[Any, str] = {cls: type_ for type_, cls in _CLASSES.items()}
+"""Event class -> its event type."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,26 +593,12 @@ class Automaton:
             for name, spec in TABLES["entities"].items()
             if spec["outlives_run"]
         }
-        # the rows with this instance's entity stores bound in, saving a lookup per step
-        self._rows = {
-            state: {
-                type_: row[:4]
-                + (
-                    tuple(
-                        (
-                            self._entities[st[0]],
-                            *st[1:6],
-                            st[0],
-                            self._past.get(st[0]),
-                            st[6],
-                        )
-                        for st in row[4]
-                    ),
-                )
-                + row[5:]
-                for type_, row in rows.items()
-            }
-            for state, rows in _ROWS.items()
+        # state -> event type -> its row with this instance's entity stores bound in (saving a
+        # lookup per step), None for no row; bound when the type first arrives in the state (a
+        # session meets few of the table's rows: binding them all cost more than judging a
+        # short one)
+        self._rows: dict[str, dict[str, tuple[Any, ...] | None]] = {
+            state: {} for state in _ROWS
         }
         # retired shapes: slot -> the id a translation minted and later ones continue
         self._held: dict[str, str] = {}
@@ -642,10 +615,40 @@ class Automaton:
         # when a dict: the events decoded from documents, counted per class
         self.counts: dict[Any, int] | None = None
         # state -> event class -> the steps of an event that changes nothing when each is quiet
-        # (feed_documents' hot path; anything else takes feed)
+        # (feed_documents' hot path; () when it takes feed), made when the class first arrives
         self._quick: dict[str, dict[Any, tuple[Any, ...]]] = {
-            state: _quick_rows(rows, state) for state, rows in self._rows.items()
+            state: {} for state in _ROWS
         }
+
+    def _bind(self, type_: str) -> tuple[Any, ...] | None:
+        """The row of an event type in the current state with this instance's entity stores
+        bound in (None: the state has no row for it), kept for the next such event."""
+        row = _ROWS[self.state].get(type_)
+        if row is not None:
+            steps = tuple(
+                (self._entities[st[0]], *st[1:6], st[0], self._past.get(st[0]), st[6])
+                for st in row[4]
+            )
+            row = row[:4] + (steps,) + row[5:]
+        self._rows[self.state][type_] = row
+        return row
+
+    def _quick_entry(self, cls: Any) -> tuple[Any, ...]:
+        """feed_documents' entry for an event class in the current state, kept for the next such
+        event: _quick_row for a type whose row drives nothing but entity steps (a plain row),
+        (2, type) for one with no row (nothing happens), () for the others (they take feed).
+        """
+        type_ = _TYPES.get(cls)
+        entry: tuple[Any, ...] = ()
+        if type_ is not None and type_ not in _CHUNK_KINDS:
+            rows = self._rows[self.state]
+            row = rows[type_] if type_ in rows else self._bind(type_)
+            if row is None:
+                entry = (2, type_)
+            elif row[6] and (self.state, type_) not in _CASES:
+                entry = _quick_row(type_, row[4])
+        self._quick[self.state][cls] = entry
+        return entry
 
     @property
     def outcome(self) -> str:
@@ -984,7 +987,9 @@ class Automaton:
                 run = 1
             if quick is not None:
                 entry = quick.get(cls)
-                if entry is not None:
+                if entry is None:
+                    entry = self._quick_entry(cls)
+                if entry:
                     kind = entry[0]
                     if kind == 1:  # (1, type, field, store, states, owner, steps)
                         if getattr(ev, entry[5]) is UNSET:
@@ -1071,7 +1076,8 @@ class Automaton:
         else:
             self._expanded = None
             self._last = event
-            row = self._rows[self.state].get(type_)
+            rows = self._rows[self.state]
+            row = rows[type_] if type_ in rows else self._bind(type_)
             if row is not None and row[6]:
                 for step in row[4]:
                     if step[
@@ -1121,7 +1127,8 @@ class Automaton:
         """The machine's row for the event, its requirements, entity steps and checks, its
         actions. ``shallow``: the row alone (two parties: a result not of its request's type,
         already reported, still answers its request and so moves the phases)."""
-        row = self._rows[self.state].get(type_)
+        rows = self._rows[self.state]
+        row = rows[type_] if type_ in rows else self._bind(type_)
         if row is None:
             return
         for when, case in _CASES.get((self.state, type_), ()):
