@@ -541,10 +541,12 @@ class Decoder:
 
     def _reopen(self, data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
         """A document the classes refused (``exc``) read again through the twins: the typed
-        value where its only fault was undeclared members of open objects, else FULL. msgspec
-        names the object holding the first undeclared member it met: at the top (no path), the
-        shallow twins may do."""
-        if self._open_type is None:
+        value where its only fault was undeclared members of open objects, else FULL. The
+        twins differ from the classes in nothing else: any other first fault is the document's
+        own (the full path explains it, no second read). msgspec names the object holding the
+        first undeclared member it met: at the top (no path), the shallow twins may do.
+        """
+        if self._open_type is None or not exc.args[0].startswith(_UNKNOWN):
             return FULL
         try:
             value = None
@@ -802,6 +804,8 @@ _SCALARS = frozenset({str, int, float, bool, type(None), type(msgspec.UNSET)})
 _TWINS: dict[type[Any], type[Any]] = models.TWINS
 _AT = " - at `"
 """What msgspec writes before the path of a refused value below the top of a document."""
+_UNKNOWN = "Object contains unknown field"
+"""How msgspec's refusal of an undeclared member begins."""
 _MEMBERS: msgspec.json.Decoder[dict[str, msgspec.Raw]] = msgspec.json.Decoder(
     dict[str, msgspec.Raw]
 )

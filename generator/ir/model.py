@@ -204,6 +204,10 @@ class IR:
     # "exact": 1.0 is not an integer (the default of existing bindings); "json-schema": it is
     integers: str = "exact"
     formats: bool = False  # whether `format` asserts (the formats the validator knows)
+    # the recursive aliases (a type alias of itself through arrays, maps and unions), each
+    # validated by its compiled schema (its definition in `defs`): their exact type, which the
+    # targets name for type checkers (the value at run time is the plain JSON value)
+    exact: dict[str, TypeExpr] = field(default_factory=dict)
 
     def deref(self, t: TypeExpr) -> TypeExpr | Definition:
         return self.defs[t.name] if isinstance(t, TRef) else t

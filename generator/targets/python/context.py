@@ -232,26 +232,11 @@ class _Context:
 
     def recursive(self) -> set[str]:
         """Type aliases that name themselves through arrays, maps and unions (a JSON-value-like
-        `Node = str | list[Node]`), directly or through other aliases. msgspec cannot decode
-        into a recursive alias, so at run time each is the plain JSON value typed by the JSON
-        types it admits, checked by the validator (a definition reaching one takes that path)."""
-        edges: dict[str, set[str]] = {}
-        for d in self.ir.defs.values():
-            if isinstance(d, (M.AliasDef, M.UnionDef)):
-                edges[d.name] = self.refs(d.union if isinstance(d, M.UnionDef) else d.type)
-        found: set[str] = set()
-        for start in edges:
-            stack, seen = list(edges[start]), set()
-            while stack:
-                name = stack.pop()
-                if name == start:
-                    found.add(start)
-                    break
-                if name in seen or name not in edges:
-                    continue
-                seen.add(name)
-                stack.extend(edges[name])
-        return found
+        `Node = str | list[Node]`), directly or through other aliases: the IR validates each by
+        its compiled schema (msgspec cannot decode into a recursive alias), so at run time each
+        is the plain JSON value typed by the JSON types it admits; `IR.exact` keeps the exact
+        type, which type checkers see."""
+        return set(self.ir.exact)
 
     def recursive_aliases(self) -> list[dict[str, Any]]:
         """The recursive aliases: the exact recursive annotation for type checkers, the loose
@@ -259,10 +244,8 @@ class _Context:
         out = []
         for name in sorted(self.recursive(), key=list(self.ir.defs).index):
             d = self.ir.defs[name]
-            assert isinstance(d, (M.AliasDef, M.UnionDef))
-            t = d.union if isinstance(d, M.UnionDef) else d.type
-            loose = self.sym.loose_annotation(M.json_types(t, self.ir.defs.__getitem__))
-            out.append({"name": self.py[name], "doc": d.doc, "annotation": self.ann(t), "runtime": loose})
+            assert isinstance(d, M.AliasDef)
+            out.append({"name": self.py[name], "doc": d.doc, "annotation": self.ann(self.ir.exact[name]), "runtime": self.ann(d.type)})
         return out
 
     def aliases(self, late: bool) -> list[dict[str, Any]]:
@@ -271,7 +254,7 @@ class _Context:
         for d in self.ir.defs.values():
             if isinstance(d, (M.AliasDef, M.UnionDef)) and d.name not in recursive:
                 t = d.union if isinstance(d, M.UnionDef) else d.type
-                deps = self.refs(t) - recursive  # a recursive alias is declared before them all
+                deps = self.refs(t)  # one naming a recursive alias comes after it (late)
                 if bool(deps) == late:
                     items.append((d, t, deps))
         if not late:

@@ -193,7 +193,9 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
             entry["literals"] = ts_literal(list(d.values))
         else:
             entry["kind"] = "alias"
-            entry["type"] = types.expr(d.type)
+            # a recursive alias is exact (TypeScript names a type inside itself); its value is
+            # the plain JSON one its compiled schema checked
+            entry["type"] = types.expr(ir.exact.get(name, d.type))
             entry["tagged"] = None
         declarations.append(entry)
     root = binding.root or ir.root or next(iter(ir.defs))  # none named: the first definition
