@@ -11,7 +11,7 @@ discriminator as a class attribute (``event.type``), not as a field.
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
@@ -26,10 +26,8 @@ __all__ = [
     "ElicitRequestParams",
     "EnumSchema",
     "InputResponse",
-    "JSONObject",
     "JSONRPCMessage",
     "JSONRPCResponse",
-    "JSONValue_",
     "MetaObject",
     "MultiSelectEnumSchema",
     "PrimitiveSchemaDefinition",
@@ -181,6 +179,8 @@ __all__ = [
     "ServerCapabilitiesTools",
     "ToolInputSchema",
     "ToolOutputSchema",
+    "JSONObject",
+    "JSONValue_",
     "ClientRequest",
     "ClientResult",
     "ContentBlock",
@@ -240,9 +240,6 @@ EnumSchema: TypeAlias = dict[str, Any]
 InputResponse: TypeAlias = dict[str, Any]
 
 
-JSONObject: TypeAlias = dict[str, Any]
-
-
 JSONRPCMessage: TypeAlias = dict[str, Any]
 """Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
 sent.
@@ -251,9 +248,6 @@ sent.
 
 JSONRPCResponse: TypeAlias = dict[str, Any]
 """A response to a request, containing either the result or error."""
-
-
-JSONValue_: TypeAlias = dict[str, Any] | list[Any] | str | int | bool
 
 
 MetaObject: TypeAlias = dict[str, JSONValue]
@@ -3765,6 +3759,17 @@ class ToolOutputSchema(Struct, kw_only=True, forbid_unknown_fields=True, dict=Tr
     """
 
     schema: str | UnsetType = field(default=UNSET, name="$schema")
+
+
+# Aliases that name themselves (through arrays, maps, unions): exact for type checkers; msgspec
+# cannot decode into a recursive alias, so at run time each is the plain JSON value typed by its
+# JSON types, and the codec's validator checks the rest (codec_json._SLOW).
+if TYPE_CHECKING:
+    JSONObject: TypeAlias = "dict[str, JSONValue_]"
+    JSONValue_: TypeAlias = "JSONObject | list[JSONValue_] | str | int | bool"
+else:
+    JSONObject = dict[str, Any]
+    JSONValue_ = dict[str, Any] | list[Any] | str | int | bool
 
 
 ClientRequest: TypeAlias = (

@@ -99,7 +99,11 @@ class _Builder:
     def build(self) -> M.IR:
         for name in self.doc.defs:
             self.definition(name)
+        exact: dict[str, M.TypeExpr] = {}
         for name in self.recursive_aliases():
+            typed = self.defs[name]
+            assert isinstance(typed, (M.AliasDef, M.UnionDef))
+            exact[name] = typed.union if isinstance(typed, M.UnionDef) else typed.type
             self.defs[name] = self.general_definition(name, self.doc.defs[name], self.doc.def_pointer(name))
         ordered = {name: self.defs[name] for name in [*self.doc.defs, *self.synthesized]}
         for name, d in ordered.items():
@@ -119,6 +123,7 @@ class _Builder:
             draft=self.doc.draft,
             integers=self.integers,
             formats=self.formats,
+            exact=exact,
         )
 
     def endless(self, defs: dict[str, M.Definition]) -> None:

@@ -1260,7 +1260,7 @@ export interface InvalidRequestError {
 
 export type JSONArray = JSONValue[];
 
-export type JSONObject = { [key: string]: JsonValue };
+export type JSONObject = { [key: string]: JSONValue };
 
 /**
  * A response to a request that indicates an error occurred.
@@ -1336,7 +1336,7 @@ export interface JSONRPCResultResponse {
   [member: string]: unknown;
 }
 
-export type JSONValue = { [key: string]: JsonValue } | JsonValue[] | string | number | boolean;
+export type JSONValue = JSONObject | JSONValue[] | string | number | boolean;
 
 /**
  * Use {@link TitledSingleSelectEnumSchema} instead. This interface will be removed in a future
