@@ -106,6 +106,28 @@ _REMEMBER, _REMEMBERED = (
     4096,
     256,
 )  # how many refused documents counting remembers, how long each
+# the first characters of a JSON text that is not an object (a number, a string, an array, a
+# literal) or not JSON at all: never an event where the events definition takes objects only
+_NOT_AN_OBJECT = frozenset(
+    [bytes([c]) for c in b'-0123456789"[tfn'] + list('-0123456789"[tfn')
+)
+_OBJECTS_ONLY: bool | None = None
+"""Whether the events definition refuses what is not an object (``validation.objects_only``),
+read from the validator's table when findings are first only counted."""
+
+
+def _objects_only() -> bool:
+    global _OBJECTS_ONLY
+    if _OBJECTS_ONLY is None:
+        judge = getattr(codec_json._checker(), "objects_only", None)
+        _OBJECTS_ONLY = bool(
+            _EVENTS is not None
+            and judge is not None
+            and judge(TABLES["events_definition"])
+        )
+    return _OBJECTS_ONLY
+
+
 _UNIT = "message" if _PARTIES else "event"  # what a finding's index counts
 
 
@@ -773,6 +795,10 @@ class Automaton:
         if counting and data in self._refused:
             # as before: no finding made, the sequence stage has seen it, the event counted
             return self.note_decode_error("")
+        if counting and data[:1] in _NOT_AN_OBJECT and _objects_only():
+            # refused whatever follows, and the refusal only counted: not decoded, not explained
+            # (nor its sequence salvaged: a text that is not an object has no members)
+            return self.note_decode_error("")
         try:
             result = (_EVENTS_COUNTED if counting else _EVENTS).decode_lenient(data)
         except DecodeError as exc:
@@ -970,6 +996,11 @@ class Automaton:
         slow = index  # the index of the last event that took feed or feed_document
         skipped = 0
         ev: Any = None
+        # past max_findings (findings only grow), a document refused before or that is not an
+        # object is counted here, as feed_document would count it, without a call
+        findings, most, refused = self.findings, self.max_findings, self._refused
+        counted_rule = TABLES["decode_error_rule"]
+        objects_only = not_object = None
         for doc in documents:
             try:
                 ev = decode(doc)
@@ -982,6 +1013,17 @@ class Automaton:
                     doc = doc.strip()
                     if not doc:
                         skipped += 1
+                        continue
+                if most is not None and len(findings) >= most:
+                    if objects_only is None:
+                        objects_only = _objects_only()
+                        not_object = _NOT_AN_OBJECT if objects_only else frozenset()
+                    if doc in refused or doc[:1] in not_object:  # see _feed_lenient
+                        index += 1
+                        slow = index
+                        self._expanded = []
+                        if counted_rule:
+                            self._counted(counted_rule)
                         continue
                 self.index = index
                 self._feed_lenient(doc)

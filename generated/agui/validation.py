@@ -292,6 +292,20 @@ def _listed(tags: dict[str, str]) -> str:
     return found[1]
 
 
+def objects_only(definition: str) -> bool:
+    """Whether ``definition`` refuses every JSON value that is not an object, before looking
+    at anything else (its check starts with the type: a tagged union, an object, a map). A
+    caller that only counts refusals (a findings cap reached) may then refuse a document that
+    is not one without the walk: the verdict is the walk's, only its words are not made.
+    """
+    node = DEFINITIONS.get(definition)
+    seen: set[str] = set()
+    while node is not None and node["kind"] == "ref" and node["name"] not in seen:
+        seen.add(node["name"])
+        node = DEFINITIONS.get(node["name"])
+    return node is not None and node["kind"] in ("tagged", "object", "map")
+
+
 def _loc(loc: str, keyword: str) -> str:
     return f"#{loc}/{keyword}"
 

@@ -91,6 +91,20 @@ export function greaterThan(a: unknown, bound: number | PyFloat): boolean {
   return numeric(a) > b;
 }
 
+/** Whether `definition` refuses every JSON value that is not an object, before looking at anything
+ * else (its check starts with the type: a tagged union, an object, a map). A caller that only
+ * counts refusals (a findings cap reached) may then refuse a document that is not one without the
+ * walk: the verdict is the walk's, only its words are not made. */
+export function objectsOnly(definition: string): boolean {
+  let node: Node | undefined = DEFINITIONS[definition];
+  const seen = new Set<string>();
+  while (node !== undefined && node["kind"] === "ref" && !seen.has(node["name"])) {
+    seen.add(node["name"]);
+    node = DEFINITIONS[node["name"]];
+  }
+  return node !== undefined && (node["kind"] === "tagged" || node["kind"] === "object" || node["kind"] === "map");
+}
+
 // -- the yes-or-no pass ---------------------------------------------------------------------------
 
 type Check = (v: any) => boolean;

@@ -17,7 +17,7 @@
  */
 
 import { check, checkLenient } from "./codec_json.js";
-import { accepts } from "./validation.js";
+import { accepts, objectsOnly } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
 import { JSONParseError, MAX_ERRORS, ORDER, PyFloat, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
@@ -50,6 +50,11 @@ const SEQUENCE: Obj | null = TABLES.sequence;
 const EVENTS: string = TABLES.events_definition;
 const CHUNK_KINDS = new Set<string>(CHUNKS ? Object.keys(CHUNKS["kinds"]) : []);
 const UNKNOWN = Symbol("unknown");
+/** The first characters (as code units) of a JSON text that is not an object (a number, a string,
+ * an array, a literal) or not JSON at all: never an event where the events definition takes
+ * objects only. */
+const NOT_AN_OBJECT = new Set<number>([..."-0123456789\"[tfn"].map((c) => c.charCodeAt(0)));
+let eventsObjectsOnly: boolean | null = null; // objectsOnly(EVENTS), read when findings are first only counted
 /** two parties: messages are typed by the exchange stage (dialogue.ts), not by one events union */
 const PARTIES: string[] | null = TABLES.parties ?? null;
 const UNIT = PARTIES ? "message" : "event"; // what a finding's index counts
@@ -462,6 +467,15 @@ export class Automaton {
     if (FATAL.has(RULES[rule]!.level)) this.failed = true;
   }
 
+  /** Whether a document is refused whatever follows its first character (not an object, where the
+   * events definition takes objects only), when only counted (a text that is not an object has no
+   * members: no sequence to salvage). */
+  private refusedUnread(data: Uint8Array | string): boolean {
+    if (!this.full() || !data.length) return false;
+    if (!NOT_AN_OBJECT.has(typeof data === "string" ? data.charCodeAt(0) : data[0]!)) return false;
+    return (eventsObjectsOnly ??= EVENTS ? objectsOnly(EVENTS) : false);
+  }
+
   /** The key a refused document is remembered by while counting (null: it is not). */
   private refusal(data: Uint8Array | string): string | null {
     if (!this.full() || data.length > 256) return null;
@@ -513,7 +527,7 @@ export class Automaton {
       return this.take();
     }
     const key = this.refusal(data);
-    if (key !== null && this.refused.has(key)) return this.noteDecodeError("");
+    if ((key !== null && this.refused.has(key)) || this.refusedUnread(data)) return this.noteDecodeError("");
     let raw: unknown;
     try {
       raw = parseJson(data, key === null ? MAX_ERRORS : 0);
@@ -534,7 +548,7 @@ export class Automaton {
   feedText(text: string): Finding[] {
     if (text.charCodeAt(0) === 0xfeff || this.dialogue !== null) return this.feedDocument(text);
     const key = this.refusal(text);
-    if (key !== null && this.refused.has(key)) return this.noteDecodeError("");
+    if ((key !== null && this.refused.has(key)) || this.refusedUnread(text)) return this.noteDecodeError("");
     let raw: unknown;
     try {
       raw = parseText(text, -1, key === null ? MAX_ERRORS : 0);

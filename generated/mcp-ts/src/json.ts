@@ -45,7 +45,21 @@ export class PyFloat {
 
 /** A number the document may not hold, kept in place so that it is reported at its pointer. */
 export class Refused {
-  constructor(readonly message: string) {}
+  /** A number of `text[start, end)` this package cannot hold: beyond a double's range (`digits`
+   * -1) or an integer of `digits` digits past the limit. The message is made when asked for: a
+   * document may hold hundreds of thousands of them, and only the first few are ever shown. */
+  constructor(
+    private readonly text: string,
+    private readonly start: number,
+    private readonly end: number,
+    private readonly digits = -1,
+  ) {}
+
+  get message(): string {
+    if (this.digits >= 0) return `integer of ${this.digits} digits: beyond the limit of ${INT_DIGITS_LIMIT} digits an integer may have`;
+    const long = this.end - this.start > 40;
+    return `number ${this.text.slice(this.start, long ? this.start + 40 : this.end)}${long ? "..." : ""} is out of the range of a double`;
+  }
 }
 
 export type Issue3 = [pointer: string, keyword: string, message: string];
@@ -335,16 +349,27 @@ export function firstUnreadable(document: unknown, most: number | null): [Issue3
       if (most !== null && kept.length >= 2 * most + 64) kept = kept.sort(order).slice(0, most);
     },
   };
-  const stack: [unknown, string][] = [[document, ""]];
+  // an array is one entry whose items are taken one at a time, last first (the order popping
+  // them all would give), not every item and its pointer at once
+  const stack: ([unknown, string] | [unknown[], string, number])[] = [[document, ""]];
   while (stack.length) {
-    const [node, ptr] = stack.pop()!;
+    const top = stack[stack.length - 1]!;
+    if (top.length === 3) {
+      const at = top[2];
+      if (at === 0) stack.pop();
+      else top[2] = at - 1;
+      stack.push([top[0][at], `${top[1]}/${at}`]);
+      continue;
+    }
+    stack.pop();
+    const [node, ptr] = top;
     if (typeof node === "string") {
       const at = loneSurrogate(node);
       if (at >= 0) found.push([ptr, "json", `a lone surrogate \\u${surrogateAt(node, at)} at character ${at}: not Unicode text (RFC 7493)`]);
     } else if (node instanceof Refused) {
       found.push([ptr, "json", node.message]);
     } else if (Array.isArray(node)) {
-      node.forEach((v, i) => stack.push([v, `${ptr}/${i}`]));
+      if (node.length) stack.push([node, ptr, node.length - 1]);
     } else if (node !== null && typeof node === "object" && !(node instanceof PyFloat)) {
       for (const key of keysOf(node)) {
         const sub = `${ptr}/${escapeToken(safeText(key))}`;
@@ -432,14 +457,14 @@ export function exactParse(text: string): { value: unknown; unreadable: boolean 
       const v = Number(token);
       if (!Number.isFinite(v)) {
         flagged = true;
-        return [new Refused(`number ${token.slice(0, 40)}${token.length > 40 ? "..." : ""} is out of the range of a double`), i];
+        return [new Refused(s, start, i), i];
       }
       return [Number.isInteger(v) ? new PyFloat(v) : v, i];
     }
     const digits = token.length - (token.charCodeAt(0) === 0x2d ? 1 : 0);
     if (digits > INT_DIGITS_LIMIT) {
       flagged = true;
-      return [new Refused(`integer of ${digits} digits: beyond the limit of ${INT_DIGITS_LIMIT} digits an integer may have`), i];
+      return [new Refused(s, start, i, digits), i];
     }
     if (digits < 16) return [Number(token) || 0, i];
     const big = BigInt(token);
