@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,19 @@ def _mixed() -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
+def _not_objects() -> bytes:
+    """Lines that are no object (numbers, strings, arrays, literals, text that is not JSON at
+    all, each different), among objects that do not decode and events out of order: past the
+    cap the ones that are no object are refused unread (``objects_only``), the others as
+    before."""
+    odd = [b"-", b"-0", b"tru", b"nul", b"[1,", b'"\\ud800"', b"\xff1", b"\xef\xbb\xbf7", b" 8", b"[]", b"null", b"false", b'"x"']
+    lines = [json.dumps(RUN).encode()]
+    for i in range(30):
+        lines += [str(i * 7).encode(), b'"s%d"' % i, b"[%d]" % i, odd[i % len(odd)], b"{}", b'{"type":"NOPE%d"}' % i]
+        lines.append(json.dumps({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x"}).encode())
+    return b"\n".join(lines) + b"\n"
+
+
 STREAMS = {
     "ambiguous chunks, 30 lanes open": _ambiguous(30),
     "ambiguous chunks, 2 lanes open": _ambiguous(2),
@@ -66,6 +80,7 @@ STREAMS = {
     "a run finished with a message whose id is 300 characters": _left_open(1, "\U0001f600" * 150 + "x" * 150),
     "12 findings": _out_of_order(12),
     "every kind of finding, mixed": _mixed(),
+    "lines that are no object, among others": _not_objects(),
 }
 
 
@@ -120,6 +135,49 @@ def test_findings_past_the_cap_are_counted_as_making_them_would(most: int) -> No
         assert capped["outcome"] == whole["outcome"], name
         omitted = Counter(f["rule"] for f in found) - Counter(f["rule"] for f in kept)
         assert capped.get("omitted", {}).get("rules", {}) == dict(omitted), name
+
+
+@pytest.mark.parametrize("most", [0, 5, 40])
+def test_past_the_cap_a_line_that_is_no_object_is_counted_unread(most: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past max_findings a line that is no object is refused without being decoded or explained
+    (only counted), in the automaton's bulk loop and in feed_document alike: the same counts,
+    the same kept findings, the same outcome as explaining every line."""
+    from agui import validation
+
+    data = STREAMS["lines that are no object, among others"]
+    lines = [line.strip() for line in data.split(b"\n") if line.strip()]
+    whole = Automaton(max_findings=None)
+    whole.feed_documents(lines)
+    whole.finish()
+    explained: list[bytes] = []
+    parse = validation.parse_json
+
+    def parse_json(text: Any, *args: Any) -> Any:  # the explaining path's first step
+        explained.append(bytes(text))
+        return parse(text, *args)
+
+    def unread() -> int:  # lines opening a number, a string, an array or a literal, explained
+        return sum(1 for t in explained if t[:1] in (b"-", b'"', b"[", b"t", b"f", b"n") or t[:1].isdigit())
+
+    monkeypatch.setattr(validation, "parse_json", parse_json)
+    bulk = Automaton(max_findings=most)
+    bulk.feed_documents(lines)
+    bulk.finish()
+    assert [str(f) for f in bulk.findings] == [str(f) for f in whole.findings[:most]]
+    assert bulk.omitted == len(whole.findings) - most
+    assert bulk.omitted_rules == dict(Counter(f.rule for f in whole.findings[most:]))
+    assert bulk.failed == whole.failed and bulk.index == whole.index
+    assert 0 < unread() <= most or most == 0 and unread() == 0  # each made a kept finding: none past the cap
+    assert len(explained) > unread()  # objects past the cap still are (their verdict needs it)
+    explained.clear()
+    fed = Automaton(max_findings=most)
+    fed.bulk = True  # as Consumer.feed_documents feeds it: one document at a time
+    for line in lines:
+        fed.feed_document(line)
+    fed.finish()
+    assert [str(f) for f in fed.findings] == [str(f) for f in bulk.findings]
+    assert (fed.omitted, fed.omitted_rules, fed.failed, fed.index) == (bulk.omitted, bulk.omitted_rules, bulk.failed, bulk.index)
+    assert unread() <= most
 
 
 @pytest.mark.parametrize("options", [{}, {"max_findings": 5}, {"max_findings": 40}, {"max_findings": None}], ids=["default", "5", "40", "all"])

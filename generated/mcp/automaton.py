@@ -1000,8 +1000,20 @@ class Automaton:
         # object is counted here, as feed_document would count it, without a call
         findings, most, refused = self.findings, self.max_findings, self._refused
         counted_rule = TABLES["decode_error_rule"]
-        objects_only = not_object = None
+        full = (
+            False  # whether findings are only counted now (once so, so until the end)
+        )
+        not_object: frozenset[Any] = frozenset()
+        pending = 0  # refusals counted here not yet added to omitted (before any other finding is)
+        counted_at = None  # the index of the last of them
         for doc in documents:
+            if full and (
+                doc in refused or doc[:1] in not_object
+            ):  # not even read: see below
+                index += 1
+                slow = counted_at = index
+                pending += 1
+                continue
             try:
                 ev = decode(doc)
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
@@ -1014,17 +1026,18 @@ class Automaton:
                     if not doc:
                         skipped += 1
                         continue
-                if most is not None and len(findings) >= most:
-                    if objects_only is None:
-                        objects_only = _objects_only()
-                        not_object = _NOT_AN_OBJECT if objects_only else frozenset()
+                if full or most is not None and len(findings) >= most:
+                    if not full:
+                        full = True
+                        not_object = _NOT_AN_OBJECT if _objects_only() else frozenset()
                     if doc in refused or doc[:1] in not_object:  # see _feed_lenient
                         index += 1
-                        slow = index
-                        self._expanded = []
-                        if counted_rule:
-                            self._counted(counted_rule)
+                        slow = counted_at = index
+                        pending += 1
                         continue
+                if pending:
+                    self._count_refused(counted_rule, pending)
+                    pending = 0
                 self.index = index
                 self._feed_lenient(doc)
                 index = slow = self.index
@@ -1064,6 +1077,9 @@ class Automaton:
                             else:
                                 continue
                     # feed's plain-row path: the steps one by one
+                    if pending:
+                        self._count_refused(counted_rule, pending)
+                        pending = 0
                     self.index = index
                     type_ = entry[1]
                     for step in entry[-1]:
@@ -1079,6 +1095,9 @@ class Automaton:
                         else:
                             self._step(step, ev, type_, None)
                     continue
+            if pending:
+                self._count_refused(counted_rule, pending)
+                pending = 0
             self.index = index - 1
             if cls in known:
                 self.feed(ev)
@@ -1088,6 +1107,10 @@ class Automaton:
             index = slow = self.index
             quick = None if bypass or self._lanes else quick_rows[self.state]
         self.index = index
+        if pending:
+            self._count_refused(counted_rule, pending)
+        if counted_at == index:  # the last document was one of them
+            self._expanded = []
         if run:
             counts[run_class] = counts.get(run_class, 0) + run
         if self.counts is not None:
@@ -1098,6 +1121,11 @@ class Automaton:
             self._expanded = None
             self._last = ev
         return skipped
+
+    def _count_refused(self, rule: str | None, n: int) -> None:
+        """``n`` documents refused while findings are only counted (feed_documents)."""
+        if rule:
+            self._counted(rule, n)
 
     def _feed_entries(self, documents: Iterable[bytes], skip_blank: bool) -> int:
         """feed_documents for transcript lines: each as feed_document would."""
