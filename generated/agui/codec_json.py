@@ -616,9 +616,23 @@ class Decoder:
                 ],
                 exc.count,
             ) from None
+        refusal = None
+        if type(document) is not dict and hasattr(checker, "objects_only"):
+            # not an object: where the definition takes objects only, its refusal is one issue
+            # at the top whose words name the JSON type alone (every number refused alike): the
+            # walk's, made once per type
+            refusal = (name, checker.json_type(document), most)
+            found = _NOT_OBJECTS.get(refusal)
+            if found is not None:
+                raise DecodeError(name, list(found[0]), found[1])
         check = Validation(lenient, most)
         cleaned = check.run(document, name)
         if check.errors or check.errors.more:
+            if refusal is not None and checker.objects_only(name):
+                _NOT_OBJECTS[refusal] = (
+                    tuple(check.errors),
+                    len(check.errors) + check.errors.more,
+                )
             raise DecodeError(name, check.errors)
         omitted = getattr(check.warnings, "more", 0)
         if cleaned is DROP:
@@ -638,6 +652,9 @@ class Decoder:
 
 
 _SHORT = 2 * MAX_DEPTH  # a text no longer than this cannot nest past MAX_DEPTH
+_NOT_OBJECTS: dict[tuple[str, str, int | None], tuple[tuple[Issue, ...], int]] = {}
+"""(definition, JSON type, max errors) -> the issues and count refusing a document of that type
+that is not an object, for a definition that takes objects only (``Decoder._explain``)."""
 
 
 def _msgspec_refuses_lone_surrogates() -> bool:
