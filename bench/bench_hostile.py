@@ -84,6 +84,7 @@ SHAPES: dict[str, tuple[Any, int, list[tuple[str, ...]]]] = {
     ]),
     "unique_garbage": (hostile.unique_garbage, 158_000, [
         ("python", "automaton"), ("python", "replay"), ("typescript", "replay"), ("python", "consumer"),
+        ("cli", "python", "replay", "--json"), ("cli", "typescript", "replay", "--json"),
     ]),
     "nested_list": (hostile.nested_list, 900_000, [("python", "proto"), ("python", "proto_lenient")]),
     "unknown_fields": (hostile.unknown_fields, 300_000, [("python", "proto_lenient")]),
