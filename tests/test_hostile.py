@@ -491,3 +491,30 @@ def test_checks_that_cannot_fail_on_a_document_are_not_made(monkeypatch: pytest.
     assert caught.value.errors[0].keyword == "depth" and calls[-1] == "depth"
     with pytest.raises(DecodeError):
         codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"}')
+
+
+def test_a_definition_read_through_its_union_refuses_the_other_members_on_every_path() -> None:
+    """A definition read through its union (the ``_looking`` closures) refuses another member's
+    document, short or long, bytes or str, in strict, lenient and fast reading; the union itself
+    reads it. The module's decode finds the same shared Decoder by name and by class, an error
+    list of its own with max_errors, and nothing for what is not a definition (issue 22, item 5)."""
+    own = b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}'
+    member = codec_json.decoder("TextMessageContentEvent")
+    for other in (b'{"type":"TEXT_MESSAGE_END","messageId":"m"}', b'{"type":"TEXT_MESSAGE_END","messageId":"' + b"m" * 400 + b'"}'):
+        for data in (other, other.decode()):
+            with pytest.raises(DecodeError):
+                member.decode(data)
+            with pytest.raises(DecodeError):
+                member.decode_lenient(data)
+            assert type(codec_json.decode(data)).__name__ == "TextMessageEndEvent"
+        assert member.fast(other) is codec_json.FULL
+    value = member.decode(own)
+    assert type(value).__name__ == "TextMessageContentEvent" and member.fast(own) == value == member.decode_lenient(own.decode()).value
+    assert codec_json.decode(own, type(value)) == codec_json.decode(own, "TextMessageContentEvent") == value
+    assert codec_json.decoder("Event") is codec_json.decoder("Event") is not codec_json.decoder("Event", max_errors=1)
+    with pytest.raises(DecodeError) as caught:
+        codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT"}', max_errors=1)
+    assert len(caught.value.errors) == 1 and caught.value.count == 2
+    for wrong in (("Event", 1), "NoSuchDefinition"):
+        with pytest.raises(ValueError):
+            codec_json.decode(own, wrong)  # type: ignore[arg-type]
