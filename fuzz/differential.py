@@ -1,6 +1,6 @@
 """Differential fuzzing: the same inputs through both bindings of a spec, whole answers compared.
 
-    python fuzz/differential.py [--spec agui|harness-runtime|mcp|mcp-2026-07-28|all] [--runs N] [--seed S] [--big P] [--out DIR]
+    python fuzz/differential.py [--spec agui|harness-runtime|mcp|mcp-2026-07-28|all] [--runs N] [--seed S] [--big P] [--capped P] [--out DIR]
 
 Every input (a stream from the specs' own material, framed as JSON Lines, SSE, a JSON array, a
 test case or one document; or one document of any definition from the package's ``docgen``;
@@ -151,7 +151,8 @@ class Reference:
     def answer(self, job: dict[str, Any], data: bytes) -> dict[str, Any]:
         if job["op"] == "replay":
             assert self.replay_module is not None
-            report = self.replay_module.replay(data, fmt=job["format"], after=job["after"])
+            capped = {"max_findings": job["max_findings"]} if "max_findings" in job else {}
+            report = self.replay_module.replay(data, fmt=job["format"], after=job["after"], **capped)
             return _plain(report)
         errors: list[Any] = []
         warnings: list[Any] = []
@@ -415,15 +416,17 @@ def frame_one(events: list[Any], rng: random.Random) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def jobs_for(spec: str, n: int, rng: random.Random, definition: str | None = None) -> list[dict[str, Any]]:
+def jobs_for(spec: str, n: int, rng: random.Random, definition: str | None = None, capped: float = 0.0) -> list[dict[str, Any]]:
     """The jobs of the n-th input: replay where the spec has rules (the format sniffed, or one
-    forced; for a spec with a replay cursor, sometimes after one) and validate, strict and
-    lenient (as `definition`, or the root)."""
+    forced; for a spec with a replay cursor, sometimes after one; `capped`: how often with a
+    findings cap of 0-5, so that what is only counted past it is compared too) and validate,
+    strict and lenient (as `definition`, or the root)."""
     jobs = []
     if replays(spec):
         fmt = "auto" if rng.random() < 0.7 else rng.choice(["jsonl", "sse", "json"])
         after = rng.choice([None, None, None, 0, 1, 3]) if spec == "harness-runtime" else None
-        jobs.append({"id": f"{n}:replay", "op": "replay", "format": fmt, "after": after})
+        cap = {"max_findings": rng.randrange(6)} if capped and rng.random() < capped else {}
+        jobs.append({"id": f"{n}:replay", "op": "replay", "format": fmt, "after": after, **cap})
     named = {} if definition is None else {"definition": definition}
     jobs.append({"id": f"{n}:strict", "op": "validate", "lenient": False, **named})
     jobs.append({"id": f"{n}:lenient", "op": "validate", "lenient": True, **named})
@@ -446,7 +449,7 @@ class Stats:
 
 
 def run(spec: str, runs: int, seed: int, out: Path | None = None, batch: int = 200, keep: int = 5,
-        budget: float | None = None, on_batch: Callable[[Stats], None] | None = None, big: float = 0.0) -> Stats:
+        budget: float | None = None, on_batch: Callable[[Stats], None] | None = None, big: float = 0.0, capped: float = 0.0) -> Stats:
     """`runs` inputs of one spec through both bindings (or until `budget` seconds passed)."""
     python, typescript = SPECS[spec]
     reference = Reference(python)
@@ -460,7 +463,7 @@ def run(spec: str, runs: int, seed: int, out: Path | None = None, batch: int = 2
             block = []
             for n in range(stats.inputs, min(runs, stats.inputs + batch)):
                 data, definition = next(source)
-                block.append((n, data, jobs_for(spec, n, rng, definition)))
+                block.append((n, data, jobs_for(spec, n, rng, definition, capped)))
             peer.send([{**j, "data": base64.b64encode(data).decode()} for _, data, js in block for j in js])
             for n, data, js in block:
                 mine: dict[str, Any] = {}
@@ -512,6 +515,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None, help="where to write each disagreeing input")
     parser.add_argument("--progress", type=float, default=30.0, help="seconds between progress lines")
     parser.add_argument("--big", type=float, default=0.0, help="how often an input is taken past the caps (0-1; default 0)")
+    parser.add_argument("--capped", type=float, default=0.0, help="how often a replay has a findings cap of 0-5 (0-1; default 0)")
     args = parser.parse_args()
     failed = False
     for spec in SPECS if args.spec == "all" else [args.spec]:
@@ -522,7 +526,7 @@ def main() -> int:
                 ticks[0] = time.monotonic() + args.progress
                 print(f"  {spec}: {stats.inputs:,} inputs, {stats.disagreements:,} disagreements, {stats.crashes:,} crashes", file=sys.stderr, flush=True)
 
-        stats = run(spec, args.runs, args.seed, args.out, on_batch=progress, big=args.big)
+        stats = run(spec, args.runs, args.seed, args.out, on_batch=progress, big=args.big, capped=args.capped)
         print(f"{spec}: {stats.inputs:,} inputs ({stats.answers:,} answers compared), {stats.disagreements:,} disagreements, "
               f"{stats.crashes:,} crashes, {stats.seconds:.1f} s ({stats.inputs / max(stats.seconds, 1e-9):,.0f} inputs/s), seed {args.seed}, "
               f"peak RSS python {stats.python_rss_kb / 1024:.0f} MB, node {stats.node_rss_kb / 1024:.0f} MB", flush=True)
