@@ -517,6 +517,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--rounds must be >= 1")
     if args.chunk < 0:
         ap.error("--chunk must be >= 0")
+    before = load_before(args.before.resolve()) if args.before else None  # a wrong DIR stops here, before the checks
 
     info = machine_info()
     print("machine:")
@@ -550,7 +551,6 @@ def main(argv: list[str] | None = None) -> int:
               + (" (left out of its timing)" if not all(keep) else ""))
         sample = [x for x, k in zip(sample, keep) if k]
         sample_docs = [d for d, k in zip(sample_docs, keep) if k]
-    before = load_before(args.before.resolve()) if args.before else None
     ops, extra = build_ops(timed_lines, sample, sample_docs, js, js_by_type, before)
     load = {"start": os.getloadavg()}
     print(f"warm-up ({len(ops)} ops) ...", flush=True)
