@@ -257,13 +257,20 @@ def test_a_fixture_elsewhere_than_definition_verdict_is_refused(tmp_path: Path, 
 
 
 def test_a_conformance_fixture_in_a_subfolder_is_refused(tmp_path: Path) -> None:
-    spec = make_spec(tmp_path, binding=TOY_BINDING.replace('fixtures = "fixtures"', 'fixtures = "fixtures"\nconformance = "streams"'))
+    spec = make_spec(tmp_path, binding=TOY_BINDING.replace('fixtures = "fixtures"', 'fixtures = "fixtures"\nrules = "toy.rules"\nconformance = "streams"'))
     (spec / "streams" / "later").mkdir(parents=True)
     (spec / "streams" / "later" / "one.json").write_text('{"stream": [], "expect": {}}', encoding="utf-8")
     with pytest.raises(SpecError) as caught:  # read only for a spec with rules: read here directly
         load_conformance(load_binding(spec))
     err = caught.value
     assert err.file == f"{spec}/streams/later/one.json" and "not its subfolders'" in err.message
+
+
+def test_conformance_streams_without_rules_are_refused(tmp_path: Path) -> None:
+    """Nothing judges them without a rules file: they were silently never read."""
+    spec = make_spec(tmp_path, binding=TOY_BINDING.replace('fixtures = "fixtures"', 'fixtures = "fixtures"\nconformance = "streams"'))
+    err = _binding_error(spec)
+    assert (err.file, err.where) == (f"{spec}/binding.toml", "[protocol].conformance") and "[protocol].rules" in err.message
 
 
 def test_invalid_fixture_needs_its_expectation(tmp_path: Path) -> None:
