@@ -103,6 +103,21 @@ def test_a_removed_definition_of_a_schema_without_root_breaks(tmp_path: Path) ->
     assert result.exit_code == 1 and "breaks new-readers" in result.output, result.output
 
 
+@pytest.mark.parametrize("root", [None, "Shape"], ids=["no-root", "binding-root"])
+def test_a_spec_folders_root_is_its_binding_root(tmp_path: Path, root: str | None) -> None:
+    """A definitions-only schema in a spec folder whose binding.toml names the root: read as a
+    schema with that root (the MCP bindings are), so a removed definition breaks only without it."""
+    schema = {k: v for k, v in BASE.items() if k != "$ref"}
+    for side, defs in (("old", schema["$defs"]), ("new", {k: v for k, v in schema["$defs"].items() if k != "Meta"})):
+        folder = tmp_path / side
+        folder.mkdir()
+        write(folder / "schema.json", {**schema, "$defs": defs})
+        named = f'root = "{root}"\n' if root else ""
+        (folder / "binding.toml").write_text(f'[protocol]\nname = "s"\nversion = "1"\nschema = "schema.json"\n{named}\n[python]\npackage = "s"\n', encoding="utf-8")
+    report = diff(tmp_path / "old", tmp_path / "new")
+    assert only(report, "definition-removed", "Meta").breaks == (() if root else ("new-readers",))
+
+
 def test_a_root_removed_breaks_new_readers(tmp_path: Path) -> None:
     new = {k: v for k, v in BASE.items() if k != "$ref"}
     report = diff(write(tmp_path / "old.json", BASE), write(tmp_path / "new.json", new))

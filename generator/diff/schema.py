@@ -49,11 +49,12 @@ class _Compare:
                 self.definition(o, d)
             else:
                 self.add("definition-added", name, f"new {KIND_NAMES[type(d)]} definition", (), None, name, None, d.loc)
-        # Without a root every definition is an entry point: consumers name it to decode
+        # Without a root (the schema's own, or the spec folder's [protocol].root) every
+        # definition is an entry point: consumers name it to decode
         # (`decode(doc, "B")`, `validate --as B`), so a NEW reader can no longer read what an OLD
         # writer sent as it. With a root, a definition is read through the properties and union
         # members that reference it, and those report what breaks.
-        removal_breaks = ("new-readers",) if old.root is None else ()
+        removal_breaks = ("new-readers",) if self.a.root is None else ()
         for name, d in old.defs.items():
             if name not in new.defs and name not in self.renames:
                 what = f"{KIND_NAMES[type(d)]} definition removed"
