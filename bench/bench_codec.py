@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of the generated AG-UI codec (``generated/agui``) against its peers, in one process.
 
-    .venv/bin/python bench/bench_codec.py [--runs 1000] [--rounds 3] [--json FILE]
+    .venv/bin/python bench/bench_codec.py [--runs 1000] [--rounds 3] [--json FILE] [--before DIR]
 
 1. Corpus: ``../shared/bench/gen_corpus.py --runs N --seed S`` (the generator the peer numbers in
    ``../shared/bench/PEERS.md`` were measured with), cached under ``bench/.cache/``; or ``--corpus``.
@@ -15,7 +15,12 @@
    (``gc.collect()`` before each op, ``time.perf_counter``); events/s is the median round.
    Per-call results are discarded (a streaming consumer), as in the peer measurements; the
    ``(results kept)`` rows append each result to a list instead, which is what a consumer that
-   accumulates a history pays, garbage collector included.
+   accumulates a history pays, garbage collector included. The ratios are printed twice: of the
+   median events/s, and the median of the per-round ratios (the two ops of a ratio ran within
+   the same round: what a shared machine's changing load disturbs least).
+4. ``--before DIR``: another checkout's AG-UI package (DIR is that checkout, its ``generated/``,
+   or the package itself), loaded beside ours under another name and timed in the same rounds
+   (rows ``before: ...``): an A/B under one load.
 
 This is a benchmark, not a test: whatever the speed, it exits 0, or 3 when ours rejects, strips or
 alters a corpus line (2 for a corpus below --min-events).
@@ -31,9 +36,11 @@ import importlib.metadata as _md
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -326,8 +333,24 @@ def _kept(fn: Callable[[Any], Any]) -> Callable[[list[Any]], None]:
     return run
 
 
+def load_before(where: Path) -> Any:
+    """The codec_json module of another checkout's AG-UI package, imported as ``agui_before``
+    (a copy in a temporary directory: the package imports itself relatively)."""
+    for candidate in (where / "generated" / "agui", where / "agui", where):
+        if (candidate / "codec_json.py").is_file():
+            break
+    else:
+        sys.exit(f"--before {where}: no AG-UI package (generated/agui/codec_json.py) there")
+    import importlib
+
+    home = Path(tempfile.mkdtemp(prefix="bench-codec-before-"))
+    shutil.copytree(candidate, home / "agui_before", ignore=shutil.ignore_patterns("tests", "__pycache__"))
+    sys.path.insert(0, str(home))
+    return importlib.import_module("agui_before.codec_json")
+
+
 def build_ops(lines: list[bytes], sample: list[bytes], sample_docs: list[Any],
-              js: Any, js_by_type: dict[str, Any] | None) -> tuple[list[Op], dict[str, Any]]:
+              js: Any, js_by_type: dict[str, Any] | None, before: Any = None) -> tuple[list[Op], dict[str, Any]]:
     import msgspec
     from agui import codec_json, models
     from ag_ui.core import Event
@@ -377,6 +400,27 @@ def build_ops(lines: list[bytes], sample: list[bytes], sample_docs: list[Any],
         Op("ours_strict_sample", f"ours strict decode, jsonschema sample x{sample_reps}", "schema",
            sample, _each(dec.decode), reps=sample_reps),
     ]
+    if before is not None:
+        old = before.decoder("Event")
+        old_values = [old.decode(line) for line in lines]
+        old_encode = before.encode
+
+        def old_encode_validate(items: list[Any]) -> None:
+            for v in items:
+                old_encode(v)
+
+        at = next(i for i, op in enumerate(ops) if op.key == "pyd_validate_json")
+        ops[at:at] = [
+            Op("before_strict", 'before: Decoder("Event").decode(line)  [strict]', "decode", lines,
+               _each(old.decode)),
+            Op("before_module_decode", "before: codec_json.decode(line)", "decode", lines,
+               _each(before.decode)),
+            Op("before_lenient", 'before: Decoder("Event").decode_lenient(line)', "decode", lines,
+               _each(old.decode_lenient)),
+        ]
+        at = next(i for i, op in enumerate(ops) if op.key == "pyd_dump_json")
+        ops.insert(at, Op("before_encode", "before: codec_json.encode(value)  [validate=True]", "encode",
+                          old_values, old_encode_validate))
     if js is not None:
         ops.append(Op("jsonschema", "jsonschema Draft202012Validator(schema).validate(doc)", "schema",
                       sample_docs, _each(js.validate), warm=20))
@@ -435,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-jsonschema", action="store_true", help="skip the (slow) jsonschema rows")
     ap.add_argument("--show-rejections", type=int, default=20, help="rejected lines printed in full")
     ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    ap.add_argument("--before", type=Path, metavar="DIR",
+                    help="another checkout (or its generated/, or its AG-UI package): timed beside ours")
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error("--rounds must be >= 1")
@@ -471,7 +517,9 @@ def main(argv: list[str] | None = None) -> int:
               + (" (left out of its timing)" if not all(keep) else ""))
         sample = [x for x, k in zip(sample, keep) if k]
         sample_docs = [d for d, k in zip(sample_docs, keep) if k]
-    ops, extra = build_ops(timed_lines, sample, sample_docs, js, js_by_type)
+    before = load_before(args.before.resolve()) if args.before else None
+    ops, extra = build_ops(timed_lines, sample, sample_docs, js, js_by_type, before)
+    load = {"start": os.getloadavg()}
     print(f"warm-up ({len(ops)} ops) ...", flush=True)
     for op in ops:
         op.run(op.items[: op.warm])
@@ -479,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"round {r + 1}/{args.rounds} ...", flush=True)
         for op in ops:
             op.timed()
+    load["end"] = os.getloadavg()
 
     by_key = {op.key: op for op in ops}
 
@@ -489,6 +538,25 @@ def main(argv: list[str] | None = None) -> int:
         x, y = med(a), med(b)
         return None if x is None or y is None else x / y
 
+    def per_round(a: str, b: str) -> float | None:
+        """The median of the rounds' ratios of a to b (each round timed both)."""
+        if a not in by_key or b not in by_key:
+            return None
+        return statistics.median(x / y for x, y in zip(by_key[a].eps(), by_key[b].eps()))
+
+    pairs = {
+        "strict_decode_vs_pydantic_validate_json": ("ours_strict", "pyd_validate_json"),
+        "lenient_decode_vs_pydantic_validate_json": ("ours_lenient", "pyd_validate_json"),
+        "strict_decode_vs_raw_msgspec": ("ours_strict", "msgspec_raw_decode"),
+        "before_strict_decode_vs_pydantic_validate_json": ("before_strict", "pyd_validate_json"),
+        "before_lenient_decode_vs_pydantic_validate_json": ("before_lenient", "pyd_validate_json"),
+        "before_strict_decode_vs_raw_msgspec": ("before_strict", "msgspec_raw_decode"),
+        "strict_decode_vs_before": ("ours_strict", "before_strict"),
+        "lenient_decode_vs_before": ("ours_lenient", "before_lenient"),
+        "module_decode_vs_before": ("ours_module_decode", "before_module_decode"),
+        "encode_vs_before": ("ours_encode", "before_encode"),
+    }
+    round_ratios = {name: per_round(a, b) for name, (a, b) in pairs.items()}
     ratios = {
         "strict_decode_vs_pydantic_validate_json": ratio("ours_strict", "pyd_validate_json"),
         "encode_vs_pydantic_model_dump_json": ratio("ours_encode", "pyd_dump_json"),
@@ -522,6 +590,12 @@ def main(argv: list[str] | None = None) -> int:
         target = TARGETS.get(name)
         verdict = "" if target is None else (f"  target >= {target:.1f}x: " + ("MET" if value >= target else "NOT MET"))
         print(f"  {name:52s} {value:9.2f}x{verdict}")
+    print("\nratios (median of the per-round ratios):")
+    for name, value in round_ratios.items():
+        if value is not None:
+            print(f"  {name:52s} {value:9.2f}x")
+    print("\nload average (1, 5, 15 min): {:.2f} {:.2f} {:.2f} at the first round, ".format(*load["start"])
+          + "{:.2f} {:.2f} {:.2f} after the last".format(*load["end"]))
 
     failed = (checks["strict_rejected"] or checks["lenient_rejected"] or checks["lenient_with_warnings"]
               or checks["lenient_dropped"] or checks["ours_roundtrip_mismatch"])
@@ -541,6 +615,9 @@ def main(argv: list[str] | None = None) -> int:
                      "seconds": [round(s, 5) for s in op.seconds],
                      "eps": [round(e) for e in op.eps()], "eps_median": round(op.median())} for op in ops],
             "ratios": {k: (None if v is None else round(v, 3)) for k, v in ratios.items()},
+            "ratios_per_round_median": {k: round(v, 3) for k, v in round_ratios.items() if v is not None},
+            "load_average": {k: [round(x, 2) for x in v] for k, v in load.items()},
+            "before": None if args.before is None else str(args.before),
             "targets": {k: _target(ratios[k], t) for k, t in TARGETS.items()},
             **extra,
         }

@@ -264,8 +264,8 @@ import hostile_probe  # noqa: E402
 
 # Time: the least CPU time of REPEATS runs (others' load counts less in CPU time than in wall
 # time, and the least of several is the least disturbed), after a run to warm up. Doubling the
-# input may multiply it by at most TIME_RATIO (a linear cost doubles; a quadratic one
-# quadruples), tried up to ATTEMPTS times before it fails. Memory: the allocation peak
+# input may multiply it (or TIME_FLOOR, the larger) by at most TIME_RATIO (a linear cost
+# doubles; a quadratic one quadruples), tried up to ATTEMPTS times before it fails. Memory: the allocation peak
 # (tracemalloc: exact and repeatable for Python; the kernel's high-water mark above the baseline
 # for Node, with MEMORY_SLACK for its garbage collector's own rhythm) may grow by at most
 # MEMORY_RATIO. Sizes are chosen so that the quadratic implementations these replaced cost many
@@ -274,6 +274,9 @@ import hostile_probe  # noqa: E402
 REPEATS, ATTEMPTS = 5, 3
 TIME_RATIO, MEMORY_RATIO = 3.0, 2.5
 MEMORY_SLACK = {"python": 256 << 10, "typescript": 12 << 20}
+# Node's CPU time counts V8's background compiler and collector threads: below ~30 ms the same
+# input's best of REPEATS ranged 9-28 ms between processes, so a smaller time is read as 30 ms
+TIME_FLOOR = {"python": 1e-3, "typescript": 0.03}
 
 DOUBLING: list[tuple[str, Callable[[int], bytes], int, str, str]] = [
     # the four shapes of issue 22
@@ -282,7 +285,7 @@ DOUBLING: list[tuple[str, Callable[[int], bytes], int, str, str]] = [
     ("ambiguous chunks, replay", hostile.ambiguous_chunks, 600, "python", "replay"),
     ("ambiguous chunks, replay", hostile.ambiguous_chunks, 3_000, "typescript", "replay"),
     ("lanes closed at once, replay", hostile.lanes_closed, 3_000, "python", "replay"),
-    ("lanes closed at once, replay", hostile.lanes_closed, 3_000, "typescript", "replay"),
+    ("lanes closed at once, replay", hostile.lanes_closed, 6_000, "typescript", "replay"),
     ("bad numbers, strict decode", hostile.bad_numbers, 40_000, "python", "json"),
     ("bad numbers, strict decode", hostile.bad_numbers, 40_000, "typescript", "json"),
     ("nested struct, protobuf decode", hostile.nested_struct, 200_000, "python", "proto"),
@@ -359,7 +362,7 @@ def doubles(cost: Callable[[bytes], tuple[float, int]], build: Callable[[int], b
     for _ in range(ATTEMPTS):
         (t1, m1), (t2, m2) = cost(small), cost(large)
         problems = []
-        if t2 > TIME_RATIO * max(t1, 1e-3):
+        if t2 > TIME_RATIO * max(t1, TIME_FLOOR[binding]):
             problems.append(f"time {t1:.4f} s -> {t2:.4f} s ({t2 / max(t1, 1e-9):.2f}x for 2x the input)")
         if m2 > MEMORY_RATIO * m1 + MEMORY_SLACK[binding]:
             problems.append(f"memory {m1:,} -> {m2:,} bytes ({m2 / max(m1, 1):.2f}x for 2x the input)")
@@ -430,3 +433,30 @@ def test_checks_that_cannot_fail_on_a_document_are_not_made(monkeypatch: pytest.
     assert caught.value.errors[0].keyword == "depth" and calls[-1] == "depth"
     with pytest.raises(DecodeError):
         codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"}')
+
+
+def test_a_definition_read_through_its_union_refuses_the_other_members_on_every_path() -> None:
+    """A definition read through its union (the ``_looking`` closures) refuses another member's
+    document, short or long, bytes or str, in strict, lenient and fast reading; the union itself
+    reads it. The module's decode finds the same shared Decoder by name and by class, an error
+    list of its own with max_errors, and nothing for what is not a definition (issue 22, item 5)."""
+    own = b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}'
+    member = codec_json.decoder("TextMessageContentEvent")
+    for other in (b'{"type":"TEXT_MESSAGE_END","messageId":"m"}', b'{"type":"TEXT_MESSAGE_END","messageId":"' + b"m" * 400 + b'"}'):
+        for data in (other, other.decode()):
+            with pytest.raises(DecodeError):
+                member.decode(data)
+            with pytest.raises(DecodeError):
+                member.decode_lenient(data)
+            assert type(codec_json.decode(data)).__name__ == "TextMessageEndEvent"
+        assert member.fast(other) is codec_json.FULL
+    value = member.decode(own)
+    assert type(value).__name__ == "TextMessageContentEvent" and member.fast(own) == value == member.decode_lenient(own.decode()).value
+    assert codec_json.decode(own, type(value)) == codec_json.decode(own, "TextMessageContentEvent") == value
+    assert codec_json.decoder("Event") is codec_json.decoder("Event") is not codec_json.decoder("Event", max_errors=1)
+    with pytest.raises(DecodeError) as caught:
+        codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT"}', max_errors=1)
+    assert len(caught.value.errors) == 1 and caught.value.count == 2
+    for wrong in (("Event", 1), "NoSuchDefinition"):
+        with pytest.raises(ValueError):
+            codec_json.decode(own, wrong)  # type: ignore[arg-type]

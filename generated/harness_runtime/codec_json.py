@@ -405,12 +405,14 @@ class Decoder:
     some (valid where their object is open) is read again through the open twins (``_rereader``).
 
     The three are closures over what they need (a call on the hot path costs fewer steps than a
-    method reading its instance), and every check that cannot fail on the usual document costs
-    next to nothing: what msgspec accepts but this package refuses needs a backslash (a lone
-    surrogate escape) or more than 2 * MAX_DEPTH bytes (nesting past the limit), one memchr
-    (`92 in data`, an operator: no method call) and a length, and the depth itself is scanned
-    only when a member whose type bounds nothing holds an array or object; the type of what was
-    read needs a second look only when it is not the definition's own class."""
+    method reading its instance), and a check that cannot fail on a document is not made: what
+    msgspec reads but this package refuses is nesting past MAX_DEPTH, which takes more than
+    2 * MAX_DEPTH bytes, and, where the msgspec installed reads them, a lone surrogate escape
+    (0.23 refuses them itself). So a document of at most ``_CLEAR`` bytes costs one length test
+    over msgspec's read; a longer one is looked at by ``_refused``, whose depth scan runs only
+    when a member whose type bounds nothing holds an array or object. The type of what was read
+    is looked at only by the closures of a definition read through a union whose other classes
+    it refuses (the ``_looking`` ones): the others cannot read such a value."""
 
     __slots__ = (
         "definition",
@@ -450,91 +452,172 @@ class Decoder:
         self.decode_lenient: Callable[[bytes | str], Decoded] = self._reader(True)
 
     def _fast_reader(self) -> Callable[..., Any]:
-        fast, look, reopen = self._fast.decode, self._look, self._reread
+        fast, look, reopen, clear, refused = (
+            self._fast.decode,
+            self._look,
+            self._reread,
+            _CLEAR,
+            _refused,
+        )
+        if look:
+
+            def read_looking(data: Any, extras: bool = True) -> Any:
+                try:
+                    value = fast(data)
+                    if type(value) not in look and (
+                        len(data) <= clear or not refused(value, data)
+                    ):
+                        return value
+                    return FULL
+                except msgspec.ValidationError as exc:  # undeclared members, or invalid
+                    value = reopen(data, exc, extras)
+                except (
+                    msgspec.DecodeError,
+                    RecursionError,
+                    TypeError,
+                    UnicodeEncodeError,
+                ):
+                    return FULL
+                return FULL if type(value) in look else value
+
+            return read_looking
 
         def read(data: Any, extras: bool = True) -> Any:
             try:
                 value = fast(data)
-                if (
-                    _LONE_READ
-                    and 92 in data
-                    and lone_surrogate_escape(data)
-                    or len(data) > _SHORT
-                    and _deep(value, data)
-                ):  # 92: \\
-                    return FULL
+                if len(data) <= clear or not refused(value, data):
+                    return value
+                return FULL
             except msgspec.ValidationError as exc:  # undeclared members, or invalid
                 value = reopen(data, exc, extras)
             except (msgspec.DecodeError, RecursionError, TypeError, UnicodeEncodeError):
                 return FULL
-            if type(value) in look:
-                return FULL
-            return value
+            return FULL if type(value) in look else value
 
         return read
 
     def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
         explain, definition = self._explain, self.definition
-        fast, look, reopen = self._fast.decode, self._look, self._reread
+        fast, look, reopen, clear, refused = (
+            self._fast.decode,
+            self._look,
+            self._reread,
+            _CLEAR,
+            _refused,
+        )
+        if lenient:
+            # a Decoded made without NamedTuple's Python-level __new__
+            new, none = tuple.__new__, _NO_WARNINGS
+            if look:
+
+                def decode_lenient_looking(data: Any) -> Any:
+                    try:
+                        value = fast(data)
+                        if type(value) not in look and (
+                            len(data) <= clear or not refused(value, data)
+                        ):
+                            return new(Decoded, (value, none, False, 0))
+                    # undeclared members (read again through the open twins), or invalid
+                    except msgspec.ValidationError as exc:
+                        value = reopen(
+                            (
+                                data
+                                if type(data) is bytes
+                                else _as_bytes(data, definition)
+                            ),
+                            exc,
+                            True,
+                        )
+                        if value is not FULL and type(value) not in look:
+                            return new(Decoded, (value, none, False, 0))
+                    except (msgspec.DecodeError, RecursionError):
+                        pass
+                    # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
+                    except (TypeError, UnicodeEncodeError):
+                        if type(data) is bytes:
+                            raise
+                        return decode_lenient_looking(_as_bytes(data, definition))
+                    return explain(data, True)
+
+                return decode_lenient_looking
+
+            def decode_lenient(data: Any) -> Any:
+                try:
+                    value = fast(data)
+                    if len(data) <= clear or not refused(value, data):
+                        return new(Decoded, (value, none, False, 0))
+                # undeclared members (read again through the open twins), or invalid
+                except msgspec.ValidationError as exc:
+                    value = reopen(
+                        data if type(data) is bytes else _as_bytes(data, definition),
+                        exc,
+                        True,
+                    )
+                    if value is not FULL and type(value) not in look:
+                        return new(Decoded, (value, none, False, 0))
+                except (msgspec.DecodeError, RecursionError):
+                    pass
+                # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
+                except (TypeError, UnicodeEncodeError):
+                    if type(data) is bytes:
+                        raise
+                    return decode_lenient(_as_bytes(data, definition))
+                return explain(data, True)
+
+            return decode_lenient
+        if look:
+
+            def decode_looking(data: Any) -> Any:
+                try:
+                    value = fast(data)
+                    if type(value) not in look and (
+                        len(data) <= clear or not refused(value, data)
+                    ):
+                        return value
+                # undeclared members (read again through the open twins), or invalid
+                except msgspec.ValidationError as exc:
+                    value = reopen(
+                        data if type(data) is bytes else _as_bytes(data, definition),
+                        exc,
+                        True,
+                    )
+                    if value is not FULL and type(value) not in look:
+                        return value
+                except (msgspec.DecodeError, RecursionError):
+                    pass
+                # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
+                except (TypeError, UnicodeEncodeError):
+                    if type(data) is bytes:
+                        raise
+                    return decode_looking(_as_bytes(data, definition))
+                return explain(data, False).value
+
+            return decode_looking
 
         def decode(data: Any) -> Any:
             try:
                 value = fast(data)
-                if (
-                    _LONE_READ
-                    and 92 in data
-                    and lone_surrogate_escape(data)
-                    or len(data) > _SHORT
-                    and _deep(value, data)
-                ):
-                    value = FULL
+                if len(data) <= clear or not refused(value, data):
+                    return value
+            # undeclared members (read again through the open twins), or invalid
             except msgspec.ValidationError as exc:
                 value = reopen(
                     data if type(data) is bytes else _as_bytes(data, definition),
                     exc,
                     True,
                 )
+                if value is not FULL and type(value) not in look:
+                    return value
             except (msgspec.DecodeError, RecursionError):
-                return explain(data, False).value
-            except (
-                TypeError,
-                UnicodeEncodeError,
-            ):  # a str (92 in it is a TypeError): its bytes, once; a lone surrogate in it, or no text at all: refused there
-                if type(data) is bytes:
-                    raise
-                return decode(_as_bytes(data, definition))
-            if value is FULL or type(value) in look:
-                return explain(data, False).value
-            return value
-
-        def decode_lenient(data: Any) -> Decoded:
-            try:
-                value = fast(data)
-                if (
-                    _LONE_READ
-                    and 92 in data
-                    and lone_surrogate_escape(data)
-                    or len(data) > _SHORT
-                    and _deep(value, data)
-                ):
-                    value = FULL
-            except msgspec.ValidationError as exc:
-                value = reopen(
-                    data if type(data) is bytes else _as_bytes(data, definition),
-                    exc,
-                    True,
-                )
-            except (msgspec.DecodeError, RecursionError):
-                return explain(data, True)
+                pass
+            # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
             except (TypeError, UnicodeEncodeError):
                 if type(data) is bytes:
                     raise
-                return decode_lenient(_as_bytes(data, definition))
-            if value is FULL or type(value) in look:
-                return explain(data, True)
-            return _decoded(value)
+                return decode(_as_bytes(data, definition))
+            return explain(data, False).value
 
-        return decode_lenient if lenient else decode
+        return decode
 
     def _rereader(self) -> Callable[[Any, msgspec.ValidationError, bool], Any]:
         """The reader of a document the classes refused (``exc``): the typed value where its
@@ -604,14 +687,7 @@ class Decoder:
                     except skipped:
                         return FULL
                     value = public(twin, raw if extras else None)
-                # an undeclared member may hold anything: the text itself says how deep it nests
-                if (
-                    _LONE_READ
-                    and 92 in data
-                    and lone_surrogate_escape(data)
-                    or len(data) > _SHORT
-                    and too_deep(data)
-                ):
+                if _refused(value, data):
                     return FULL
             except (TypeError, UnicodeEncodeError):  # not bytes: the full path decides
                 return FULL
@@ -712,6 +788,24 @@ def _msgspec_refuses_lone_surrogates() -> bool:
 
 
 _LONE_READ = not _msgspec_refuses_lone_surrogates()
+_CLEAR = -1 if _LONE_READ else _SHORT
+"""The length up to which a document the typed decoder read holds nothing this package refuses
+but msgspec reads: too short to nest past MAX_DEPTH; none where msgspec reads lone surrogate
+escapes (any document may hold one)."""
+
+
+def _refused(value: Any, data: Any) -> bool:
+    """Whether a document the typed decoder read as ``value`` holds what msgspec reads and this
+    package refuses: a lone surrogate escape (where msgspec reads them; a backslash leads to the
+    scan), nesting past MAX_DEPTH (a text long enough to, whose unbounded members hold an array or
+    object). A str raises TypeError (92 in it, or the depth scan): its bytes decide."""
+    return (
+        _LONE_READ
+        and 92 in data
+        and lone_surrogate_escape(data)
+        or len(data) > _SHORT
+        and _deep(value, data)
+    )  # 92: \\
 
 
 def _suspect(data: bytes) -> bool:
@@ -974,15 +1068,24 @@ def _builtins(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
-_DECODERS: dict[Any, Decoder] = {}
+_DECODERS: dict[Any, Decoder] = {}  # Any: decode looks a class up too (and finds none)
+"""The shared Decoder of each definition named so far (the default error list): its name alone
+is the key, so ``decode`` finds it in one lookup."""
+_LIMITED: dict[tuple[str, int | None], Decoder] = {}
+"""The shared Decoders of a definition and an error list of ``max_errors``."""
 
 
 def decoder(definition: str = ROOT, max_errors: int | None = _DEFAULT) -> Decoder:
     """The shared Decoder for a definition (and an error list of ``max_errors``)."""
-    key = definition if max_errors is _DEFAULT else (definition, max_errors)
-    found = _DECODERS.get(key)
+    if max_errors is _DEFAULT:
+        found = _DECODERS.get(definition)
+        if found is None:
+            found = _DECODERS[definition] = Decoder(definition)
+        return found
+    key = (definition, max_errors)
+    found = _LIMITED.get(key)
     if found is None:
-        found = _DECODERS[key] = Decoder(definition, max_errors)
+        found = _LIMITED[key] = Decoder(definition, max_errors)
     return found
 
 
@@ -1017,7 +1120,10 @@ def decode(
     """Strictly decode one JSON document as a definition (by name or class). ``max_errors``:
     how many errors a DecodeError lists (default ``limits.MAX_ERRORS``; None: every one).
     """
-    return decoder(_name(definition), max_errors).decode(data)
+    # a definition named, the default error list: its shared Decoder in one lookup (a class, or
+    # a first call, finds none: decoder() then makes it)
+    found = _DECODERS.get(definition) if max_errors is _DEFAULT else None
+    return (found or decoder(_name(definition), max_errors)).decode(data)
 
 
 def decode_lenient(
@@ -1027,7 +1133,8 @@ def decode_lenient(
     max_errors: int | None = _DEFAULT,
 ) -> Decoded:
     """Leniently decode one JSON document: see the module docstring."""
-    return decoder(_name(definition), max_errors).decode_lenient(data)
+    found = _DECODERS.get(definition) if max_errors is _DEFAULT else None
+    return (found or decoder(_name(definition), max_errors)).decode_lenient(data)
 
 
 _ENCODER = msgspec.json.Encoder()
