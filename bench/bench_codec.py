@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of the generated AG-UI codec (``generated/agui``) against its peers, in one process.
 
-    .venv/bin/python bench/bench_codec.py [--runs 1000] [--rounds 3] [--json FILE] [--before DIR]
+    .venv/bin/python bench/bench_codec.py [--runs 1000] [--rounds 3] [--json FILE] [--before DIR] [--chunk N]
 
 1. Corpus: ``../shared/bench/gen_corpus.py --runs N --seed S`` (the generator the peer numbers in
    ``../shared/bench/PEERS.md`` were measured with), cached under ``bench/.cache/``; or ``--corpus``.
@@ -18,6 +18,12 @@
    accumulates a history pays, garbage collector included. The ratios are printed twice: of the
    median events/s, and the median of the per-round ratios (the two ops of a ratio ran within
    the same round: what a shared machine's changing load disturbs least).
+   ``--chunk N`` interleaves finer: each round walks the corpus N lines at a time and runs every
+   op over those lines in turn (the order rotating from chunk to chunk), so that a load that
+   changes within a round falls on every op alike; the ops over other items (the kept results,
+   the jsonschema sample) still run whole after the chunks. It adds a third figure, the least
+   disturbed by the other processes on a shared machine: each chunk's fastest round, summed over
+   the chunks (a chunk preempted in one round is rarely preempted in every round).
 4. ``--before DIR``: another checkout's AG-UI package (DIR is that checkout, its ``generated/``,
    or the package itself), loaded beside ours under another name and timed in the same rounds
    (rows ``before: ...``): an A/B under one load.
@@ -297,6 +303,7 @@ class Op:
         self.items, self.run, self.reps = items, run, reps
         self.warm = len(items) if warm is None else warm
         self.seconds: list[float] = []
+        self.fastest: list[float] = []  # with --chunk: each chunk's fastest round
 
     @property
     def events(self) -> int:
@@ -315,6 +322,28 @@ class Op:
 
     def median(self) -> float:
         return self.events / statistics.median(self.seconds)
+
+
+def run_chunked(ops: list[Op], slices: dict[str, list[list[Any]]]) -> None:
+    """One round of ``ops`` interleaved chunk by chunk (``slices``: each op's items, cut alike);
+    each op's time is the sum over the chunks."""
+    gc.collect()
+    spent = dict.fromkeys((op.key for op in ops), 0.0)
+    clock = time.perf_counter
+    for k in range(len(slices[ops[0].key])):
+        turn = k % len(ops)
+        for op in ops[turn:] + ops[:turn]:
+            items = slices[op.key][k]
+            t0 = clock()
+            op.run(items)
+            took = clock() - t0
+            spent[op.key] += took
+            if len(op.fastest) <= k:
+                op.fastest.append(took)
+            elif took < op.fastest[k]:
+                op.fastest[k] = took
+    for op in ops:
+        op.seconds.append(spent[op.key])
 
 
 def _each(fn: Callable[[Any], Any]) -> Callable[[list[Any]], None]:
@@ -479,11 +508,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-jsonschema", action="store_true", help="skip the (slow) jsonschema rows")
     ap.add_argument("--show-rejections", type=int, default=20, help="rejected lines printed in full")
     ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    ap.add_argument("--chunk", type=int, default=0, metavar="N",
+                    help="interleave the ops every N corpus lines within a round (default 0: each op whole)")
     ap.add_argument("--before", type=Path, metavar="DIR",
                     help="another checkout (or its generated/, or its AG-UI package): timed beside ours")
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error("--rounds must be >= 1")
+    if args.chunk < 0:
+        ap.error("--chunk must be >= 0")
+    before = load_before(args.before.resolve()) if args.before else None  # a wrong DIR stops here, before the checks
 
     info = machine_info()
     print("machine:")
@@ -517,16 +551,21 @@ def main(argv: list[str] | None = None) -> int:
               + (" (left out of its timing)" if not all(keep) else ""))
         sample = [x for x, k in zip(sample, keep) if k]
         sample_docs = [d for d, k in zip(sample_docs, keep) if k]
-    before = load_before(args.before.resolve()) if args.before else None
     ops, extra = build_ops(timed_lines, sample, sample_docs, js, js_by_type, before)
     load = {"start": os.getloadavg()}
     print(f"warm-up ({len(ops)} ops) ...", flush=True)
     for op in ops:
         op.run(op.items[: op.warm])
+    chunked = [op for op in ops if args.chunk and op.reps == 1 and op.group != "decode-kept"
+               and len(op.items) == len(timed_lines)]
+    slices = {op.key: [op.items[i:i + args.chunk] for i in range(0, len(op.items), args.chunk)] for op in chunked}
     for r in range(args.rounds):
         print(f"round {r + 1}/{args.rounds} ...", flush=True)
+        if chunked:
+            run_chunked(chunked, slices)
         for op in ops:
-            op.timed()
+            if op not in chunked:
+                op.timed()
     load["end"] = os.getloadavg()
 
     by_key = {op.key: op for op in ops}
@@ -557,6 +596,15 @@ def main(argv: list[str] | None = None) -> int:
         "encode_vs_before": ("ours_encode", "before_encode"),
     }
     round_ratios = {name: per_round(a, b) for name, (a, b) in pairs.items()}
+
+    def fastest(a: str, b: str) -> float | None:
+        """a's speed over b's, each the sum of its chunks' fastest rounds (with --chunk)."""
+        if a not in by_key or b not in by_key or not by_key[a].fastest or not by_key[b].fastest:
+            return None
+        return (by_key[a].events / sum(by_key[a].fastest)) / (by_key[b].events / sum(by_key[b].fastest))
+
+    fastest_ratios = {name: fastest(a, b) for name, (a, b) in pairs.items()}
+    fastest_ratios["encode_vs_pydantic_model_dump_json"] = fastest("ours_encode", "pyd_dump_json")
     ratios = {
         "strict_decode_vs_pydantic_validate_json": ratio("ours_strict", "pyd_validate_json"),
         "encode_vs_pydantic_model_dump_json": ratio("ours_encode", "pyd_dump_json"),
@@ -569,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
     }
 
     # ------------------------------------------------------------------ report
-    print(f"\nresults: events/s, median of {args.rounds} round(s) "
+    print(f"\nresults: events/s, median of {args.rounds} round(s)" + (f", interleaved every {args.chunk:,} lines" if chunked else "") + " "
           f"(corpus {len(lines):,} events, {len(timed_lines):,} timed; "
           f"jsonschema sample {len(sample):,} = one line in {step})\n")
     w = max(len(op.label) for op in ops)
@@ -594,6 +642,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in round_ratios.items():
         if value is not None:
             print(f"  {name:52s} {value:9.2f}x")
+    if chunked:
+        print(f"\nratios (each {args.chunk:,}-line chunk's fastest of {args.rounds} rounds, summed):")
+        for name, value in fastest_ratios.items():
+            if value is not None:
+                print(f"  {name:52s} {value:9.2f}x")
+        print("  ns/event: " + ", ".join(f"{op.key} {1e9 * sum(op.fastest) / op.events:,.0f}" for op in chunked))
     print("\nload average (1, 5, 15 min): {:.2f} {:.2f} {:.2f} at the first round, ".format(*load["start"])
           + "{:.2f} {:.2f} {:.2f} after the last".format(*load["end"]))
 
@@ -610,12 +664,16 @@ def main(argv: list[str] | None = None) -> int:
                        "seed": None if args.corpus else args.seed, "events": len(lines), "bytes": nbytes,
                        "sha256": digest, "jsonschema_sample": len(sample), "jsonschema_sample_step": step},
             "rounds": args.rounds,
+            "chunk": args.chunk,
             "checks": checks,
             "ops": [{"key": op.key, "label": op.label, "group": op.group, "events": op.events,
                      "seconds": [round(s, 5) for s in op.seconds],
-                     "eps": [round(e) for e in op.eps()], "eps_median": round(op.median())} for op in ops],
+                     "eps": [round(e) for e in op.eps()], "eps_median": round(op.median()),
+                     **({"eps_chunks_fastest": round(op.events / sum(op.fastest))} if op.fastest else {})}
+                    for op in ops],
             "ratios": {k: (None if v is None else round(v, 3)) for k, v in ratios.items()},
             "ratios_per_round_median": {k: round(v, 3) for k, v in round_ratios.items() if v is not None},
+            "ratios_chunks_fastest": {k: round(v, 3) for k, v in fastest_ratios.items() if v is not None},
             "load_average": {k: [round(x, 2) for x in v] for k, v in load.items()},
             "before": None if args.before is None else str(args.before),
             "targets": {k: _target(ratios[k], t) for k, t in TARGETS.items()},

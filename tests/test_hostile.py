@@ -460,3 +460,17 @@ def test_a_definition_read_through_its_union_refuses_the_other_members_on_every_
     for wrong in (("Event", 1), "NoSuchDefinition"):
         with pytest.raises(ValueError):
             codec_json.decode(own, wrong)  # type: ignore[arg-type]
+
+
+def test_a_long_document_in_a_memoryview_is_read_as_its_bytes() -> None:
+    """The checks after the typed read take bytes: a memoryview long enough to be looked at is
+    read as its bytes (was: AttributeError from the depth check), and refused when too deep."""
+    long = b'{"type":"STATE_SNAPSHOT","snapshot":{"a":[' + b"1," * 200 + b"1]}}"
+    deep = b'{"type":"STATE_SNAPSHOT","snapshot":' + b"[" * 200 + b"]" * 200 + b"}"
+    events = codec_json.decoder("Event")
+    assert events.decode(memoryview(long)) == events.decode_lenient(memoryview(long)).value == events.decode(long)
+    assert events.fast(memoryview(long)) is codec_json.FULL  # the full path decides
+    for read in (events.decode, events.decode_lenient):
+        with pytest.raises(DecodeError) as caught:
+            read(memoryview(deep))
+        assert caught.value.errors[0].keyword == "depth"

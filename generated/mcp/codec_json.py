@@ -1560,7 +1560,7 @@ class Decoder:
     msgspec reads but this package refuses is nesting past MAX_DEPTH, which takes more than
     2 * MAX_DEPTH bytes, and, where the msgspec installed reads them, a lone surrogate escape
     (0.23 refuses them itself). So a document of at most ``_CLEAR`` bytes costs one length test
-    over msgspec's read; a longer one is looked at by ``_refused``, whose depth scan runs only
+    over msgspec's read; a longer one is looked at (``_EXAMINE``), its depth scanned only
     when a member whose type bounds nothing holds an array or object. The type of what was read
     is looked at only by the closures of a definition read through a union whose other classes
     it refuses (the ``_looking`` ones): the others cannot read such a value."""
@@ -1620,12 +1620,12 @@ class Decoder:
             return lambda data, extras=True: (
                 FULL if (value := compiled(data)) is _REFUSED else value
             )
-        fast, look, reopen, clear, refused = (
+        fast, look, clear, examine, rest = (
             self._fast.decode,
             self._look,
-            self._reread,
             _CLEAR,
-            _refused,
+            _EXAMINE,
+            self._fast_rest,
         )
         if look:
 
@@ -1633,41 +1633,35 @@ class Decoder:
                 try:
                     value = fast(data)
                     if type(value) not in look and (
-                        len(data) <= clear or not refused(value, data)
+                        len(data) <= clear or not examine(value, data)
                     ):
                         return value
                     return FULL
-                except msgspec.ValidationError as exc:  # undeclared members, or invalid
-                    value = reopen(data, exc, extras)
-                except (
-                    msgspec.DecodeError,
-                    RecursionError,
-                    TypeError,
-                    UnicodeEncodeError,
-                ):
-                    return FULL
-                return FULL if type(value) in look else value
+                # undeclared members, invalid, not bytes: see _fast_rest
+                except Exception as exc:
+                    return rest(data, exc, extras)
 
             return read_looking
 
         def read(data: Any, extras: bool = True) -> Any:
             try:
                 value = fast(data)
-                if len(data) <= clear or not refused(value, data):
+                if len(data) <= clear or not examine(value, data):
                     return value
                 return FULL
-            except msgspec.ValidationError as exc:  # undeclared members, or invalid
-                value = reopen(data, exc, extras)
-            except (msgspec.DecodeError, RecursionError, TypeError, UnicodeEncodeError):
-                return FULL
-            return FULL if type(value) in look else value
+            # undeclared members, invalid, not bytes: see _fast_rest
+            except Exception as exc:
+                return rest(data, exc, extras)
 
         return read
 
     def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
-        explain, definition = self._explain, self.definition
         if self._slow:
-            compiled = self._compiled
+            compiled, explain, definition = (
+                self._compiled,
+                self._explain,
+                self.definition,
+            )
 
             def checked(data: Any) -> Any:
                 if type(data) is not bytes:
@@ -1679,12 +1673,12 @@ class Decoder:
                 return _decoded(value) if lenient else value
 
             return checked
-        fast, look, reopen, clear, refused = (
+        fast, look, clear, examine, rest = (
             self._fast.decode,
             self._look,
-            self._reread,
             _CLEAR,
-            _refused,
+            _EXAMINE,
+            self._rest,
         )
         if lenient:
             # a Decoded made without NamedTuple's Python-level __new__
@@ -1695,55 +1689,25 @@ class Decoder:
                     try:
                         value = fast(data)
                         if type(value) not in look and (
-                            len(data) <= clear or not refused(value, data)
+                            len(data) <= clear or not examine(value, data)
                         ):
                             return new(Decoded, (value, none, False, 0))
-                    # undeclared members (read again through the open twins), or invalid
-                    except msgspec.ValidationError as exc:
-                        value = reopen(
-                            (
-                                data
-                                if type(data) is bytes
-                                else _as_bytes(data, definition)
-                            ),
-                            exc,
-                            True,
-                        )
-                        if value is not FULL and type(value) not in look:
-                            return new(Decoded, (value, none, False, 0))
-                    except (msgspec.DecodeError, RecursionError):
-                        pass
-                    # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
-                    except (TypeError, UnicodeEncodeError):
-                        if type(data) is bytes:
-                            raise
-                        return decode_lenient_looking(_as_bytes(data, definition))
-                    return explain(data, True)
+                    # undeclared members, invalid, not bytes: see _rest
+                    except Exception as exc:
+                        return rest(data, exc, True)
+                    return rest(data, None, True)
 
                 return decode_lenient_looking
 
             def decode_lenient(data: Any) -> Any:
                 try:
                     value = fast(data)
-                    if len(data) <= clear or not refused(value, data):
+                    if len(data) <= clear or not examine(value, data):
                         return new(Decoded, (value, none, False, 0))
-                # undeclared members (read again through the open twins), or invalid
-                except msgspec.ValidationError as exc:
-                    value = reopen(
-                        data if type(data) is bytes else _as_bytes(data, definition),
-                        exc,
-                        True,
-                    )
-                    if value is not FULL and type(value) not in look:
-                        return new(Decoded, (value, none, False, 0))
-                except (msgspec.DecodeError, RecursionError):
-                    pass
-                # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
-                except (TypeError, UnicodeEncodeError):
-                    if type(data) is bytes:
-                        raise
-                    return decode_lenient(_as_bytes(data, definition))
-                return explain(data, True)
+                # undeclared members, invalid, not bytes: see _rest
+                except Exception as exc:
+                    return rest(data, exc, True)
+                return rest(data, None, True)
 
             return decode_lenient
         if look:
@@ -1752,53 +1716,71 @@ class Decoder:
                 try:
                     value = fast(data)
                     if type(value) not in look and (
-                        len(data) <= clear or not refused(value, data)
+                        len(data) <= clear or not examine(value, data)
                     ):
                         return value
-                # undeclared members (read again through the open twins), or invalid
-                except msgspec.ValidationError as exc:
-                    value = reopen(
-                        data if type(data) is bytes else _as_bytes(data, definition),
-                        exc,
-                        True,
-                    )
-                    if value is not FULL and type(value) not in look:
-                        return value
-                except (msgspec.DecodeError, RecursionError):
-                    pass
-                # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
-                except (TypeError, UnicodeEncodeError):
-                    if type(data) is bytes:
-                        raise
-                    return decode_looking(_as_bytes(data, definition))
-                return explain(data, False).value
+                # undeclared members, invalid, not bytes: see _rest
+                except Exception as exc:
+                    return rest(data, exc, False)
+                return rest(data, None, False)
 
             return decode_looking
 
         def decode(data: Any) -> Any:
             try:
                 value = fast(data)
-                if len(data) <= clear or not refused(value, data):
+                if len(data) <= clear or not examine(value, data):
                     return value
-            # undeclared members (read again through the open twins), or invalid
-            except msgspec.ValidationError as exc:
-                value = reopen(
-                    data if type(data) is bytes else _as_bytes(data, definition),
-                    exc,
-                    True,
-                )
-                if value is not FULL and type(value) not in look:
-                    return value
-            except (msgspec.DecodeError, RecursionError):
-                pass
-            # a str: its bytes, once (a lone surrogate in it, or no text at all: refused there)
-            except (TypeError, UnicodeEncodeError):
-                if type(data) is bytes:
-                    raise
-                return decode(_as_bytes(data, definition))
-            return explain(data, False).value
+            # undeclared members, invalid, not bytes: see _rest
+            except Exception as exc:
+                return rest(data, exc, False)
+            return rest(data, None, False)
 
         return decode
+
+    def _rest(self, data: Any, exc: Exception | None, lenient: bool) -> Any:
+        """A strict (``lenient``: lenient) decode the hot path did not answer. ``exc``: what the
+        typed read (or a check after it) raised; None: it read a value the full path decides (a
+        text holding what the package refuses, or a class the definition refuses)."""
+        if exc is None:
+            pass
+        elif isinstance(exc, msgspec.ValidationError):
+            # undeclared members (read again through the open twins), or invalid
+            value = self._reread(
+                data if type(data) is bytes else _as_bytes(data, self.definition),
+                exc,
+                True,
+            )
+            if value is not FULL and type(value) not in self._look:
+                return _decoded(value) if lenient else value
+        elif type(data) is not bytes and isinstance(
+            exc, (TypeError, UnicodeEncodeError, AttributeError)
+        ):
+            # a str or a memoryview (the checks read bytes): its bytes, once; a lone surrogate
+            # in it, or no text at all: refused there
+            data = _as_bytes(data, self.definition)
+            return self.decode_lenient(data) if lenient else self.decode(data)
+        elif not isinstance(exc, (msgspec.DecodeError, RecursionError)):
+            raise exc
+        found = self._explain(data, lenient)
+        return found if lenient else found.value
+
+    def _fast_rest(self, data: Any, exc: Exception, extras: bool) -> Any:
+        """``fast``'s answer where the typed read (or a check after it) raised ``exc``: the value
+        read through the open twins where undeclared members were the only fault, else FULL.
+        """
+        if isinstance(exc, msgspec.ValidationError):
+            value = self._reread(data, exc, extras)
+            return FULL if type(value) in self._look else value
+        if isinstance(
+            exc, (msgspec.DecodeError, RecursionError, TypeError, UnicodeEncodeError)
+        ):
+            return FULL
+        if type(data) is not bytes and isinstance(
+            exc, AttributeError
+        ):  # a memoryview: the checks read bytes
+            return FULL
+        raise exc
 
     def _rereader(self) -> Callable[[Any, msgspec.ValidationError, bool], Any]:
         """The reader of a document the classes refused (``exc``): the typed value where its
@@ -2135,7 +2117,13 @@ def _deep(value: Any, data: Any) -> bool:
                 break
         else:
             return False
-    return bool(too_deep(data))
+    # too few brackets to nest that deep: decided here, without the scan's call
+    return data.count(b"[") + data.count(b"{") > MAX_DEPTH and too_deep(data)
+
+
+_EXAMINE: Callable[[Any, Any], bool] = _refused if _LONE_READ else _deep
+"""What the hot path asks of a document longer than ``_CLEAR``: ``_refused``; where msgspec
+refuses lone surrogate escapes itself, the depth alone (the length is tested already)."""
 
 
 def _as_bytes(data: Any, definition: str) -> bytes:
