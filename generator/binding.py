@@ -230,6 +230,7 @@ def load_binding(spec_dir: Path) -> Binding:
     if not isinstance(overlays, list) or not all(isinstance(o, str) for o in overlays):
         raise SpecError(shown, "[protocol].overlays", "must be a list of file names (overlays = [\"overlay.json\"])")
     _inside(shown, spec_dir, proto, overlays)
+    _conformance_needs_rules(shown, proto)
     return Binding(
         stdio=_stdio(shown, raw.get("stdio")),
         spec_dir=spec_dir,
@@ -257,6 +258,13 @@ def load_binding(spec_dir: Path) -> Binding:
         annotations=frozenset(annotations),
         root_name=root_name,
     )
+
+
+def _conformance_needs_rules(shown: str, proto: dict[str, Any]) -> None:
+    """Conformance streams are judged by the rules: without a rules file they would be read by
+    nothing, silently."""
+    if "conformance" in proto and "rules" not in proto:
+        raise SpecError(shown, "[protocol].conformance", "conformance streams are judged by the rules: name the rules file too ([protocol].rules)")
 
 
 def _inside(shown: str, spec_dir: Path, proto: dict[str, Any], overlays: list[str]) -> None:

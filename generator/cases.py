@@ -390,7 +390,7 @@ class Deriver:
         if d.closed:
             doc = dict(base)
             doc[UNKNOWN_PROPERTY] = True
-            cases.append(invalid(name, "unknown-property", doc, "unevaluatedProperties", "", lenient="strip"))
+            cases.append(invalid(name, "unknown-property", doc, d.closed_by or "unevaluatedProperties", "", lenient="strip"))
         return cases
 
 

@@ -17,11 +17,13 @@ def load_fixtures(binding: Binding, definitions: Collection[str]) -> dict[str, A
     if root is not None:
         if not root.is_dir():
             raise SpecError(binding.display(root), "", "fixtures folder named in binding.toml does not exist")
-        for path in sorted(root.glob("*/*/*.json"), key=lambda p: p.as_posix()):
-            if path.name.endswith(".expect.json"):
+        # every JSON file under the folder is a fixture or refused: one elsewhere than
+        # <Definition>/<verdict>/ would otherwise be silently ignored
+        for path in sorted(root.rglob("*.json"), key=lambda p: p.as_posix()):
+            if path.name.endswith(".expect.json") and len(path.relative_to(root).parts) == 3:
                 continue
             definition, verdict = path.parent.parent.name, path.parent.name
-            if verdict not in ("valid", "invalid"):
+            if len(path.relative_to(root).parts) != 3 or verdict not in ("valid", "invalid"):
                 raise SpecError(binding.display(path), "", "fixtures live under <Definition>/valid or <Definition>/invalid")
             name = f"{definition}/{verdict}/{path.stem}"
             if definition not in definitions:
@@ -61,7 +63,9 @@ def _examples(binding: Binding, definitions: Collection[str]) -> list[dict[str, 
         raise SpecError(binding.display(root), "", "examples folder named in binding.toml does not exist")
     rejected = {r.example: r.reason for r in binding.rejected_examples}
     out: list[dict[str, Any]] = []
-    for path in sorted(root.glob("*/*.json"), key=lambda p: p.as_posix()):
+    for path in sorted(root.rglob("*.json"), key=lambda p: p.as_posix()):
+        if len(path.relative_to(root).parts) != 2:  # refused, not silently ignored
+            raise SpecError(binding.display(path), "", "examples live at <Definition>/<name>.json")
         definition = path.parent.name
         if definition not in definitions:
             raise SpecError(binding.display(path.parent), "", f"example folder names no definition {definition!r}")
@@ -83,7 +87,9 @@ def load_conformance(binding: Binding) -> dict[str, Any]:
     if root is not None:
         if not root.is_dir():
             raise SpecError(binding.display(root), "", "conformance folder named in binding.toml does not exist")
-        for path in sorted(root.glob("*.json"), key=lambda p: p.name):
+        for path in sorted(root.rglob("*.json"), key=lambda p: p.as_posix()):
+            if path.parent != root:  # refused, not silently ignored
+                raise SpecError(binding.display(path), "", "conformance fixtures are the folder's own *.json files, not its subfolders'")
             doc, _ = read_json(path, binding.display(path))
             if not isinstance(doc, dict) or not isinstance(doc.get("stream"), list) or "expect" not in doc:
                 raise SpecError(binding.display(path), "", "a conformance fixture needs `stream` (an array) and `expect`")

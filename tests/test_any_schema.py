@@ -192,6 +192,11 @@ def test_init_reads_an_openapi_yaml_document(tmp_path: Path) -> None:
 
 BAD_INPUT = [
     ("not-json", b"{nope", "line 1 column 2", "not JSON"),
+    ("empty", b"", "", "empty: a JSON file holds one value"),
+    ("only-whitespace", b" \n\t", "", "only whitespace"),
+    # json.loads would read UTF-16 bytes, and place the error at a UTF-16 character
+    ("utf-16", json.dumps({"$defs": {"A": {"type": "string"}}}).encode("utf-16"), "byte 0", "not valid UTF-8 (UTF-16 or UTF-32 text?"),
+    ("binary", b"{\xc4\x01}", "byte 1", "not valid UTF-8"),
     ("not-yaml", None, "line", ""),
     ("dangling-ref", {"$defs": {"A": {"$ref": "#/$defs/B"}}}, "/$defs/A/$ref", "dangling $ref"),
     ("remote-ref", {"$defs": {"A": {"$ref": "https://example.invalid/other.json#/$defs/B"}}}, "/$defs/A/$ref", "copy what it names"),

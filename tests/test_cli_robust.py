@@ -95,6 +95,21 @@ def test_an_unreadable_input_is_a_usage_error(tmp_path: Path) -> None:
     assert result.returncode == 2 and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [(b"", "empty: a JSON file holds one value"), (b"\x00\xc4binary", "byte 1: not valid UTF-8"), (b"{1}", "line 1 column 2: not JSON")],
+    ids=["empty", "binary", "not-json"],
+)
+def test_a_request_file_is_refused_with_where_it_is_wrong(tmp_path: Path, content: bytes, says: str) -> None:
+    """`run --input` and `check-resume --input` read a request as a schema file is read: the
+    error names the file, where it is wrong and how (it quoted Python's exception before)."""
+    path = tmp_path / "input.json"
+    path.write_bytes(content)
+    result = cli("run", "--spec", SPEC_AGUI, "--input", path, "http://127.0.0.1:9/")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert f"{path}: {says}" in result.stderr, result.stderr
+
+
 # -- the contract every command shares (issue 12): usage errors before any work, Ctrl-C -------------
 
 

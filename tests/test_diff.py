@@ -80,8 +80,51 @@ def test_definition_added_and_removed(tmp_path: Path) -> None:
 
     report = compare(tmp_path, change)
     assert only(report, "definition-added", "Point").new == "Point"
-    assert only(report, "definition-removed", "Meta").old == "Meta"
+    removed = only(report, "definition-removed", "Meta")
+    assert removed.old == "Meta"
+    # with a root, what reads through Meta reports the break (here nothing references it)
+    assert removed.breaks == () and not report.breaking
     assert not report.of("definition-renamed")
+
+
+def test_a_removed_definition_of_a_schema_without_root_breaks(tmp_path: Path) -> None:
+    """Definitions only (as `specbind init` reads one): every definition is an entry point a
+    consumer names (`validate --as Meta`), so a NEW reader cannot read what an OLD writer sent as
+    a removed one; an added one breaks nothing."""
+    old = {k: v for k, v in BASE.items() if k != "$ref"}
+    new = copy.deepcopy(old)
+    del new["$defs"]["Meta"]
+    report = diff(write(tmp_path / "old.json", old), write(tmp_path / "new.json", new))
+    assert only(report, "definition-removed", "Meta").breaks == ("new-readers",)
+    assert report.breaking
+    back = diff(tmp_path / "new.json", tmp_path / "old.json")
+    assert only(back, "definition-added", "Meta").breaks == () and not back.breaking
+    result = run_cli("diff", tmp_path / "old.json", tmp_path / "new.json")
+    assert result.exit_code == 1 and "breaks new-readers" in result.output, result.output
+
+
+@pytest.mark.parametrize("root", [None, "Shape"], ids=["no-root", "binding-root"])
+def test_a_spec_folders_root_is_its_binding_root(tmp_path: Path, root: str | None) -> None:
+    """A definitions-only schema in a spec folder whose binding.toml names the root: read as a
+    schema with that root (the MCP bindings are), so a removed definition breaks only without it."""
+    schema = {k: v for k, v in BASE.items() if k != "$ref"}
+    for side, defs in (("old", schema["$defs"]), ("new", {k: v for k, v in schema["$defs"].items() if k != "Meta"})):
+        folder = tmp_path / side
+        folder.mkdir()
+        write(folder / "schema.json", {**schema, "$defs": defs})
+        named = f'root = "{root}"\n' if root else ""
+        (folder / "binding.toml").write_text(f'[protocol]\nname = "s"\nversion = "1"\nschema = "schema.json"\n{named}\n[python]\npackage = "s"\n', encoding="utf-8")
+    report = diff(tmp_path / "old", tmp_path / "new")
+    assert only(report, "definition-removed", "Meta").breaks == (() if root else ("new-readers",))
+
+
+def test_a_root_removed_breaks_new_readers(tmp_path: Path) -> None:
+    new = {k: v for k, v in BASE.items() if k != "$ref"}
+    report = diff(write(tmp_path / "old.json", BASE), write(tmp_path / "new.json", new))
+    root = only(report, "root")
+    assert (root.old, root.new, root.breaks) == ("Shape", None, ("new-readers",))
+    back = diff(tmp_path / "new.json", tmp_path / "old.json")
+    assert not back.of("root") and not back.breaking  # a root added: every reader still reads by name
 
 
 def test_definition_renamed_with_confidence(tmp_path: Path) -> None:

@@ -115,7 +115,7 @@ def _suite_tests(where: dict[str, str]) -> list[dict[str, Any]]:
             continue
         package, key = where[name].split(":")
         for t in group["tests"]:
-            tests.append({"name": f"{name}/{t['description']}", "package": package, "definition": key, "data": t["data"], "valid": t["valid"]})
+            tests.append({"name": f"{name}/{t['description']}", "package": package, "definition": key, "data": t["data"], "valid": t["valid"], "group": name})
     return tests
 
 
@@ -132,17 +132,21 @@ import json, sys, importlib
 from pathlib import Path
 tests = json.loads(Path("tests.json").read_text())
 wrong = {}
+undeclared = {}
 for t in tests:
     codec = importlib.import_module(t["package"] + ".codec_json")
     data = json.dumps(t["data"]).encode()
     try:
         codec.decode(data, t["definition"])
         got = True
-    except codec.DecodeError:
+    except codec.DecodeError as exc:
         got = False
+        said = sorted({e.keyword for e in exc.errors if e.message.startswith("unknown property")})
+        if said:
+            undeclared[t["name"]] = [t["group"], said]
     if got is not t["valid"]:
         wrong[t["name"]] = got
-print(json.dumps({"count": len(tests), "wrong": wrong}))
+print(json.dumps({"count": len(tests), "wrong": wrong, "undeclared": undeclared}))
 """
     path = out / "tests.json"
     path.write_text(json.dumps(tests), encoding="utf-8")
@@ -151,6 +155,21 @@ print(json.dumps({"count": len(tests), "wrong": wrong}))
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["count"] > 1000
     assert report["wrong"] == {k: v for k, v in DIVERGES.items()}, json.dumps(report["wrong"], indent=1)
+    # an undeclared member is reported under a keyword its schema uses (`additionalProperties`
+    # where the schema closed the object with it, never an `unevaluatedProperties` it lacks)
+    schemas = {name: group["schema"] for _, name, group in GROUPS}
+    misnamed = {t: said for t, (group, said) in report["undeclared"].items() if not set(said) <= _keywords(schemas[group])}
+    assert {k for _, said in report["undeclared"].values() for k in said} == {"additionalProperties", "unevaluatedProperties"}
+    assert misnamed == {}, json.dumps(misnamed, indent=1)
+
+
+def _keywords(schema: Any) -> set[str]:
+    """Every key of every object in a schema (enough to say which keywords it uses)."""
+    if isinstance(schema, dict):
+        return set(schema).union(*(_keywords(v) for v in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_keywords(v) for v in schema))
+    return set()
 
 
 @pytest.mark.parametrize("draft", sorted(DRAFTS))

@@ -182,8 +182,11 @@ def test_an_unlisted_invalid_example_fails_the_generated_tests(tmp_path: Path) -
         ({"Nowhere/x.json": {}}, "", "example folder names no definition 'Nowhere'"),
         ({"Ping/a.json": {"type": "PING", "seq": 1}}, REJECTED_SEQ, "names no example: ['Ping/too-far']"),
         ({"Ping/a.json": {"type": "PING", "seq": 1}}, "\n[[rejected_example]]\nexample = 3\n", "needs `example` (Definition/name) and `reason` strings"),
+        # a file elsewhere than <Definition>/<name>.json was silently left out
+        ({"a.json": {"type": "PING", "seq": 1}}, "", "examples live at <Definition>/<name>.json"),
+        ({"Ping/more/a.json": {"type": "PING", "seq": 1}}, "", "examples live at <Definition>/<name>.json"),
     ],
-    ids=["unknown-definition", "stale-rejection", "malformed-entry"],
+    ids=["unknown-definition", "stale-rejection", "malformed-entry", "beside-the-folders", "one-folder-too-deep"],
 )
 def test_example_options_are_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, examples: dict[str, Any], rejected: str, message: str) -> None:
     spec = _toy_with_examples(tmp_path, examples, rejected)

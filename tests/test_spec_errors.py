@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from generator.binding import load_binding
+from generator.corpus import load_conformance
+
 from conftest import TOY_BINDING, make_spec, run_cli, toy_schema
 from generator.errors import SpecError
 from generator.pipeline import render_spec
@@ -242,6 +245,32 @@ def test_fixture_verdict_folder_must_be_valid_or_invalid(tmp_path: Path) -> None
     spec = make_spec(tmp_path, fixtures={"Ping/good/minimal.json": {"type": "PING", "seq": 1}})
     err = _binding_error(spec)
     assert err.file == f"{spec}/fixtures/Ping/good/minimal.json"
+
+
+@pytest.mark.parametrize("rel", ["minimal.json", "Ping/minimal.json", "Ping/valid/more/minimal.json"], ids=["top", "no-verdict", "too-deep"])
+def test_a_fixture_elsewhere_than_definition_verdict_is_refused(tmp_path: Path, rel: str) -> None:
+    """Only <Definition>/<valid|invalid>/<name>.json was read: a fixture anywhere else was
+    silently left out of the generated tests."""
+    spec = make_spec(tmp_path, fixtures={rel: {"type": "PING", "seq": 1}})
+    err = _binding_error(spec)
+    assert err.file == f"{spec}/fixtures/{rel}" and "<Definition>/valid or <Definition>/invalid" in err.message
+
+
+def test_a_conformance_fixture_in_a_subfolder_is_refused(tmp_path: Path) -> None:
+    spec = make_spec(tmp_path, binding=TOY_BINDING.replace('fixtures = "fixtures"', 'fixtures = "fixtures"\nrules = "toy.rules"\nconformance = "streams"'))
+    (spec / "streams" / "later").mkdir(parents=True)
+    (spec / "streams" / "later" / "one.json").write_text('{"stream": [], "expect": {}}', encoding="utf-8")
+    with pytest.raises(SpecError) as caught:  # read only for a spec with rules: read here directly
+        load_conformance(load_binding(spec))
+    err = caught.value
+    assert err.file == f"{spec}/streams/later/one.json" and "not its subfolders'" in err.message
+
+
+def test_conformance_streams_without_rules_are_refused(tmp_path: Path) -> None:
+    """Nothing judges them without a rules file: they were silently never read."""
+    spec = make_spec(tmp_path, binding=TOY_BINDING.replace('fixtures = "fixtures"', 'fixtures = "fixtures"\nconformance = "streams"'))
+    err = _binding_error(spec)
+    assert (err.file, err.where) == (f"{spec}/binding.toml", "[protocol].conformance") and "[protocol].rules" in err.message
 
 
 def test_invalid_fixture_needs_its_expectation(tmp_path: Path) -> None:

@@ -149,6 +149,18 @@ def binding_tools(name: str | None) -> Any:
     return target.tools
 
 
+def read_json_option(path: Path, option: str) -> Any:
+    """The JSON document an option names (`--input FILE`), refused as a usage error with where
+    it is wrong, as a schema file is."""
+    from ..schema.loader import read_json
+
+    try:
+        return read_json(path, str(path))[0]
+    except SpecError as exc:
+        where = f"{exc.where}: " if exc.where else ""
+        raise click.BadParameter(f"{path}: {where}{exc.message}", param_hint=option) from None
+
+
 def writable(path: Path, option: str) -> Path:
     """A file a command will write at the end, checked before the work starts (its folder must
     exist and be writable), so an hour of work is not lost to a typo."""

@@ -25,6 +25,7 @@ from .common import (
     out_option,
     package_module,
     public_finding,
+    read_json_option,
     rules_module,
     runs_summary,
     spec_option,
@@ -35,13 +36,6 @@ from .fuzz import fuzz
 # or a truncated run, 2 usage (including an input refused before sending), 3 no stream (an HTTP
 # error status, a connection that failed, a response that is not an event stream).
 EXIT_TRANSPORT = 3
-
-
-def _read_json(path: Path, option: str) -> Any:
-    try:
-        return json.loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"{path}: not JSON: {exc}", param_hint=option) from None
 
 
 def _headers(values: tuple[str, ...]) -> dict[str, str]:
@@ -78,8 +72,8 @@ def run(spec_dir: Path, input_path: Path | None, finished: Path | None, proto: b
     HTTP error status, a failed connection, a response that is not an event stream)."""
     client_module = extra_module(spec_dir, out, "http_client", "http")
     # without --input, the package says what a minimal request is (the CLI knows no protocol)
-    document = _read_json(input_path, "--input") if input_path is not None else client_module.default_input()
-    continues = _read_json(finished, "--finished") if finished is not None else None
+    document = read_json_option(input_path, "--input") if input_path is not None else client_module.default_input()
+    continues = read_json_option(finished, "--finished") if finished is not None else None
     try:
         client = client_module.AgentClient(
             url, proto=proto, headers=_headers(header), keep_delivered=as_json,

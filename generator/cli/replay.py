@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, NoReturn
 import click
 
 from ..errors import SpecError
-from .common import EXIT_INTERRUPTED, binding_option, binding_tools, load_package, out_option, runs_summary, spec_option, writable
+from .common import EXIT_INTERRUPTED, binding_option, binding_tools, load_package, out_option, read_json_option, runs_summary, spec_option, writable
 from .families import FamilyReplay, FindingText, revision_option, spec_family
 
 # the file names a directory is searched for
@@ -264,10 +264,7 @@ def collect(streams: tuple[Path, ...]) -> list[tuple[Path | None, str]]:
 def _read_input(input_path: Path | None) -> dict[str, Any] | None:
     if input_path is None:
         return None
-    try:
-        document = json.loads(input_path.read_bytes())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"{input_path}: not JSON: {exc}", param_hint="--input") from None
+    document = read_json_option(input_path, "--input")
     if not isinstance(document, dict):
         raise click.BadParameter(f"{input_path}: a request is a JSON object", param_hint="--input")
     return document

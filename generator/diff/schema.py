@@ -49,11 +49,23 @@ class _Compare:
                 self.definition(o, d)
             else:
                 self.add("definition-added", name, f"new {KIND_NAMES[type(d)]} definition", (), None, name, None, d.loc)
+        # Without a root (the schema's own, or the spec folder's [protocol].root) every
+        # definition is an entry point: consumers name it to decode
+        # (`decode(doc, "B")`, `validate --as B`), so a NEW reader can no longer read what an OLD
+        # writer sent as it. With a root, a definition is read through the properties and union
+        # members that reference it, and those report what breaks.
+        removal_breaks = ("new-readers",) if self.a.root is None else ()
         for name, d in old.defs.items():
             if name not in new.defs and name not in self.renames:
-                self.add("definition-removed", name, f"{KIND_NAMES[type(d)]} definition removed", (), name, None, d.loc, None)
+                what = f"{KIND_NAMES[type(d)]} definition removed"
+                if removal_breaks:
+                    what += " (the schema has no root: consumers name its definitions)"
+                self.add("definition-removed", name, what, removal_breaks, name, None, d.loc, None)
         if old.root != new.root and old.root and new.root and self.renames.get(old.root, old.root) != new.root:
             self.add("root", "(root)", f"the document's root definition {old.root} -> {new.root}", ("old-readers", "new-readers"), old.root, new.root)
+        elif old.root and not new.root:
+            # a NEW reader has no definition to read a document by when none is named
+            self.add("root", "(root)", f"the document's root definition {old.root} -> none", ("new-readers",), old.root, None)
 
     def add(self, kind: str, subject: str, message: str, breaks: tuple[str, ...], old: object = None, new: object = None,
             old_loc: str | None = None, new_loc: str | None = None, confidence: float | None = None) -> None:

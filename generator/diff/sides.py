@@ -27,6 +27,14 @@ class Side:
     # the rules file's rules by ID (None: the side has no rules file), and how it is named
     rules: dict[str, Any] | None = None
     rules_source: str = ""
+    # binding.toml's [protocol].root: the definition a document is read as when none is named
+    default_root: str | None = None
+
+    @property
+    def root(self) -> str | None:
+        """What a document is read as when no definition is named: the schema's own root, or
+        the spec folder's; None when consumers always name a definition."""
+        return self.ir.root or self.default_root
 
     def loc(self, pointer: str) -> str:
         return f"{self.ir.source}#{pointer}"
@@ -44,7 +52,7 @@ def load_side(path: Path) -> Side:
     if path.is_dir():
         binding = load_binding(path)
         ir = load_ir(binding)
-        side = Side(binding.display_dir, ir)
+        side = Side(binding.display_dir, ir, default_root=binding.root)
         if binding.rules is not None:
             from ..rules.parse import parse_rules
 

@@ -155,6 +155,12 @@ class ObjectDef:
     # definition is then validated by it, and its model is open
     checks: Any = None
 
+    @property
+    def closed_by(self) -> str | None:
+        """The keyword that closes the object (`additionalProperties` or `unevaluatedProperties`,
+        as the schema wrote it): errors about an undeclared member are reported under it."""
+        return None if self.closed_loc is None else self.closed_loc.rsplit("/", 1)[1]
+
     def field(self, wire: str) -> Field | None:
         for f in self.fields:
             if f.wire == wire:

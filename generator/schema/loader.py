@@ -217,13 +217,28 @@ def _read_bytes(path: Path, display: str) -> bytes:
 
 
 def read_json(path: Path, display: str) -> tuple[Any, bytes]:
+    """A JSON file: UTF-8 (a byte order mark tolerated), errors at their line and column."""
     data = _read_bytes(path, display)
+    return parse_json_file(data, display), data
+
+
+def parse_json_file(data: bytes, display: str) -> Any:
+    # decoded here, not by json.loads: it would read UTF-16 and UTF-32 too, and place a
+    # decoding error at a character of the wrong encoding
     try:
-        return json.loads(data), data
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        wide = data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4]
+        why = "not valid UTF-8" + (" (UTF-16 or UTF-32 text? JSON files are UTF-8)" if wide else "")
+        raise SpecError(display, f"byte {exc.start}", why) from None
+    if not text.strip():
+        raise SpecError(display, "", "empty: a JSON file holds one value" if not text else "only whitespace: a JSON file holds one value")
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise SpecError(display, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
-    except UnicodeDecodeError as exc:
-        raise SpecError(display, f"byte {exc.start}", "not valid UTF-8") from None
+    except RecursionError:
+        raise SpecError(display, "", "not readable: nested too deeply") from None
 
 
 # Root keywords that make the document itself a schema of something (beyond holding definitions).
@@ -518,4 +533,4 @@ def _from_openapi30(node: Any, shown: str, at: str) -> Any:
     return out
 
 
-__all__ = ["SchemaDoc", "load_schema", "read_document", "read_json", "check_vocabulary", "check_refs", "ROOT_NAME", "pointer_escape"]
+__all__ = ["SchemaDoc", "load_schema", "read_document", "read_json", "parse_json_file", "check_vocabulary", "check_refs", "ROOT_NAME", "pointer_escape"]

@@ -374,6 +374,7 @@ export class Validation {
       if (spec.required !== null && !has(value, name)) this.error(ptr, definition, "required", `missing required property ${pyRepr(name)}`, "#" + spec.required);
     }
     let out: Record<string, unknown> = value;
+    let dropped = false;
     for (const name of keysOf(value)) {
       const member = value[name];
       const spec = has(fields, name) ? fields[name] : undefined;
@@ -383,21 +384,23 @@ export class Validation {
           this.ignored.push(sub);
           continue;
         }
+        const closed: string = node["closed"];
+        // the keyword that closed the object, as the schema wrote it: the last token of its pointer
+        const keyword = closed.slice(closed.lastIndexOf("/") + 1);
         if (this.lenient) {
-          this.warn(sub, definition, "unevaluatedProperties", `unknown property ${pyRepr(name)} stripped`, "#" + node["closed"]);
+          this.warn(sub, definition, keyword, `unknown property ${pyRepr(name)} stripped`, "#" + closed);
           if (out === value) out = { ...value };
           delete out[name];
         } else {
-          this.error(ptr, definition, "unevaluatedProperties", `unknown property ${pyRepr(name)}`, "#" + node["closed"]);
+          this.error(ptr, definition, keyword, `unknown property ${pyRepr(name)}`, "#" + closed);
         }
         continue;
       }
       const checked = this.check(member, spec.type, sub, definition);
       if (checked === DROP) {
-        if (spec.required !== null) {
-          // the value holding it goes instead (processing.mdx); its warning says why
-          return DROP;
-        }
+        // a required member stripped: the value holding it goes instead (processing.mdx), its
+        // warning says why; the other members are still checked (nothing goes silently)
+        dropped ||= spec.required !== null;
         if (out === value) out = { ...value };
         delete out[name];
       } else if (checked !== member) {
@@ -405,7 +408,7 @@ export class Validation {
         setMember(out, name, checked);
       }
     }
-    return out;
+    return dropped ? DROP : out;
   }
 
   private tagged(value: any, node: Node, ptr: string, definition: string): any {

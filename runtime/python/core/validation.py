@@ -286,6 +286,7 @@ class Validation:
             if spec["required"] and name not in value:
                 self.error(ptr, definition, "required", f"missing required property {quote(name)}", "#" + spec["required"])
         out = value
+        dropped = False
         for name, member in value.items():
             spec = fields.get(name)
             sub = f"{ptr}/{_escape(name)}"
@@ -293,23 +294,27 @@ class Validation:
                 if node["closed"] is None:
                     self.ignored.append(sub)
                     continue
+                closed = node["closed"]
+                # the keyword that closed the object, as the schema wrote it: the last token of its pointer
+                keyword = closed[closed.rfind("/") + 1 :]
                 if self.lenient:
-                    self.warn(sub, definition, "unevaluatedProperties", f"unknown property {quote(name)} stripped", "#" + node["closed"])
+                    self.warn(sub, definition, keyword, f"unknown property {quote(name)} stripped", "#" + closed)
                     out = dict(out) if out is value else out
                     out.pop(name, None)
                 else:
-                    self.error(ptr, definition, "unevaluatedProperties", f"unknown property {quote(name)}", "#" + node["closed"])
+                    self.error(ptr, definition, keyword, f"unknown property {quote(name)}", "#" + closed)
                 continue
             checked = self.check(member, spec["type"], sub, definition)
             if checked is DROP:
-                if spec["required"]:  # the value holding it goes instead (processing.mdx); its warning says why
-                    return DROP
+                # a required member stripped: the value holding it goes instead (processing.mdx),
+                # its warning says why; the other members are still checked (nothing goes silently)
+                dropped = dropped or bool(spec["required"])
                 out = dict(out) if out is value else out
                 out.pop(name, None)
             elif checked is not member:
                 out = dict(out) if out is value else out
                 out[name] = checked
-        return out
+        return DROP if dropped else out
 
     def _tagged(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
         tags: dict[str, str] = node["tags"]
