@@ -96,6 +96,9 @@ def corpus_path(args: argparse.Namespace) -> tuple[Path, str]:
         if recorded == _sha256_file(path):
             return path, "cached"
         print(f"cached corpus {path} does not match its stats file: regenerating")
+    if args.runs < 1:
+        # the generator divides by the events it made: say so here, not in its traceback
+        sys.exit(f"a corpus needs at least one run (asked for {args.runs})")
     if not GEN_CORPUS.is_file():
         sys.exit(f"corpus generator not found at {GEN_CORPUS} (expected ../shared beside the repo)")
     CACHE.mkdir(parents=True, exist_ok=True)

@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cli-runs", type=int, default=3000, help="corpus runs for the command-line comparison (0: skip it and --jobs)")
     ap.add_argument("--cli-rounds", type=int, default=5, help="interleaved rounds of the command lines")
     ap.add_argument("--archive-files", type=int, default=24, help="files the --jobs archive is cut into")
-    ap.add_argument("--archive-runs", type=int, default=10000, help="corpus runs the --jobs archive is cut from")
+    ap.add_argument("--archive-runs", type=int, default=10000, help="corpus runs the --jobs archive is cut from (0: skip --jobs)")
     ap.add_argument("--jobs", type=int, nargs="*", default=[4], help="--jobs levels besides 1 and 2")
     ap.add_argument("--no-in-process", action="store_true", help="skip the in-process ops")
     ap.add_argument("--json", dest="json_out", default=None, help="write the results here")
@@ -341,7 +341,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.cli_runs:
         results["cli"] = cli_section(args, specbind, agv_cli)
-        results["jobs"] = jobs_section(args, specbind)
+        if args.archive_runs:
+            results["jobs"] = jobs_section(args, specbind)
     if args.big_runs:
         big_args = argparse.Namespace(runs=args.big_runs, seed=args.seed, corpus=None)
         big, how = corpus_path(big_args)

@@ -17,6 +17,7 @@ bad input: it reports. Memory is bounded by what the current run holds open.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
@@ -106,29 +107,23 @@ _REMEMBER, _REMEMBERED = (
     4096,
     256,
 )  # how many refused documents counting remembers, how long each
+_UNIT = "message" if _PARTIES else "event"  # what a finding's index counts
 # the first characters of a JSON text that is not an object (a number, a string, an array, a
-# literal) or not JSON at all: never an event where the events definition takes objects only
+# literal): never an event where the events definition takes objects only; as bytes and as
+# str, since a document's data[:1] is either
 _NOT_AN_OBJECT = frozenset(
     [bytes([c]) for c in b'-0123456789"[tfn'] + list('-0123456789"[tfn')
 )
-_OBJECTS_ONLY: bool | None = None
-"""Whether the events definition refuses what is not an object (``validation.objects_only``),
-read from the validator's table when findings are first only counted."""
 
 
+@functools.cache
 def _objects_only() -> bool:
-    global _OBJECTS_ONLY
-    if _OBJECTS_ONLY is None:
-        judge = getattr(codec_json._checker(), "objects_only", None)
-        _OBJECTS_ONLY = bool(
-            _EVENTS is not None
-            and judge is not None
-            and judge(TABLES["events_definition"])
-        )
-    return _OBJECTS_ONLY
-
-
-_UNIT = "message" if _PARTIES else "event"  # what a finding's index counts
+    """Whether the events definition refuses what is not an object (``validation.objects_only``),
+    read from the validator's table when findings are first only counted."""
+    judge = getattr(codec_json._checker(), "objects_only", None)
+    return bool(
+        _EVENTS is not None and judge is not None and judge(TABLES["events_definition"])
+    )
 
 
 def _refuse(data: bytes) -> Any:
