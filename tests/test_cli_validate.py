@@ -243,6 +243,68 @@ def test_lenient_does_not_excuse_a_wrong_type(doc: WriteDoc) -> None:
     assert [(e["pointer"], e["keyword"]) for e in line["errors"]] == [("/timestamp", "type")]
 
 
+STRIPPED_AND_BAD = b'{"type":"TEXT_MESSAGE_END","messageId":"m1","x":1,"timestamp":1.5}'
+BINDINGS = [pytest.param([], id="python"), pytest.param(["--target", "typescript"], id="typescript")]
+
+
+def _binding(target: list[str]) -> None:
+    if target:
+        import typescript_agreement
+
+        typescript_agreement.require_toolchain()
+
+
+@pytest.mark.parametrize("target", BINDINGS)
+def test_a_failed_lenient_decode_still_reports_what_it_stripped(doc: WriteDoc, target: list[str]) -> None:
+    """The warnings found before a lenient decode failed were dropped: DecodeError carried the
+    errors only, and the report said nothing of the member it had stripped."""
+    _binding(target)
+    path = doc("both.json", STRIPPED_AND_BAD)
+    result = validate(*target, "--lenient", "--json", path)
+    assert result.exit_code == 1, result.output
+    [line] = json_lines(result)
+    assert [(e["pointer"], e["keyword"]) for e in line["errors"]] == [("/timestamp", "type")]
+    assert [(w["pointer"], w["keyword"]) for w in line["warnings"]] == [("/x", "unevaluatedProperties")]
+    assert "omitted" not in line
+    text = validate(*target, "--lenient", path)
+    assert text.stdout.splitlines() == [
+        f"{path}: invalid Event",
+        "  error   /timestamp: expected integer, got number [type, TextMessageEndEvent]",
+        "  warning /x: unknown property 'x' stripped [unevaluatedProperties, TextMessageEndEvent]",
+    ]
+    # past --max-errors the warnings are counted, as a valid document's are
+    many = doc("many.json", STRIPPED_AND_BAD[:-1] + b',"y":1,"z":1}')
+    [line] = json_lines(validate(*target, "--lenient", "--json", "--max-errors", "1", many))
+    assert len(line["warnings"]) == 1 and line["omitted"] == {"errors": 0, "warnings": 2}
+
+
+def test_decode_error_holds_the_warnings() -> None:
+    import sys
+
+    sys.path.insert(0, str(GENERATED))
+    from agui import DecodeError, codec_json
+
+    with pytest.raises(DecodeError) as caught:
+        codec_json.decode_lenient(STRIPPED_AND_BAD)
+    assert [w.pointer for w in caught.value.warnings] == ["/x"] and caught.value.warnings_omitted == 0
+    with pytest.raises(DecodeError) as caught:
+        codec_json.decode(STRIPPED_AND_BAD)  # strict: the member is an error, nothing is stripped
+    assert caught.value.warnings == () and len(caught.value.errors) == 2
+
+
+@pytest.mark.parametrize("target", BINDINGS)
+@pytest.mark.parametrize(("content", "says"), [(b"", "an empty document: no JSON value"), (b" \r\n\t\n", "a document of whitespace only: no JSON value")])
+def test_an_empty_document_is_said_to_be_empty(doc: WriteDoc, target: list[str], content: bytes, says: str) -> None:
+    """An empty document was told "invalid JSON at line 1 column 1: Expecting value"."""
+    _binding(target)
+    path = doc("empty.json", content)
+    for mode in ([], ["--lenient"]):
+        result = validate(*target, *mode, "--json", path)
+        assert result.exit_code == 1, result.output
+        [line] = json_lines(result)
+        assert [(e["pointer"], e["keyword"], e["message"]) for e in line["errors"]] == [("", "json", says)]
+
+
 # -- --as --------------------------------------------------------------------------------------
 
 

@@ -111,9 +111,10 @@ def python_validation(spec: str, definition: str, text: str, lenient: bool, **op
         package.codec_json.decode(text.encode("utf-8"), definition, **options)
         return {"valid": True, "errors": [], "warnings": []}
     except package.DecodeError as exc:
-        found = {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": []}
-        if exc.count > len(exc.errors):
-            found["omitted"] = {"errors": exc.count - len(exc.errors), "warnings": 0}
+        # a lenient decode that failed: what it had stripped is reported beside the errors
+        found = {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": [w.as_dict() for w in exc.warnings]}
+        if exc.count > len(exc.errors) or exc.warnings_omitted:
+            found["omitted"] = {"errors": exc.count - len(exc.errors), "warnings": exc.warnings_omitted}
         return found
 
 

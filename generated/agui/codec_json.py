@@ -697,7 +697,7 @@ class Decoder:
                     tuple(check.errors),
                     len(check.errors) + check.errors.more,
                 )
-            raise DecodeError(name, check.errors)
+            raise DecodeError(name, check.errors, warnings=check.warnings)
         omitted = getattr(check.warnings, "more", 0)
         if cleaned is DROP:
             return Decoded(None, tuple(check.warnings), True, omitted)
@@ -706,11 +706,15 @@ class Decoder:
         except msgspec.ValidationError as exc:
             # the schema admits the document but the typed model cannot hold it
             raise DecodeError(
-                name, [Issue("", name, "representation", str(exc))]
+                name,
+                [Issue("", name, "representation", str(exc))],
+                warnings=check.warnings,
             ) from None
         if self._expect is not None and type(value) is not self._expect:
             raise DecodeError(
-                name, [Issue("", name, "oneOf", f"decodes as {type(value).__name__}")]
+                name,
+                [Issue("", name, "oneOf", f"decodes as {type(value).__name__}")],
+                warnings=check.warnings,
             )
         return Decoded(value, tuple(check.warnings), False, omitted)
 

@@ -120,6 +120,8 @@ def parse_json(data: bytes | str, max_errors: int | None = _DEFAULT) -> Any:
         except (msgspec.DecodeError, msgspec.ValidationError):
             pass
     text = text_of(raw)
+    if _BLANK.fullmatch(text):
+        raise JSONParseError(empty_document(text))
     if too_deep(raw):
         message = f"nested deeper than {MAX_DEPTH} arrays and objects"
         raise JSONParseError(message, [("", "depth", message)])
@@ -156,6 +158,21 @@ def parse_json(data: bytes | str, max_errors: int | None = _DEFAULT) -> Any:
                 issues,
             )
     return document
+
+
+_BLANK = re.compile(
+    r"[ \t\n\r]*"
+)  # JSON's whitespace (RFC 8259 section 2), and nothing else
+
+
+def empty_document(text: str) -> str:
+    """What an empty document (or one of whitespace only) is told: it holds no JSON value. Said
+    as such, not as the parser's "Expecting value" at its line 1 column 1."""
+    return (
+        "an empty document: no JSON value"
+        if not text
+        else "a document of whitespace only: no JSON value"
+    )
 
 
 def unreadable(document: Any, most: int | None = None) -> Capped:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["Issue", "ValidationError", "DecodeError", "EncodeError", "JSONParseError"]
@@ -68,7 +69,20 @@ class ValidationError(ValueError):
 
 
 class DecodeError(ValidationError):
-    """Bytes or text that do not decode as the requested definition."""
+    """Bytes or text that do not decode as the requested definition. A lenient decode that fails
+    still says what it stripped before it did: ``warnings`` (the first ``max_errors``, as
+    ``Decoded.warnings``) and ``warnings_omitted`` (how many more there were)."""
+
+    def __init__(
+        self,
+        definition: str,
+        errors: list[Issue],
+        count: int | None = None,
+        warnings: Sequence[Issue] = (),
+    ) -> None:
+        super().__init__(definition, errors, count)
+        self.warnings: tuple[Issue, ...] = tuple(warnings)
+        self.warnings_omitted: int = getattr(warnings, "more", 0)
 
 
 class EncodeError(ValidationError):

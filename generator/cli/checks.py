@@ -73,6 +73,9 @@ def validate(
         except package.DecodeError as exc:
             errors = list(exc.errors)
             more["errors"] = exc.count - len(errors)
+            # a lenient decode that failed: what it had stripped is reported beside the errors
+            warnings = list(getattr(exc, "warnings", ()))
+            more["warnings"] = getattr(exc, "warnings_omitted", 0)
         valid = not errors
         all_valid &= valid
         report: dict[str, Any] = {"file": shown, "valid": valid, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]}

@@ -157,8 +157,9 @@ function validateOne(data: Uint8Array | string, definition: DefinitionName, leni
     return { valid: true, errors: [], warnings: [] };
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
-    const out: Validated = { valid: false, errors: e.errors.map((x) => x.asDict()), warnings: [] };
-    if (e.count > e.errors.length) out.omitted = { errors: e.count - e.errors.length, warnings: 0 };
+    // a lenient decode that failed: what it had stripped is reported beside the errors
+    const out: Validated = { valid: false, errors: e.errors.map((x) => x.asDict()), warnings: e.warnings.map((w) => w.asDict()) };
+    if (e.count > e.errors.length || e.warningsOmitted) out.omitted = { errors: e.count - e.errors.length, warnings: e.warningsOmitted };
     return out;
   }
 }

@@ -112,7 +112,7 @@ export function checkLenient<K extends DefinitionName = typeof ROOT>(value: unkn
   if (accepts(definition, value)) return { value: plain(value) as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };
   const pass = new Validation(true, most(options));
   const cleaned = pass.run(value, definition);
-  if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount);
+  if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount, pass.warnings, pass.moreWarnings);
   if (cleaned === DROP) return { value: null, warnings: pass.warnings, dropped: true, omitted: pass.moreWarnings };
   return { value: plain(cleaned) as Definitions[K], warnings: pass.warnings, dropped: false, omitted: pass.moreWarnings };
 }

@@ -40,8 +40,20 @@ export class ValidationError extends Error {
   }
 }
 
-/** Bytes or text that do not decode as the requested definition. */
-export class DecodeError extends ValidationError {}
+/** Bytes or text that do not decode as the requested definition. A lenient decode that fails
+ * still says what it stripped before it did: `warnings` (the first maxErrors, as
+ * `Decoded.warnings`) and `warningsOmitted` (how many more there were). */
+export class DecodeError extends ValidationError {
+  constructor(
+    definition: string,
+    errors: Issue[],
+    count: number = errors.length,
+    readonly warnings: readonly Issue[] = [],
+    readonly warningsOmitted: number = 0,
+  ) {
+    super(definition, errors, count);
+  }
+}
 
 /** A value that would not encode to a document the schema accepts. */
 export class EncodeError extends ValidationError {}

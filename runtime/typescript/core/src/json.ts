@@ -317,6 +317,8 @@ export function parseText(text: string, size = -1, maxErrors: number | null = MA
       // the exact reader says where and why
     }
   }
+  // JSON's whitespace (RFC 8259 section 2) and nothing else: no value, said as such
+  if (/^[ \t\n\r]*$/.test(text)) throw new JSONParseError(text ? "a document of whitespace only: no JSON value" : "an empty document: no JSON value");
   lastExact = true;
   const doc = exactParse(text);
   if (doc.unreadable) {
