@@ -88,6 +88,11 @@ def test_agui_rules_lint_clean(agui_ir, tmp_path: Path) -> None:  # type: ignore
         (("RUN_ERROR, not {type}", "RUN_ERROR, not {type} {"), "not {type} {", "rule RUN-FIRST-EVENT: a lone '{'"),
         (("RUN_ERROR, not {type}", "RUN_ERROR, not {type:>9}"), "not {type:>9}", "unknown placeholder '{type:>9}'"),
         (("initial idle\n", "initial idle\n  initial active\n"), "initial active", "`initial` given twice in machine run (first on line"),
+        # a check fills {actual} and {expected} for a comparison only: elsewhere they printed `?`
+        (("result should be absent", "result {actual} should be absent"), "check RUN-CANCELLED-RESULT",
+         "rule RUN-CANCELLED-RESULT's message names {actual}, which a check fills for a comparison only"),
+        (("interrupt ids repeat within the run: {ids}", "interrupt ids repeat within the run: {ids} ({kind})"), "check INTERRUPT-ID-UNIQUE",
+         "rule INTERRUPT-ID-UNIQUE's message names {kind}, which a check never fills"),
     ],
     ids=[
         "wrong-discriminator", "unknown-event", "unknown-key-field", "duplicate-rule", "unknown-rule",
@@ -95,6 +100,7 @@ def test_agui_rules_lint_clean(agui_ir, tmp_path: Path) -> None:  # type: ignore
         "unknown-entity", "unknown-state", "unhandled-event-type", "chunk-in-entity",
         "retired-type-is-current", "retired-sets-unknown-field", "retired-value-not-admitted", "outlives-unknown-state",
         "retired-without-on-retired", "in-something-that-is-no-array", "in-no-path", "message-unknown-placeholder", "message-lone-brace", "message-format-spec", "initial-twice",
+        "check-message-actual-without-comparison", "check-message-never-filled",
     ],
 )
 def test_mistakes_are_located(agui_ir, tmp_path: Path, change: tuple[str, str], needle: str, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -180,3 +186,33 @@ def test_listing_mistakes_are_located(tmp_path: Path, change: tuple[str, str], n
         load_rules(binding, load_ir(binding))
     assert message in caught.value.message, caught.value
     assert caught.value.where.startswith(f"line {line_of(text, needle)} "), caught.value
+
+
+def test_a_comparison_check_may_show_its_sides(agui_ir, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    text = RULES.replace("usage entry {index}: totalTokens is not", "usage entry {index}: {field} {actual} is not {expected} ({detail});", 1)
+    assert text != RULES
+    compile_text(tmp_path, text, agui_ir)  # lints clean
+
+
+@pytest.mark.usefixtures("in_repo")
+@pytest.mark.parametrize("target", [[], ["--target", "typescript"]], ids=["python", "typescript"])
+def test_a_comparison_check_fills_its_message(tmp_path: Path, target: list[str]) -> None:
+    """MCP 2026-07-28's CANCEL-SERVER-LISTEN check (`expect request method ==
+    "subscriptions/listen"`) shares its rule with a track that fills {detail}: the check's finding
+    ended `...of the client: ?`. A comparison's check now fills {actual}, {expected}, {field}
+    and {detail}, in both bindings."""
+    import json
+
+    if target:
+        import typescript_agreement
+
+        typescript_agreement.require_toolchain()
+    spec = Path("spec/mcp-2026-07-28")
+    example = json.loads((spec / "rule-examples.json").read_text(encoding="utf-8"))["CANCEL-SERVER-LISTEN"]["violates"][0]
+    stream = tmp_path / "cancel.jsonl"
+    stream.write_text("".join(json.dumps(m) + "\n" for m in example["stream"]), encoding="utf-8")
+    result = run_cli("replay", "--spec", spec, *target, "--json", stream)
+    assert result.exit_code == 1, result.output
+    [finding] = json.loads(result.stdout)["violations"]
+    assert finding["rule"] == "CANCEL-SERVER-LISTEN"
+    assert finding["message"].endswith("of the client: request method is tools/call, not subscriptions/listen"), finding

@@ -493,6 +493,36 @@ def _text(value: Any) -> str:
     )
 
 
+def _sides(expect: dict[str, Any], target: Any, ctx: Any) -> dict[str, str]:
+    """A failed comparison, as a check's message shows it: ``{actual}`` its left side's value,
+    ``{expected}`` its right side's, ``{field}`` the left side's path (when it is one), ``{detail}``
+    the three in words. Lint refuses these placeholders where a check compares nothing.
+    """
+    left, right = expect["args"]
+    actual, expected = _show(_eval(left, target, ctx)), _show(_eval(right, target, ctx))
+    shown = {"actual": actual, "expected": expected}
+    name = "the left side"
+    if left["op"] == "field":
+        name = shown["field"] = (
+            f"{left['scope']} {left['wire']}" if "scope" in left else left["wire"]
+        )
+    op = expect["cmp"]
+    shown["detail"] = (
+        f"{name} is {actual}"
+        if op == "!="
+        else (
+            f"{name} is {actual}, not {expected}"
+            if op == "=="
+            else (
+                f"{name} is {actual}, which is not in {expected}"
+                if op == "in"
+                else f"{name} is {actual}, not {op} {expected}"
+            )
+        )
+    )
+    return shown
+
+
 def _key_text(key: Any) -> str:
     if isinstance(key, tuple):
         return "/".join(str(k) for k in key if k is not None)
@@ -1480,6 +1510,8 @@ class Automaton:
                     repeated = sorted(v for v, n in counted.items() if n > 1)
                     ids, total = tuple(repeated[:MAX_IDS]), len(repeated)
                 shown: dict[str, Any] = {"index": i if names is None else names[i]}
+                if expect["op"] == "cmp":
+                    shown.update(_sides(expect, target, self))
                 if facts and self._dialogue is not None:
                     shown["declared"] = self._dialogue.declared(facts)
                 self._report(rule, type_, shown, ids, total)

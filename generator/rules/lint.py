@@ -4,6 +4,8 @@ handled or explicitly passed through; every declared rule must be used."""
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -369,6 +371,17 @@ class _Linter:
 
     def check(self, c: R.Check) -> None:
         self.rule(c.rule, c.at)
+        # what a check's finding can show beyond {type} {index} {ids}: a comparison's sides
+        # ({actual}, {expected}, {detail}) and its left side's path ({field}); any other
+        # placeholder would print `?`
+        message = self.rf.rules[c.rule].message if c.rule in self.rf.rules else ""
+        fills = {"actual", "expected", "detail"} if c.expr[0] == "cmp" else set()
+        if fills and c.expr[2][0] == "field":
+            fills.add("field")
+        for name in re.findall(r"(?<!\{)\{(actual|expected|field|kind|detail|state|run)\}", message):
+            if name not in fills:
+                why = "a check fills for a comparison only (`expect A == B`: its sides; {field}: A's path)" if name in ("actual", "expected", "field", "detail") else "a check never fills"
+                raise self.fail(c.at, f"rule {c.rule}'s message names {{{name}}}, which {why}: this check's finding would print `?`")
         names = self.expand(c.events, [], c.at, "", c.sender) if self.out.universe else c.events
         if c.sender is not None and self.out.universe is None:
             raise self.fail(c.at, "`from PARTY` belongs to files of two parties")

@@ -266,6 +266,25 @@ export class Finding {
   }
 }
 
+/** A failed comparison, as a check's message shows it: `{actual}` its left side's value,
+ * `{expected}` its right side's, `{field}` the left side's path (when it is one), `{detail}` the
+ * three in words. Lint refuses these placeholders where a check compares nothing. */
+function sides(expect: Expr, target: unknown, ctx: Scopes | null): Obj {
+  const [left, right] = expect["args"] as Expr[];
+  const actual = show(evaluate(left!, target, ctx));
+  const expected = show(evaluate(right!, target, ctx));
+  const shown: Obj = { actual, expected };
+  let name = "the left side";
+  if (left!.op === "field") name = shown["field"] = "scope" in left! ? `${left!["scope"]} ${left!["wire"]}` : left!["wire"];
+  const op: string = expect["cmp"];
+  shown["detail"] =
+    op === "!=" ? `${name} is ${actual}`
+    : op === "==" ? `${name} is ${actual}, not ${expected}`
+    : op === "in" ? `${name} is ${actual}, which is not in ${expected}`
+    : `${name} is ${actual}, not ${op} ${expected}`;
+  return shown;
+}
+
 function show(v: any): string {
   return v === undefined || v === null ? "absent" : cut(pyStr(v));
 }
@@ -1000,6 +1019,7 @@ export class Automaton {
           total = repeated.length;
         }
         const shown: Obj = { index: names === null ? i : names[i] };
+        if (expect.op === "cmp") Object.assign(shown, sides(expect, target, this.dialogue));
         if (check["facts"] && this.dialogue !== null) shown["declared"] = this.dialogue.declared(check["facts"]);
         this.report(check["rule"], type, shown, ids, total);
       }
