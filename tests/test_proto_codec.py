@@ -15,8 +15,8 @@ from conftest import GENERATED
 if str(GENERATED) not in sys.path:
     sys.path.insert(0, str(GENERATED))
 
-from agui import codec_proto, models  # noqa: E402
-from agui.errors import DecodeError  # noqa: E402
+from agui import codec_json, codec_proto, models  # noqa: E402
+from agui.errors import DecodeError, Issue  # noqa: E402
 
 
 def _ld(tag: int, payload: bytes) -> bytes:
@@ -69,6 +69,37 @@ def test_an_unknown_outcome_is_stripped_leniently_and_refused_strictly() -> None
     assert result.value == models.RunFinishedEvent(thread_id="t", run_id="r")
     assert [w.pointer for w in result.warnings] == ["/outcome"]
     assert [p for p, _ in _errors(data)] == ["/outcome"]
+
+
+def test_a_required_member_of_an_unknown_arm_is_stripped_as_json_strips_it() -> None:
+    """An image part whose source carries only an arm this build lacks: the member is required,
+    so the JSON lenient rules strip the part (warning at /content/0/source) and keep the
+    message. Leniently from protobuf the member was left out, and the message refused with
+    `missing required property 'source'`, the skipped arm's warning lost."""
+    text = b'{"id":"u","role":"user","content":[{"type":"image","source":{"type":"url","value":"http://x"}},{"type":"text","text":"hi"}]}'
+    data = codec_proto.encode(codec_json.decode(text, "Message"), "Message")
+    at = data.index(b"\n\x08http://x") - 2
+    assert data[at] == 0x12  # InputContentSource.url = 2
+    unknown = data[:at] + b"\x4a" + data[at + 1 :]  # field 9: an arm of a newer build
+    result = codec_proto.decode_lenient(unknown, "Message")
+    as_json = codec_json.decode_lenient(text.replace(b'"type":"url"', b'"type":"carrier-pigeon"'), "Message")
+    assert result.value == as_json.value and [type(p).__name__ for p in result.value.content] == ["TextPart"]
+    assert [(w.pointer, w.keyword) for w in result.warnings] == [("", "unknown-field"), ("/content/0/source", "oneOf")]
+    assert [(e.pointer, e.keyword) for e in _refused(unknown, "Message")] == [("/content_parts/0/image/source", "unknown-field")]
+
+
+def test_a_failed_lenient_decode_keeps_what_it_skipped() -> None:
+    data = _run_finished(_s(5, "interrupt"), _s(15, "from a newer build"))
+    with pytest.raises(DecodeError) as caught:
+        codec_proto.decode_lenient(data)
+    assert [(e.pointer, e.keyword) for e in caught.value.errors] == [("/outcome/interrupts", "minItems")]
+    assert [w.keyword for w in caught.value.warnings] == ["unknown-field"]
+
+
+def _refused(data: bytes, definition: str) -> list[Issue]:
+    with pytest.raises(DecodeError) as caught:
+        codec_proto.decode(data, definition)
+    return list(caught.value.errors)
 
 
 def test_content_travels_in_one_form_only() -> None:

@@ -613,6 +613,8 @@ def _d_AudioInputPart(data: bytes) -> Any:
 
                 if v is not _DROPPED:
                     out["source"] = v
+                else:  # required: stripped by the JSON lenient rules, its holder with it
+                    out["source"] = {"type": "(an arm this build does not know)"}
             elif tag == 18:
                 if "metadata" in out:
                     raise WireError(
@@ -1120,6 +1122,8 @@ def _d_DocumentInputPart(data: bytes) -> Any:
 
                 if v is not _DROPPED:
                     out["source"] = v
+                else:  # required: stripped by the JSON lenient rules, its holder with it
+                    out["source"] = {"type": "(an arm this build does not know)"}
             elif tag == 18:
                 if "metadata" in out:
                     raise WireError(
@@ -2453,6 +2457,8 @@ def _d_ImageInputPart(data: bytes) -> Any:
 
                 if v is not _DROPPED:
                     out["source"] = v
+                else:  # required: stripped by the JSON lenient rules, its holder with it
+                    out["source"] = {"type": "(an arm this build does not know)"}
             elif tag == 18:
                 if "metadata" in out:
                     raise WireError(
@@ -10162,6 +10168,8 @@ def _d_VideoInputPart(data: bytes) -> Any:
 
                 if v is not _DROPPED:
                     out["source"] = v
+                else:  # required: stripped by the JSON lenient rules, its holder with it
+                    out["source"] = {"type": "(an arm this build does not know)"}
             elif tag == 18:
                 if "metadata" in out:
                     raise WireError(

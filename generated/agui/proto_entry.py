@@ -156,7 +156,14 @@ class Codec:
             LENIENT.reset(token)
         if document is DROPPED:
             return Decoded(None, tuple(skipped), True, skipped.more)
-        result = _typed(document, name, entry, True)
+        try:
+            result = _typed(document, name, entry, True)
+        except (
+            DecodeError
+        ) as exc:  # what was skipped and stripped before it failed goes with it
+            raise DecodeError(
+                name, list(exc.errors), exc.count, (*skipped, *exc.warnings)
+            ) from None
         return Decoded(
             result.value,
             tuple(skipped) + result.warnings,
@@ -236,7 +243,7 @@ def _typed(document: Any, definition: str, entry: Entry, lenient: bool) -> Decod
     check = Validation(lenient)
     cleaned = check.run(document, definition)
     if check.errors or check.errors.more:  # type: ignore[attr-defined]
-        raise DecodeError(definition, check.errors)
+        raise DecodeError(definition, check.errors, warnings=check.warnings)
     omitted = getattr(check.warnings, "more", 0)
     if cleaned is DROP:
         return Decoded(None, tuple(check.warnings), True, omitted)

@@ -134,6 +134,10 @@ class Decode:
     duplicate: str = ""  # literal: the field given twice
     # a oneof message's document may come back DROPPED (lenient: an arm this build lacks)
     skip_dropped: bool = False
+    # prop: literal of what a required member that came back DROPPED stands as (an unknown
+    # discriminator value), so that the JSON Schema's lenient rules strip it, and its holder
+    # with it, as they strip it in JSON; "" leaves the member out
+    dropped: str = ""
     arm: str = ""
     both: str = ""  # arm: literal of the error for a second arm
     carried: Carried | None = None
@@ -397,6 +401,20 @@ def _decodes_dropped(f: WField, wire: WirePlan) -> bool:
     return f.kind == "message" and wire.messages[str(f.ref)].strategy == "oneof"
 
 
+UNKNOWN_ARM = "(an arm this build does not know)"
+
+
+def _dropped_stands_as(f: WField, wire: WirePlan) -> str:
+    """A required member whose oneof message carried only an unknown arm, as the document holds
+    it: its union's discriminator with a value no member has (the JSON lenient rules then strip
+    it with a located warning and, it being required, its holder too). Left out ("") when the
+    member is optional (the same value either way) or its union has no discriminator."""
+    disc = wire.messages[str(f.ref)].discriminator
+    if not f.required or not disc:
+        return ""
+    return "{" + pystr(disc) + ": " + pystr(UNKNOWN_ARM) + "}"
+
+
 def messages(wire: WirePlan, config: str) -> list[MessageCode]:
     """Every message's code; two messages whose Python names would be one are an error (named
     at `[proto.names]` of `config`, the spec's binding.toml, where a wire name can be given)."""
@@ -464,7 +482,8 @@ def _object(code: MessageCode, m: WMessage, wire: WirePlan) -> None:
             if f.repeated:
                 code.decodes.append(Decode(f.tag, "list", _read(f, m, wire, "0 if lst is None else len(lst)"), key=key, skip_dropped=skip_dropped))
             else:
-                code.decodes.append(Decode(f.tag, "prop", _read(f, m, wire, ""), key=key, duplicate=duplicate, skip_dropped=skip_dropped))
+                code.decodes.append(Decode(f.tag, "prop", _read(f, m, wire, ""), key=key, duplicate=duplicate, skip_dropped=skip_dropped,
+                                           dropped=_dropped_stands_as(f, wire) if skip_dropped else ""))
         else:
             r = var[f.number]
             if f.repeated:
