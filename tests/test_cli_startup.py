@@ -56,3 +56,22 @@ def test_replay_loads_only_what_it_needs(tmp_path: Path) -> None:
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines()[-1] == "loaded: "
+
+
+def test_python_m_specbind_loads_the_api_only_when_used(tmp_path: Path) -> None:
+    """`python -m specbind` imported the package's API first (the whole generator pipeline,
+    Jinja included) before any command ran."""
+    code = (
+        "import sys, runpy\n"
+        "sys.argv = ['specbind', '--version']\n"
+        "try:\n"
+        "    runpy.run_module('specbind', run_name='__main__', alter_sys=True)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(m for m in ('generator.api', 'generator.pipeline', 'jinja2') if m in sys.modules))\n"
+        "import specbind\n"
+        "print(specbind.generate.__module__, specbind.Result.__name__, specbind.SpecError.__name__)\n"
+    )
+    proc = subprocess.run([PYTHON, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-2:] == ["", "generator.api Result SpecError"], proc.stdout
