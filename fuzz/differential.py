@@ -170,8 +170,11 @@ class Reference:
                 self.codec.decode(data, definition)
         except self.package.DecodeError as exc:
             errors = list(exc.errors)
-            if getattr(exc, "count", len(errors)) > len(errors):
-                omitted = {"errors": exc.count - len(errors), "warnings": 0}
+            # a lenient decode that failed: what it had stripped, as the command line lists it
+            warnings = list(getattr(exc, "warnings", ()))
+            more = getattr(exc, "warnings_omitted", 0)
+            if getattr(exc, "count", len(errors)) > len(errors) or more:
+                omitted = {"errors": exc.count - len(errors), "warnings": more}
         answer: dict[str, Any] = {"valid": not errors, "errors": [e.as_dict() for e in errors], "warnings": [w.as_dict() for w in warnings]}
         if omitted is not None:
             answer["omitted"] = omitted

@@ -235,7 +235,7 @@ def python_answer(spec: str, job: dict[str, Any], data: bytes) -> dict[str, Any]
         package.codec_json.decode(data)
         return {"valid": True, "errors": [], "warnings": []}
     except package.DecodeError as exc:
-        return {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": []}
+        return {"valid": False, "errors": [e.as_dict() for e in exc.errors], "warnings": [w.as_dict() for w in exc.warnings]}
 
 
 @pytest.fixture(scope="module")
