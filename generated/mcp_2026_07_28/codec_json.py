@@ -2005,68 +2005,81 @@ order: the same layout). Frozen classes refuse it; the codec then reads the twin
 _JSON = "_json"
 """Where an open object read with undeclared members keeps its members as plain JSON, until
 ``extras`` first reads them (a document's undeclared members are found when asked for)."""
-_PLANS: dict[
-    type[Any], tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]] | None
-] = {}
-_UNPLANNED: Any = object()
-
-
-def _plan(
-    cls: type[Any],
-) -> tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]] | None:
-    """(the class a twin becomes, else None; whether it is open; the fields that may hold an
-    open object) of a twin or a class an open object is reachable from; None for the others.
-    Made once per class."""
-    public = _TWINS.get(cls)
-    of = cls if public is None else public
-    if public is None and cls not in models.CARRIERS:
-        _PLANS[cls] = None
-        return None
-    found = _PLANS[cls] = (public, of in models.OPEN, models.CARRIED.get(of, ()))
-    return found
 
 
 def _adopt(value: Any, raw: Any) -> Any:
     """A value read through the open twins (or the classes, when frozen) made the classes' in
     place, each open object keeping its members in ``raw`` (the value as plain JSON; None:
     keep none) for ``extras``. Returns the value. Only what may hold a twin or an open object
-    is visited (``_WALK``): a call per object costs more than the look at its class."""
-    cls = value.__class__
-    plan = _PLANS.get(cls, _UNPLANNED)
-    if plan is _UNPLANNED:
-        plan = _plan(cls)
-    if plan is not None:
-        public, open_, carried = plan
+    is visited, each by the adopter made for its class (``_ADOPTERS``)."""
+    adopt = _ADOPTERS.get(value.__class__)
+    return value if adopt is None else adopt(value, raw)
+
+
+def _adopter(cls: type[Any]) -> Callable[[Any, Any], Any]:
+    """The adopter of a twin (or of a class an open object is reachable from): a closure over
+    the class it becomes, whether it is open and the fields that may hold an open object, so
+    that a visit costs one call and no lookup of a plan (a second read of a document with an
+    undeclared member below its top makes every object on the way a twin)."""
+    public = _TWINS.get(cls)
+    of = cls if public is None else public
+    open_, carried, get, kept = (
+        of in models.OPEN,
+        models.CARRIED.get(of, ()),
+        _ADOPTERS.get,
+        _JSON,
+    )
+
+    def adopt(value: Any, raw: Any) -> Any:
         if public is not None:
             value.__class__ = public
-        if raw.__class__ is not dict:
-            raw = None
-        elif open_:
-            value.__dict__[_JSON] = raw
-        for attr, wire in carried:
-            sub = getattr(value, attr)
-            if sub.__class__ in _WALK:
-                _adopt(sub, None if raw is None else raw.get(wire))
-    elif cls is list:
-        if raw.__class__ is list:
-            for v, r in zip(value, raw):
-                if v.__class__ in _WALK:
-                    _adopt(v, r)
+        if raw.__class__ is dict:
+            if open_:
+                value.__dict__[kept] = raw
+            for attr, wire in carried:
+                sub = getattr(value, attr)
+                found = get(sub.__class__)
+                if found is not None:
+                    found(sub, raw.get(wire))
         else:
-            for v in value:
-                if v.__class__ in _WALK:
-                    _adopt(v, None)
-    elif cls is dict:
-        keyed = raw.__class__ is dict
-        for k, v in value.items():
-            if v.__class__ in _WALK:
-                _adopt(v, raw.get(k) if keyed else None)
+            for attr, _ in carried:
+                sub = getattr(value, attr)
+                found = get(sub.__class__)
+                if found is not None:
+                    found(sub, None)
+        return value
+
+    return adopt
+
+
+def _adopt_list(value: list[Any], raw: Any) -> list[Any]:
+    get = _ADOPTERS.get
+    if raw.__class__ is list:
+        for v, r in zip(value, raw):
+            found = get(v.__class__)
+            if found is not None:
+                found(v, r)
+    else:
+        for v in value:
+            found = get(v.__class__)
+            if found is not None:
+                found(v, None)
     return value
 
 
-_WALK: frozenset[Any] = frozenset(_TWINS) | models.CARRIERS | {list, dict}
-"""What ``_adopt`` visits: the twins, the classes an open object is reachable from (read by the
-classes themselves when frozen), and the containers that may hold them."""
+def _adopt_dict(value: dict[str, Any], raw: Any) -> dict[str, Any]:
+    get, keyed = _ADOPTERS.get, raw.__class__ is dict
+    for k, v in value.items():
+        found = get(v.__class__)
+        if found is not None:
+            found(v, raw.get(k) if keyed else None)
+    return value
+
+
+_ADOPTERS: dict[Any, Callable[[Any, Any], Any]] = {list: _adopt_list, dict: _adopt_dict}
+"""What ``_adopt`` visits, by class: the twins, the classes an open object is reachable from
+(read by the classes themselves when frozen), and the containers that may hold them."""
+_ADOPTERS.update((cls, _adopter(cls)) for cls in (*_TWINS, *models.CARRIERS))
 
 
 def _carries(value: Any) -> bool:
