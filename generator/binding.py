@@ -3,7 +3,6 @@ schema, and the names and options each target needs. Protocol facts live here, n
 
 from __future__ import annotations
 
-import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -141,6 +140,8 @@ def load_binding(spec_dir: Path) -> Binding:
             raise SpecError(shown, f"[protocol].{key}", "missing or not a string")
     for key in proto:  # a misspelt key would be a setting silently not made (`rule =`: no rules)
         if key not in PROTOCOL_KEYS:
+            import difflib  # only to name the key a misspelt one was meant to be
+
             near = difflib.get_close_matches(key, PROTOCOL_KEYS, n=1)
             hint = f" (did you mean {near[0]}?)" if near else ""
             raise SpecError(shown, f"[protocol].{key}", f"unknown key{hint}: [protocol] has {', '.join(PROTOCOL_KEYS)}")
@@ -163,6 +164,8 @@ def load_binding(spec_dir: Path) -> Binding:
             continue
         if key in ("fixture_divergence", "conformance_gap", "conformance_override", "rejected_example"):
             continue
+        import difflib
+
         near = difflib.get_close_matches(key, [*TABLES, *BUILTIN], n=1)
         hint = f" (did you mean [{near[0]}]?)" if near else ""
         raise SpecError(

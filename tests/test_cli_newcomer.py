@@ -94,7 +94,7 @@ def test_ctrl_c_while_the_command_line_loads(tmp_path: Path) -> None:
         "import sys\n"
         "class Interrupt:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'generator.cli.replay':\n"
+        "        if name == 'generator.cli.common':\n"
         "            raise KeyboardInterrupt\n"
         "sys.meta_path.insert(0, Interrupt())\n"
         "from generator.entry import main\n"

@@ -9,15 +9,27 @@ exit codes (`common`): 0 ok, 1 a finding, 2 a usage error or a refused input, 13
 
 from __future__ import annotations
 
+import importlib
 import sys
-import traceback
 from typing import Any
 
 import click
 
 from .. import __version__
-from . import checks, compile, convert, http, proxy, replay
 from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, debug_option, debugging, reset_debug
+
+# Each command and the module that defines it (in its COMMANDS). A command imports its own module
+# only, when it runs or a help page lists it: `replay` does not load the HTTP client, asyncio, the
+# fuzzer or the generator's pipeline, which were a quarter of a short replay's time.
+# tests/test_cli_startup.py checks this table against the modules.
+COMMAND_MODULES = {
+    "init": "compile", "generate": "compile", "check": "compile", "lint": "compile", "diff": "compile", "targets": "compile",
+    "validate": "checks", "check-resume": "checks", "check-listing": "checks",
+    "replay": "replay",
+    "convert": "convert",
+    "run": "http", "serve": "http", "fuzz": "http",
+    "proxy": "proxy",
+}
 
 
 class _Guarded(click.Group):
@@ -50,12 +62,34 @@ class _Guarded(click.Group):
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_USAGE)
         except Exception as exc:  # noqa: BLE001 - the last line of defence, named as such
+            import traceback
+
             if debugging():
                 traceback.print_exc()
             frames = traceback.extract_tb(exc.__traceback__)
             where = f" (at {frames[-1].filename}:{frames[-1].lineno}; --debug for the traceback)" if frames else ""
             click.echo(f"specbind: internal error, please report it: {type(exc).__name__}: {exc}{where}", err=True)
             sys.exit(EXIT_INTERNAL)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            for command in importlib.import_module(f"{__name__}.{module}").COMMANDS:
+                self.add_command(command)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # click (8.4 on) suggests a near name among the commands loaded: offer all of them
+            no_such: Any = getattr(click.exceptions, "NoSuchCommand", None)
+            if no_such is None or not isinstance(exc, no_such):
+                raise
+            raise no_such(exc.command_name, possibilities=COMMAND_MODULES, ctx=ctx) from None
 
 
 @click.group(cls=_Guarded)
@@ -65,9 +99,5 @@ def main() -> None:
     """Compile protocol specs (JSON Schema + rules) into vendorable bindings, and check documents
     and event streams against them."""
 
-
-for _module in (compile, checks, replay, convert, http, proxy):
-    for _command in _module.COMMANDS:
-        main.add_command(_command)
 
 __all__ = ["main"]
