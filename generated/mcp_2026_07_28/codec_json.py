@@ -1287,7 +1287,7 @@ class Decoder:
         self.max_errors = max_errors
         self._type = decode_type
         self._expect = expect
-        self._fast: msgspec.json.Decoder[Any] = msgspec.json.Decoder(decode_type)
+        self._fast: msgspec.json.Decoder[Any] = _reader_of(decode_type)
         # the types of a value the typed read gave that the definition refuses: every other
         # class of the union it is read through
         self._look = _NOTHING if expect is None else _CLASSES - {expect}
@@ -1372,7 +1372,7 @@ class Decoder:
             self._look,
             _CLEAR,
             _EXAMINE,
-            self._rest,
+            self._rester(),
         )
         if lenient:
             # a Decoded made without NamedTuple's Python-level __new__
@@ -1495,62 +1495,107 @@ class Decoder:
         open_type, top_type = self._open_type, self._top_type
         if open_type is None:
             return _not_open
-        made: list[Any] = [
-            None,
-            None,
-        ]  # the shallow and the open twins' readers, made when first needed
-        plain, twins, public, skipped = (
+        plain, twins, public, skipped, adopt = (
             _ANY.decode,
             _TWINS,
             _adopt if _ADOPT else self._public,
             _SKIPPED,
+            _ADOPT,
         )
+        unknown, at, kept, short, lone_read, lone, deep = (
+            _UNKNOWN,
+            _AT,
+            _JSON,
+            _SHORT,
+            _LONE_READ,
+            lone_surrogate_escape,
+            _deep,
+        )
+        top: Any = (
+            None  # the shallow and the open twins' readers, made when first needed
+        )
+        whole: Any = None
 
         def reread(data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
+            nonlocal top, whole
             message = exc.args[0]
-            if not message.startswith(_UNKNOWN):
+            if not message.startswith(unknown):
                 return FULL
             try:
                 value = None
-                if top_type is not None and _AT not in message:
-                    top = made[0] or _made(made, 0, top_type)
+                if top_type is not None and at not in message:
+                    if top is None:
+                        top = _reader_of(top_type).decode
                     try:
                         value = top(data)
-                    except skipped:
-                        pass
-                    else:
                         cls = twins.get(value.__class__)
                         if (
                             cls is not None
                         ):  # an open object: what was skipped is read as plain JSON
-                            try:
-                                raw = plain(data)
-                            except skipped:
-                                return FULL
-                            if _ADOPT:
+                            raw = plain(data)
+                            if adopt:
                                 value.__class__ = cls
                                 if extras:
-                                    value.__dict__[_JSON] = raw
+                                    value.__dict__[kept] = raw
                             else:  # frozen classes cannot take their twin's place: read again
                                 value = _adopt(
                                     self._fast.decode(_ENCODER.encode(value)),
                                     raw if extras else None,
                                 )
+                    except skipped:
+                        if (
+                            value is not None
+                        ):  # the plain read refused what the twins skipped
+                            return FULL
                 if value is None:
-                    whole = made[1] or _made(made, 1, open_type)
+                    if whole is None:
+                        whole = _reader_of(open_type).decode
                     try:
                         twin = whole(data)
                         raw = plain(data)
                     except skipped:
                         return FULL
                     value = public(twin, raw if extras else None)
-                if _refused(value, data):
+                # _refused, inline: a closure call per document costs more than its test
+                if (
+                    lone_read
+                    and 92 in data
+                    and lone(data)
+                    or len(data) > short
+                    and deep(value, data)
+                ):
                     return FULL
             except (TypeError, UnicodeEncodeError):  # not bytes: the full path decides
                 return FULL
             return value
 
         return reread
+
+    def _rester(self) -> Callable[[Any, Exception | None, bool], Any]:
+        """The hot path's ``rest``: ``_rest``, or, where an open object is reachable, a closure
+        that answers a document of bytes with undeclared members (msgspec's ValidationError)
+        itself, re-read without _rest's tests and attribute reads (their other faults: _rest).
+        """
+        reread, look, slow, explain = (
+            self._reread,
+            self._look,
+            self._rest,
+            self._explain,
+        )
+        if reread is _not_open:
+            return slow
+        refusal, new, none = msgspec.ValidationError, tuple.__new__, _NO_WARNINGS
+
+        def rest(data: Any, exc: Exception | None, lenient: bool) -> Any:
+            if exc.__class__ is not refusal or data.__class__ is not bytes:
+                return slow(data, exc, lenient)
+            value = reread(data, exc, True)
+            if value is not FULL and value.__class__ not in look:
+                return new(Decoded, (value, none, False, 0)) if lenient else value
+            found = explain(data, lenient)
+            return found if lenient else found.value
+
+        return rest
 
     def _convert(self, document: Any) -> Any:
         """The typed value of a parsed document the schema accepts (ValidationError where the
@@ -1948,9 +1993,19 @@ def _not_open(data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
     return FULL
 
 
-def _made(made: list[Any], which: int, of: Any) -> Any:
-    """A re-reader's decoder (``made[which]``) of the twins ``of``, made with its first document."""
-    found = made[which] = msgspec.json.Decoder(of).decode
+_READERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def _reader_of(of: Any) -> msgspec.json.Decoder[Any]:
+    """The one msgspec decoder of a type, shared by the Decoders reading it (the members of a
+    union are read through it, and their twins likewise): fewer decoders, warmer caches.
+    """
+    try:
+        found = _READERS.get(of)
+    except TypeError:  # a type that does not hash: a decoder of its own
+        return msgspec.json.Decoder(of)
+    if found is None:
+        found = _READERS[of] = msgspec.json.Decoder(of)
     return found
 
 
@@ -1970,68 +2025,81 @@ order: the same layout). Frozen classes refuse it; the codec then reads the twin
 _JSON = "_json"
 """Where an open object read with undeclared members keeps its members as plain JSON, until
 ``extras`` first reads them (a document's undeclared members are found when asked for)."""
-_PLANS: dict[
-    type[Any], tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]] | None
-] = {}
-_UNPLANNED: Any = object()
-
-
-def _plan(
-    cls: type[Any],
-) -> tuple[type[Any] | None, bool, tuple[tuple[str, str], ...]] | None:
-    """(the class a twin becomes, else None; whether it is open; the fields that may hold an
-    open object) of a twin or a class an open object is reachable from; None for the others.
-    Made once per class."""
-    public = _TWINS.get(cls)
-    of = cls if public is None else public
-    if public is None and cls not in models.CARRIERS:
-        _PLANS[cls] = None
-        return None
-    found = _PLANS[cls] = (public, of in models.OPEN, models.CARRIED.get(of, ()))
-    return found
 
 
 def _adopt(value: Any, raw: Any) -> Any:
     """A value read through the open twins (or the classes, when frozen) made the classes' in
     place, each open object keeping its members in ``raw`` (the value as plain JSON; None:
     keep none) for ``extras``. Returns the value. Only what may hold a twin or an open object
-    is visited (``_WALK``): a call per object costs more than the look at its class."""
-    cls = value.__class__
-    plan = _PLANS.get(cls, _UNPLANNED)
-    if plan is _UNPLANNED:
-        plan = _plan(cls)
-    if plan is not None:
-        public, open_, carried = plan
+    is visited, each by the adopter made for its class (``_ADOPTERS``)."""
+    adopt = _ADOPTERS.get(value.__class__)
+    return value if adopt is None else adopt(value, raw)
+
+
+def _adopter(cls: type[Any]) -> Callable[[Any, Any], Any]:
+    """The adopter of a twin (or of a class an open object is reachable from): a closure over
+    the class it becomes, whether it is open and the fields that may hold an open object, so
+    that a visit costs one call and no lookup of a plan (a second read of a document with an
+    undeclared member below its top makes every object on the way a twin)."""
+    public = _TWINS.get(cls)
+    of = cls if public is None else public
+    open_, carried, get, kept = (
+        of in models.OPEN,
+        models.CARRIED.get(of, ()),
+        _ADOPTERS.get,
+        _JSON,
+    )
+
+    def adopt(value: Any, raw: Any) -> Any:
         if public is not None:
             value.__class__ = public
-        if raw.__class__ is not dict:
-            raw = None
-        elif open_:
-            value.__dict__[_JSON] = raw
-        for attr, wire in carried:
-            sub = getattr(value, attr)
-            if sub.__class__ in _WALK:
-                _adopt(sub, None if raw is None else raw.get(wire))
-    elif cls is list:
-        if raw.__class__ is list:
-            for v, r in zip(value, raw):
-                if v.__class__ in _WALK:
-                    _adopt(v, r)
+        if raw.__class__ is dict:
+            if open_:
+                value.__dict__[kept] = raw
+            for attr, wire in carried:
+                sub = getattr(value, attr)
+                found = get(sub.__class__)
+                if found is not None:
+                    found(sub, raw.get(wire))
         else:
-            for v in value:
-                if v.__class__ in _WALK:
-                    _adopt(v, None)
-    elif cls is dict:
-        keyed = raw.__class__ is dict
-        for k, v in value.items():
-            if v.__class__ in _WALK:
-                _adopt(v, raw.get(k) if keyed else None)
+            for attr, _ in carried:
+                sub = getattr(value, attr)
+                found = get(sub.__class__)
+                if found is not None:
+                    found(sub, None)
+        return value
+
+    return adopt
+
+
+def _adopt_list(value: list[Any], raw: Any) -> list[Any]:
+    get = _ADOPTERS.get
+    if raw.__class__ is list:
+        for v, r in zip(value, raw):
+            found = get(v.__class__)
+            if found is not None:
+                found(v, r)
+    else:
+        for v in value:
+            found = get(v.__class__)
+            if found is not None:
+                found(v, None)
     return value
 
 
-_WALK: frozenset[Any] = frozenset(_TWINS) | models.CARRIERS | {list, dict}
-"""What ``_adopt`` visits: the twins, the classes an open object is reachable from (read by the
-classes themselves when frozen), and the containers that may hold them."""
+def _adopt_dict(value: dict[str, Any], raw: Any) -> dict[str, Any]:
+    get, keyed = _ADOPTERS.get, raw.__class__ is dict
+    for k, v in value.items():
+        found = get(v.__class__)
+        if found is not None:
+            found(v, raw.get(k) if keyed else None)
+    return value
+
+
+_ADOPTERS: dict[Any, Callable[[Any, Any], Any]] = {list: _adopt_list, dict: _adopt_dict}
+"""What ``_adopt`` visits, by class: the twins, the classes an open object is reachable from
+(read by the classes themselves when frozen), and the containers that may hold them."""
+_ADOPTERS.update((cls, _adopter(cls)) for cls in (*_TWINS, *models.CARRIERS))
 
 
 def _carries(value: Any) -> bool:
