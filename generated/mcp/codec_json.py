@@ -1808,15 +1808,7 @@ class Decoder:
             _SKIPPED,
             _ADOPT,
         )
-        unknown, at, kept, short, lone_read, lone, deep = (
-            _UNKNOWN,
-            _AT,
-            _JSON,
-            _SHORT,
-            _LONE_READ,
-            lone_surrogate_escape,
-            _deep,
-        )
+        unknown, at, kept, refused = _UNKNOWN, _AT, _JSON, _refused
         top: Any = (
             None  # the shallow and the open twins' readers, made when first needed
         )
@@ -1862,14 +1854,7 @@ class Decoder:
                     except skipped:
                         return FULL
                     value = public(twin, raw if extras else None)
-                # _refused, inline: a closure call per document costs more than its test
-                if (
-                    lone_read
-                    and 92 in data
-                    and lone(data)
-                    or len(data) > short
-                    and deep(value, data)
-                ):
+                if refused(value, data):
                     return FULL
             except (TypeError, UnicodeEncodeError):  # not bytes: the full path decides
                 return FULL
