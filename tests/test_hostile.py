@@ -493,6 +493,52 @@ def test_checks_that_cannot_fail_on_a_document_are_not_made(monkeypatch: pytest.
         codec_json.decode(b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"}')
 
 
+@pytest.mark.parametrize("package", ["agui", "harness_runtime"])
+def test_closed_classes_are_not_tracked_by_the_collector_and_open_ones_keep_their_members(package: str) -> None:
+    """Closed classes are made untracked (msgspec gc=False: a decode costs fewer steps), open
+    ones keep the default, which their ``__dict__`` (the undeclared members) needs; a twin has
+    its class's setting, so that it can become one (``_adopt`` assigns ``__class__``)."""
+    import gc
+    import importlib
+
+    import msgspec
+
+    models = importlib.import_module(f"{package}.models")
+    classes = [c for c in vars(models).values() if isinstance(c, type) and issubclass(c, msgspec.Struct) and c.__module__ == models.__name__]
+    public = [c for c in classes if not c.__name__.startswith("_")]
+    assert public and all(c.__struct_config__.gc is (c in models.OPEN) for c in public)
+    assert all(c.__struct_config__.dict is (c in models.OPEN) for c in public)
+    for twin, of in models.TWINS.items():
+        assert twin.__struct_config__.gc is of.__struct_config__.gc
+    # one holding a list (which a tracked instance would be tracked for): not tracked
+    closed = [c for c in public if c not in models.OPEN and msgspec.structs.fields(c)]
+    assert closed or package != "agui"  # the Harness Runtime API's objects are all open
+    for cls in closed[:1]:
+        assert not gc.is_tracked(cls(**{f.name: [] for f in msgspec.structs.fields(cls)}))
+
+
+def test_a_model_where_any_json_may_be_is_looked_into_before_the_text_is_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long document whose any-JSON member holds a model bounded by its class (a run's
+    success outcome: the outcome's union holds an unbounded member too) skips the depth scan;
+    the interrupt outcome holds a list, which the scan decides, and refuses past the limit."""
+    calls: list[str] = []
+    real = codec_json.too_deep
+    monkeypatch.setattr(codec_json, "too_deep", lambda data: calls.append("depth") or real(data))
+    head = b'{"type":"RUN_FINISHED","threadId":"' + b"[" * 300 + b'","runId":"r","outcome":'  # brackets in text: the count alone would scan
+    value = codec_json.decode(head + b'{"type":"success","pendingToolCallIds":["a","b"]}}')
+    assert type(value.outcome).__name__ == "RunFinishedSuccessOutcome" and calls == []
+    nested = b'{"type":"interrupt","interrupts":[{"id":"i","reason":"r","metadata":{"a":%s}}]}}'
+    for depth, refused in ((123, False), (124, True)):  # 5 levels above it: event, outcome, list, interrupt, metadata
+        document = head + nested % (b"[" * depth + b"]" * depth)
+        if refused:
+            with pytest.raises(DecodeError) as caught:
+                codec_json.decode(document)
+            assert caught.value.errors[0].keyword == "depth"
+        else:
+            assert type(codec_json.decode(document).outcome).__name__ == "RunFinishedInterruptOutcome"
+    assert calls and set(calls) == {"depth"}
+
+
 def test_a_definition_read_through_its_union_refuses_the_other_members_on_every_path() -> None:
     """A definition read through its union (the ``_looking`` closures) refuses another member's
     document, short or long, bytes or str, in strict, lenient and fast reading; the union itself

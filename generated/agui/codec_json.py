@@ -826,28 +826,48 @@ _CLASSES: frozenset[Any] = frozenset(
     v for v in models.DEFINITIONS.values() if isinstance(v, type)
 ) | {list, dict}
 
-_SHALLOW: dict[Any, tuple[str, ...]] = {
-    cls: plan[1]
+_SHALLOW: dict[Any, tuple[int, tuple[str, ...]]] = {
+    cls: plan
     for cls, plan in models.NESTING.items()
     if plan is not None and plan[0] <= MAX_DEPTH
 }
 """Classes whose documents nest within the limit unless one of these attributes holds an array
-or an object (see ``models.NESTING``)."""
+or an object: (how deep they nest then, the attributes; see ``models.NESTING``)."""
 
 
 def _deep(value: Any, data: Any) -> bool:
     """Whether a document long enough to nest past MAX_DEPTH (msgspec reads any depth) does: a
     look at the attributes that could, where its class says which, before the text itself.
     """
-    free = _SHALLOW.get(type(value))
-    if free is not None:
-        for attr in free:
-            if type(getattr(value, attr)) not in _SCALARS:
+    plan = _SHALLOW.get(type(value))
+    if plan is not None:
+        for attr in plan[1]:
+            held = getattr(value, attr)
+            if type(held) not in _SCALARS and not _bounded(held, MAX_DEPTH - 1):
                 break
         else:
             return False
-    # too few brackets to nest that deep: decided here, without the scan's call
-    return data.count(b"[") + data.count(b"{") > MAX_DEPTH and too_deep(data)
+    # too few brackets to nest that deep: decided here, without the scan's call (one pass in C:
+    # what is left of the text once all but the opening brackets are deleted)
+    return len(data.translate(None, _NOT_OPENING)) > MAX_DEPTH and too_deep(data)
+
+
+_NOT_OPENING = bytes(b for b in range(256) if b not in b"[{")
+
+
+def _bounded(value: Any, room: int) -> bool:
+    """Whether a model held where any JSON may be (a union of classes, one of them unbounded:
+    a run's outcome) nests at most ``room`` levels, its own object counting 1: its class bounds
+    it (``models.NESTING``) and so does what each of its unbounding attributes holds. An array
+    or an object there (or an open class) is not looked into: the text decides."""
+    plan = _SHALLOW.get(type(value))
+    if plan is None or plan[0] > room:
+        return False
+    for attr in plan[1]:
+        held = getattr(value, attr)
+        if type(held) not in _SCALARS and not _bounded(held, room - 1):
+            return False
+    return True
 
 
 _EXAMINE: Callable[[Any, Any], bool] = _refused if _LONE_READ else _deep

@@ -6,6 +6,15 @@ Objects are msgspec Structs: snake_case attributes, camelCase on the wire. An op
 that is absent holds ``UNSET`` and stays absent on encode; ``None`` is never a stand-in for
 absent, and null is accepted only where the schema admits it. Discriminated unions carry their
 discriminator as a class attribute (``event.type``), not as a field.
+
+The classes of closed objects are not tracked by the cyclic garbage collector (msgspec's
+``gc=False``): a decode makes one with fewer steps, and a program keeping many pays no
+collector passes over them. They hold JSON values (text, numbers, lists, dicts) and other
+models, which never refer back to what holds them; a program that stores into one an object
+referring back to it (a cycle no JSON document can express, which ``encode`` refuses) makes a
+cycle the collector cannot free: it is never collected (a leak, not a crash). Open objects keep
+the default (their undeclared members live in the instance ``__dict__``, which msgspec allows
+only with the collector tracking it).
 """
 
 from __future__ import annotations
@@ -278,6 +287,7 @@ class TextMessageStartEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TEXT_MESSAGE_START",
 ):
@@ -328,6 +338,7 @@ class TextMessageContentEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TEXT_MESSAGE_CONTENT",
 ):
@@ -370,6 +381,7 @@ class TextMessageEndEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TEXT_MESSAGE_END",
 ):
@@ -407,6 +419,7 @@ class TextMessageChunkEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TEXT_MESSAGE_CHUNK",
 ):
@@ -454,6 +467,7 @@ class ToolCallStartEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TOOL_CALL_START",
 ):
@@ -499,6 +513,7 @@ class ToolCallArgsEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TOOL_CALL_ARGS",
 ):
@@ -542,6 +557,7 @@ class ToolCallEndEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TOOL_CALL_END",
 ):
@@ -579,6 +595,7 @@ class ToolCallChunkEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TOOL_CALL_CHUNK",
 ):
@@ -624,6 +641,7 @@ class ToolCallResultEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="TOOL_CALL_RESULT",
 ):
@@ -674,6 +692,7 @@ class StateSnapshotEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="STATE_SNAPSHOT",
 ):
@@ -713,6 +732,7 @@ class StateDeltaEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="STATE_DELTA",
 ):
@@ -753,6 +773,7 @@ class MessagesSnapshotEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="MESSAGES_SNAPSHOT",
 ):
@@ -790,6 +811,7 @@ class ActivitySnapshotEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="ACTIVITY_SNAPSHOT",
 ):
@@ -842,6 +864,7 @@ class ActivityDeltaEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="ACTIVITY_DELTA",
 ):
@@ -880,7 +903,12 @@ class ActivityDeltaEvent(
 
 
 class RawEvent(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="RAW"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="RAW",
 ):
     """Passes a provider-native event through untranslated, for consumers that need detail
     the protocol does not model.
@@ -919,7 +947,12 @@ class RawEvent(
 
 
 class CustomEvent(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="CUSTOM"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="CUSTOM",
 ):
     """The protocol's extension point for an application's own events. Anything a consumer
     does with one is outside the protocol.
@@ -960,6 +993,7 @@ class RunStartedEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="RUN_STARTED",
 ):
@@ -1007,6 +1041,7 @@ class RunFinishedEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="RUN_FINISHED",
 ):
@@ -1052,7 +1087,12 @@ class RunFinishedEvent(
 
 
 class RunErrorEvent(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="RUN_ERROR"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="RUN_ERROR",
 ):
     """Ends a run that failed. Run-scoped, so it carries no subagent attribution; a
     subagent that fails without ending the run reports SUBAGENT_ERROR instead.
@@ -1092,6 +1132,7 @@ class StepStartedEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="STEP_STARTED",
 ):
@@ -1132,6 +1173,7 @@ class StepFinishedEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="STEP_FINISHED",
 ):
@@ -1169,6 +1211,7 @@ class ReasoningStartEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="REASONING_START",
 ):
@@ -1206,6 +1249,7 @@ class ReasoningMessageStartEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="REASONING_MESSAGE_START",
 ):
@@ -1247,6 +1291,7 @@ class ReasoningMessageContentEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="REASONING_MESSAGE_CONTENT",
 ):
@@ -1286,6 +1331,7 @@ class ReasoningMessageEndEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="REASONING_MESSAGE_END",
 ):
@@ -1323,6 +1369,7 @@ class ReasoningMessageChunkEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="REASONING_MESSAGE_CHUNK",
 ):
@@ -1365,6 +1412,7 @@ class ReasoningEndEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="REASONING_END",
 ):
@@ -1402,6 +1450,7 @@ class ReasoningEncryptedValueEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="REASONING_ENCRYPTED_VALUE",
 ):
@@ -1453,6 +1502,7 @@ class SubagentStartedEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="SUBAGENT_STARTED",
 ):
@@ -1508,6 +1558,7 @@ class SubagentFinishedEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="SUBAGENT_FINISHED",
 ):
@@ -1550,6 +1601,7 @@ class SubagentErrorEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="SUBAGENT_ERROR",
 ):
@@ -1584,7 +1636,12 @@ class SubagentErrorEvent(
 
 
 class RunFinishedSuccessOutcome(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="success"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="success",
 ):
     """The run completed. Equivalent to an absent outcome. Closed like every other object,
     which is also what keeps it from carrying the suspended sibling's interrupts — a
@@ -1608,7 +1665,12 @@ class RunFinishedSuccessOutcome(
 
 
 class RunFinishedInterruptOutcome(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="interrupt"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="interrupt",
 ):
     """The run is paused, waiting for something outside it. Resuming means starting a new
     run whose resume entries answer these interrupts.
@@ -1622,7 +1684,12 @@ class RunFinishedInterruptOutcome(
 
 
 class RunFinishedCancelledOutcome(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="cancelled"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="cancelled",
 ):
     """The run was stopped before it completed, by whoever was running it, and did not
     fail. Neither success nor interrupt: nothing was produced as a result, and nothing
@@ -1637,7 +1704,12 @@ class RunFinishedCancelledOutcome(
 
 
 class SubagentFinishedSuccessOutcome(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="success"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="success",
 ):
     """The subagent completed its work. Equivalent to an absent outcome."""
 
@@ -1645,7 +1717,12 @@ class SubagentFinishedSuccessOutcome(
 
 
 class SubagentFinishedSuspendedOutcome(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="suspended"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="suspended",
 ):
     """The subagent is paused awaiting outside input. Terminal for this stream, not for the
     subagent: a later run may continue the same invocation once the interrupts are
@@ -1659,7 +1736,7 @@ class SubagentFinishedSuspendedOutcome(
     """
 
 
-class Interrupt(Struct, kw_only=True, forbid_unknown_fields=True):
+class Interrupt(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Something a run needs from outside before it can continue, such as an approval or a
     missing value.
     """
@@ -1703,7 +1780,7 @@ class Interrupt(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class ResumeEntry(Struct, kw_only=True, forbid_unknown_fields=True):
+class ResumeEntry(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """An answer to one interrupt, sent on the run that continues from it."""
 
     interrupt_id: str = field(name="interruptId")
@@ -1718,7 +1795,7 @@ class ResumeEntry(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class TokenUsage(Struct, kw_only=True, forbid_unknown_fields=True):
+class TokenUsage(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Token counts for one provider and model, in the protocol's own accounting: every
     count is either a total or a named part of one, so entries from different providers
     add up without double-counting. inputTokens and outputTokens are the totals;
@@ -1823,7 +1900,12 @@ class BaseMessage(Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
 
 
 class DeveloperMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="role", tag="developer"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="role",
+    tag="developer",
 ):
     """Instructions from the application developer."""
 
@@ -1856,7 +1938,12 @@ class DeveloperMessage(
 
 
 class SystemMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="role", tag="system"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="role",
+    tag="system",
 ):
     """Instructions from the system."""
 
@@ -1888,7 +1975,12 @@ class SystemMessage(
 
 
 class AssistantMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="role", tag="assistant"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="role",
+    tag="assistant",
 ):
     """A message from the agent. Content is optional because a turn may consist only of
     tool calls.
@@ -1924,7 +2016,12 @@ class AssistantMessage(
 
 
 class UserMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="role", tag="user"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="role",
+    tag="user",
 ):
     """A message from the person using the application."""
 
@@ -1958,7 +2055,12 @@ class UserMessage(
 
 
 class ToolMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="role", tag="tool"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="role",
+    tag="tool",
 ):
     """What a tool returned, as a message in the conversation. Stands alone rather than
     composing BaseMessage, because it carries no name.
@@ -1997,7 +2099,12 @@ class ToolMessage(
 
 
 class ActivityMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="role", tag="activity"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="role",
+    tag="activity",
 ):
     """Structured progress that is not conversation content, materialised as a message so
     it keeps its place in the sequence. Stands alone rather than composing BaseMessage,
@@ -2022,7 +2129,12 @@ class ActivityMessage(
 
 
 class ReasoningMessage(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="role", tag="reasoning"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="role",
+    tag="reasoning",
 ):
     """A span of the agent's reasoning, materialised as a message. Stands alone rather than
     composing BaseMessage, because it carries no name.
@@ -2052,7 +2164,7 @@ class ReasoningMessage(
     """
 
 
-class ToolCall(Struct, kw_only=True, forbid_unknown_fields=True):
+class ToolCall(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A call an assistant message made. Carries no subagent attribution of its own and
     inherits its containing message's, since several calls can share one parent.
     """
@@ -2079,7 +2191,7 @@ class ToolCall(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class FunctionCall(Struct, kw_only=True, forbid_unknown_fields=True):
+class FunctionCall(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """The name and arguments of a tool call."""
 
     name: str
@@ -2092,7 +2204,12 @@ class FunctionCall(Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class TextPart(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="text"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="text",
 ):
     """A text part."""
 
@@ -2112,7 +2229,12 @@ class TextPart(
 
 
 class ImagePart(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="image"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="image",
 ):
     """An image part."""
 
@@ -2131,7 +2253,12 @@ class ImagePart(
 
 
 class AudioPart(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="audio"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="audio",
 ):
     """An audio part."""
 
@@ -2147,7 +2274,12 @@ class AudioPart(
 
 
 class VideoPart(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="video"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="video",
 ):
     """A video part."""
 
@@ -2163,7 +2295,12 @@ class VideoPart(
 
 
 class DocumentPart(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="document"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="document",
 ):
     """A document part."""
 
@@ -2179,7 +2316,12 @@ class DocumentPart(
 
 
 class DataSource(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="data"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="data",
 ):
     """Bytes carried inline."""
 
@@ -2196,7 +2338,12 @@ class DataSource(
 
 
 class UrlSource(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="url"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="url",
 ):
     """Bytes referenced by URL, fetched by whoever needs them."""
 
@@ -2212,7 +2359,12 @@ class UrlSource(
 
 
 class FileSource(
-    Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="file"
+    Struct,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag="file",
 ):
     """Bytes already at the provider, named by a handle the provider issued: an OpenAI or
     Anthropic file id, a Gemini file URI, a storage URL only that provider can read. No
@@ -2237,7 +2389,7 @@ class FileSource(
     """
 
 
-class Context(Struct, kw_only=True, forbid_unknown_fields=True):
+class Context(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A named piece of ambient information given to the agent for the run, distinct from
     the conversation.
     """
@@ -2248,7 +2400,7 @@ class Context(Struct, kw_only=True, forbid_unknown_fields=True):
     """The context itself."""
 
 
-class Tool(Struct, kw_only=True, forbid_unknown_fields=True):
+class Tool(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A tool the agent may call."""
 
     name: str
@@ -2267,7 +2419,7 @@ class Tool(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class RunAgentInput(Struct, kw_only=True, forbid_unknown_fields=True):
+class RunAgentInput(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A request to run an agent. Also echoed back as RUN_STARTED.input. Only threadId,
     runId and messages are required: those are the three the SDKs already agree on, and
     for tools and context an absent key and an empty array mean the same thing, so
@@ -2305,7 +2457,7 @@ class RunAgentInput(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class SubagentInfo(Struct, kw_only=True, forbid_unknown_fields=True):
+class SubagentInfo(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Describes a subagent that can be invoked by a parent agent."""
 
     name: str
@@ -2314,7 +2466,7 @@ class SubagentInfo(Struct, kw_only=True, forbid_unknown_fields=True):
     """What this subagent specializes in. Helps clients build agent selection UIs."""
 
 
-class IdentityCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class IdentityCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Basic metadata about the agent. Useful for discovery UIs, agent marketplaces, and
     debugging. Set these when you want clients to display agent information or when
     multiple agents are available and users need to pick one.
@@ -2339,7 +2491,7 @@ class IdentityCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """Arbitrary key-value pairs for integration-specific identity info."""
 
 
-class TransportCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class TransportCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Declares which transport mechanisms the agent supports. Clients use this to pick the
     best connection strategy. Only set flags to true for transports your agent actually
     handles — omit or set false for unsupported ones.
@@ -2361,7 +2513,7 @@ class TransportCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class ToolsCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class ToolsCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Tool calling capabilities. Distinguishes between tools the agent itself provides
     (listed in items) and tools the client passes at runtime via RunAgentInput.tools.
     Enable this when your agent can call functions, search the web, execute code, etc.
@@ -2383,7 +2535,7 @@ class ToolsCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class OutputCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class OutputCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Output format support. Enable structuredOutput when your agent can return responses
     conforming to a JSON schema, which is useful for programmatic consumption.
     """
@@ -2399,7 +2551,7 @@ class OutputCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class StateCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class StateCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """State and memory management capabilities. These tell the client how the agent
     handles shared state and whether conversation context persists across runs.
     """
@@ -2419,7 +2571,9 @@ class StateCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class MultiAgentCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class MultiAgentCapabilities(
+    Struct, kw_only=True, forbid_unknown_fields=True, gc=False
+):
     """Multi-agent coordination capabilities. Enable these when your agent can orchestrate
     or hand off work to other agents.
     """
@@ -2436,7 +2590,7 @@ class MultiAgentCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class ReasoningCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class ReasoningCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Reasoning and thinking capabilities. Enable these when your agent exposes its
     internal thought process (e.g., chain-of-thought, extended thinking).
     """
@@ -2453,7 +2607,9 @@ class ReasoningCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class MultimodalInputCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class MultimodalInputCapabilities(
+    Struct, kw_only=True, forbid_unknown_fields=True, gc=False
+):
     """Modalities the agent can accept as input. Clients use this to show or hide file
     upload buttons, audio recorders, image pickers, etc.
     """
@@ -2473,7 +2629,9 @@ class MultimodalInputCapabilities(Struct, kw_only=True, forbid_unknown_fields=Tr
     """
 
 
-class MultimodalOutputCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class MultimodalOutputCapabilities(
+    Struct, kw_only=True, forbid_unknown_fields=True, gc=False
+):
     """Modalities the agent can produce as output. Clients use this to anticipate rich
     content in the agent's response.
     """
@@ -2484,7 +2642,9 @@ class MultimodalOutputCapabilities(Struct, kw_only=True, forbid_unknown_fields=T
     """Set true if the agent can produce audio output (text-to-speech, audio files)."""
 
 
-class MultimodalCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class MultimodalCapabilities(
+    Struct, kw_only=True, forbid_unknown_fields=True, gc=False
+):
     """Multimodal input and output support. Organized into input and output sub-objects so
     clients can independently query what the agent accepts versus what it produces.
     """
@@ -2495,7 +2655,7 @@ class MultimodalCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """Modalities the agent can produce as output (images, audio)."""
 
 
-class ExecutionCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class ExecutionCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """Execution control and limits. Declare these so clients can set expectations about
     how long or how many steps an agent run might take.
     """
@@ -2520,7 +2680,9 @@ class ExecutionCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
 
-class HumanInTheLoopCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class HumanInTheLoopCapabilities(
+    Struct, kw_only=True, forbid_unknown_fields=True, gc=False
+):
     """Human-in-the-loop interaction support. Enable these when your agent can pause
     execution to request human input, approval, or feedback before continuing.
     """
@@ -2549,7 +2711,7 @@ class HumanInTheLoopCapabilities(Struct, kw_only=True, forbid_unknown_fields=Tru
     """
 
 
-class AgentCapabilities(Struct, kw_only=True, forbid_unknown_fields=True):
+class AgentCapabilities(Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A typed, categorized snapshot of an agent's current capabilities. All fields are
     optional — agents only declare what they support. An omitted field means the
     capability is not declared (unknown), not that it is unsupported. The custom field
@@ -2851,6 +3013,7 @@ class _Open_StateDeltaEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="STATE_DELTA",
 ):
@@ -2869,6 +3032,7 @@ class _Open_ActivityDeltaEvent(
     Struct,
     kw_only=True,
     forbid_unknown_fields=True,
+    gc=False,
     tag_field="type",
     tag="ACTIVITY_DELTA",
 ):

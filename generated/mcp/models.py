@@ -6,6 +6,15 @@ Objects are msgspec Structs: snake_case attributes, camelCase on the wire. An op
 that is absent holds ``UNSET`` and stays absent on encode; ``None`` is never a stand-in for
 absent, and null is accepted only where the schema admits it. Discriminated unions carry their
 discriminator as a class attribute (``event.type``), not as a field.
+
+The classes of closed objects are not tracked by the cyclic garbage collector (msgspec's
+``gc=False``): a decode makes one with fewer steps, and a program keeping many pays no
+collector passes over them. They hold JSON values (text, numbers, lists, dicts) and other
+models, which never refer back to what holds them; a program that stores into one an object
+referring back to it (a cycle no JSON document can express, which ``encode`` refuses) makes a
+cycle the collector cannot free: it is never collected (a leak, not a crash). Open objects keep
+the default (their undeclared members live in the instance ``__dict__``, which msgspec allows
+only with the collector tracking it).
 """
 
 from __future__ import annotations
