@@ -839,14 +839,8 @@ def _deep(value: Any, data: Any) -> bool:
     """Whether a document long enough to nest past MAX_DEPTH (msgspec reads any depth) does: a
     look at the attributes that could, where its class says which, before the text itself.
     """
-    plan = _SHALLOW.get(type(value))
-    if plan is not None:
-        for attr in plan[1]:
-            held = getattr(value, attr)
-            if type(held) not in _SCALARS and not _bounded(held, MAX_DEPTH - 1):
-                break
-        else:
-            return False
+    if _bounded(value, MAX_DEPTH):
+        return False
     # too few brackets to nest that deep: decided here, without the scan's call (one pass in C:
     # what is left of the text once all but the opening brackets are deleted)
     return len(data.translate(None, _NOT_OPENING)) > MAX_DEPTH and too_deep(data)
@@ -856,10 +850,10 @@ _NOT_OPENING = bytes(b for b in range(256) if b not in b"[{")
 
 
 def _bounded(value: Any, room: int) -> bool:
-    """Whether a model held where any JSON may be (a union of classes, one of them unbounded:
-    a run's outcome) nests at most ``room`` levels, its own object counting 1: its class bounds
-    it (``models.NESTING``) and so does what each of its unbounding attributes holds. An array
-    or an object there (or an open class) is not looked into: the text decides."""
+    """Whether a model (the document's value, or one held where any JSON may be: a run's
+    outcome) nests at most ``room`` levels, its own object counting 1: its class bounds it
+    (``models.NESTING``) and so does what each of its unbounding attributes holds. An array or
+    an object there (or an open class) is not looked into: the text decides."""
     plan = _SHALLOW.get(type(value))
     if plan is None or plan[0] > room:
         return False
@@ -991,20 +985,14 @@ def _adopter(cls: type[Any]) -> Callable[[Any, Any], Any]:
     def adopt(value: Any, raw: Any) -> Any:
         if public is not None:
             value.__class__ = public
-        if raw.__class__ is dict:
-            if open_:
-                value.__dict__[kept] = raw
-            for attr, wire in carried:
-                sub = getattr(value, attr)
-                found = get(sub.__class__)
-                if found is not None:
-                    found(sub, raw.get(wire))
-        else:
-            for attr, _ in carried:
-                sub = getattr(value, attr)
-                found = get(sub.__class__)
-                if found is not None:
-                    found(sub, None)
+        keyed = raw.__class__ is dict
+        if keyed and open_:
+            value.__dict__[kept] = raw
+        for attr, wire in carried:
+            sub = getattr(value, attr)
+            found = get(sub.__class__)
+            if found is not None:
+                found(sub, raw.get(wire) if keyed else None)
         return value
 
     return adopt
