@@ -30,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_schemas  # noqa: E402 - the schemas, the generation and the documents are that script's
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 REPO = bench_schemas.REPO
 NODE_DIR = REPO / "tests" / "node"
@@ -92,6 +93,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every figure as JSON")
     parser.add_argument("--keep", type=Path, help="keep each schema's package and job (job.json: `node bench/bench_schemas_ts.mjs DIR/NAME/job.json`) under DIR, to profile")
     args = parser.parse_args()
+    _peers.require(__file__, {"jsonschema": "jsonschema"})
     if not TSC.exists() or shutil.which("node") is None:
         raise SystemExit("needs node and tests/node's packages: npm install --prefix tests/node --no-audit --no-fund")
     results = []
