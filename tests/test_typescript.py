@@ -293,7 +293,7 @@ def test_json_parse_reads_only_what_it_reads_exactly(work: Path) -> None:
     script.write_text(
         "import { pathToFileURL } from 'node:url';\n"
         "const J = await import(pathToFileURL(process.argv[2]).href);\n"
-        "const show = (v) => typeof v === 'bigint' ? `B${v}` : v instanceof J.PyFloat ? `F${Object.is(v.value, -0) ? '-0' : v.value}`\n"
+        "const show = (v) => typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `B${v}` : v instanceof J.PyFloat ? `F${Object.is(v.value, -0) ? '-0' : v.value}`\n"
         "  : v instanceof J.Refused ? `R${v.message}` : Array.isArray(v) ? `[${v.map(show).join(',')}]`\n"
         "  : v !== null && typeof v === 'object' ? `{${J.keysOf(v).map((k) => k + ':' + show(v[k])).join(',')}}` : Object.is(v, -0) ? 'N-0' : `N${v}`;\n"
         "const out = {};\n"
@@ -305,13 +305,18 @@ def test_json_parse_reads_only_what_it_reads_exactly(work: Path) -> None:
         "  try { const r = J.exactParse(text); want = r.unreadable ? 'unreadable' : show(r.value); } catch (e) { want = 'error ' + e.message; }\n"
         "  out[n] = { plain: !J.wasExact(), same: got === want || want === 'unreadable' };\n"
         "}\n"
+        "const C = await import(pathToFileURL(process.argv[2].replace(/json\\.js$/, 'index.js')).href);\n"
+        "out.decoded = JSON.parse(process.argv[4]).map((t) => show(C.decode(t, 'RawEvent')));\n"
         "console.log(JSON.stringify(out));\n",
         encoding="utf-8",
     )
     texts = [n for n, _ in NUMBERS]
-    done = subprocess.run(["node", str(script), str(agree.built("agui") / "dist" / "src" / "json.js"), json.dumps(texts)], capture_output=True, text=True)
+    # decoded: every integer-valued float a number again, a member given twice its last value
+    raws = ['{"type":"RAW","event":{"a":1.0,"a":2.5,"b":[1.0,{"c":-0.0,"d":3e0}],"1":1e1}}', '{"type":"RAW","event":[1.0,2.0,"1.0",9007199254740993]}']
+    done = subprocess.run(["node", str(script), str(agree.built("agui") / "dist" / "src" / "json.js"), json.dumps(texts), json.dumps(raws)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
+    assert found.pop("decoded") == ['{type:"RAW",event:{a:N2.5,b:[N1,{c:N-0,d:N3}],1:N10}}', '{type:"RAW",event:[N1,N2,"1.0",B9007199254740993]}']
     assert {n: found[n]["plain"] for n in texts} == dict(NUMBERS)
     assert [n for n in texts if not found[n]["same"]] == []
     base = '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"1.0","timestamp":%s}'

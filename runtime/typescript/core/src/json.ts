@@ -322,6 +322,29 @@ function opens(s: string): number {
 }
 
 let lastExact = false;
+// the last document parseText read exactly, and where the PyFloats in it are (holder, key, flat)
+let lastRead: unknown = undefined;
+let lastFloats: unknown[] | null = null;
+
+/** A document `parseJson` just returned, read exactly (`wasExact`), with each integer-valued
+ * float in it a plain number again: changed in place, where the reader put them (the caller has
+ * the document alone); any other value is copied where it changes (`plain`). */
+export function plainDocument(value: unknown): unknown {
+  if (value instanceof PyFloat) return value.value;
+  if (value !== lastRead) return plain(value);
+  const floats = lastFloats;
+  lastRead = lastFloats = null;
+  if (floats !== null) {
+    for (let k = 0; k < floats.length; k += 2) {
+      const holder = floats[k] as Record<string | number, unknown>;
+      const key = floats[k + 1] as string | number;
+      const v = holder[key];
+      // a member given twice keeps its last value: the one recorded first may be gone
+      if (v instanceof PyFloat) holder[key] = v.value;
+    }
+  }
+  return value;
+}
 
 /** Whether the last document `parseJson` returned was read by `exactParse` (so may hold
  * `PyFloat` and `bigint` values). */
@@ -377,6 +400,8 @@ export function parseText(text: string, size = -1, maxErrors: number | null = MA
   if (/^[ \t\n\r]*$/.test(text)) throw new JSONParseError(text ? "a document of whitespace only: no JSON value" : "an empty document: no JSON value");
   lastExact = true;
   const doc = exactParse(text);
+  lastRead = doc.value;
+  lastFloats = doc.floats;
   if (doc.unreadable) {
     const [issues, count] = firstUnreadable(doc.value, maxErrors);
     if (count) throw new JSONParseError(issues.length ? issues[0]![2] : "numbers or strings this package cannot hold", issues, count);
@@ -461,11 +486,11 @@ class ScanError {
 /** A JSON text read the way CPython's `json` module reads it: the same values (integers apart
  * from integer-valued floats, exact big integers) and, for a text that is not JSON, the same
  * error at the same place. */
-export function exactParse(text: string): { value: unknown; unreadable: boolean } {
+export function exactParse(text: string): { value: unknown; unreadable: boolean; floats: unknown[] | null } {
   const reader = new ExactReader(text);
   try {
     const value = reader.document();
-    return { value, unreadable: reader.flagged };
+    return { value, unreadable: reader.flagged, floats: reader.floats };
   } catch (e) {
     throw scanFailure(e, text);
   }
@@ -477,6 +502,8 @@ class ExactReader {
   at = 0;
   /** whether a lone surrogate escape or a number this package cannot hold was read */
   flagged = false;
+  /** where a PyFloat was put: holder and key (an index or a member name), flat */
+  floats: unknown[] | null = null;
   private readonly n: number;
 
   constructor(private readonly s: string) {
@@ -550,6 +577,7 @@ class ExactReader {
         this.at++;
         this.ws();
         const v = this.value(depth + 1);
+        if (v instanceof PyFloat) (this.floats ??= []).push(obj, key);
         if (order === null && isDigit(key.charCodeAt(0)) && INDEX_RX.test(key)) order = Object.keys(obj);
         if (order !== null && !Object.prototype.hasOwnProperty.call(obj, key)) order.push(key);
         if (key === "__proto__") setMember(obj, key, v);
@@ -576,7 +604,9 @@ class ExactReader {
         return arr;
       }
       for (;;) {
-        arr.push(this.value(depth + 1));
+        const v = this.value(depth + 1);
+        if (v instanceof PyFloat) (this.floats ??= []).push(arr, arr.length);
+        arr.push(v);
         this.ws();
         const d = s.charCodeAt(this.at);
         if (d === 0x5d) {
@@ -1104,4 +1134,27 @@ function exactDumps(value: unknown): string {
 
 export function utf8(text: string): Uint8Array {
   return ENCODER.encode(text);
+}
+
+/** A value with every integer-valued float made a plain number again (what callers get). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function plain(value: any): any {
+  if (value instanceof PyFloat) return value.value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = plain(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  if (value !== null && typeof value === "object") {
+    let out: Record<string, unknown> | null = null;
+    for (const k of Object.keys(value)) {
+      const v = plain(value[k]);
+      if (v !== value[k]) setMember((out ??= { ...value }), k, v);
+    }
+    return out ?? value;
+  }
+  return value;
 }
