@@ -324,3 +324,41 @@ def test_json_parse_reads_only_what_it_reads_exactly(work: Path) -> None:
     result = agree.compare_documents("agui", work, extra, base=False)
     assert 0 < result["accepted"] < len(extra)
     assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)
+
+
+def test_a_document_read_exactly_is_not_held_after_the_decode(work: Path) -> None:
+    """The exact reader's last document (kept so that a strict decode can hand it back with its
+    integer-valued floats made numbers in place) is let go by a decode that refuses it or copies
+    it: after a refused strict decode and after a lenient one of a large document read exactly,
+    a collection leaves the heap where it was (the module held the whole document before)."""
+    script = work / "held.mjs"
+    script.write_text(
+        "import { pathToFileURL } from 'node:url';\n"
+        "const C = await import(pathToFileURL(process.argv[2]).href);\n"
+        "const big = (extra) => `{\"type\":\"RAW\",\"event\":[${Array(200000).fill('1.0').join(',')}]${extra}}`;\n"
+        "const heap = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };\n"
+        "C.decodeLenient('{\"type\":\"RAW\",\"event\":[1.0]}'); C.decodeLenient('{\"type\":\"RAW\",\"event\":[1.5]}');\n"
+        "try { C.decode('{\"type\":\"RAW\",\"event\":[1.0],\"bogus\":1}'); } catch { /* warm */ }\n"
+        "C.decode('{\"type\":\"RAW\",\"event\":[1.5]}');\n"
+        "const out = {};\n"
+        "let before = heap();\n"
+        "let kept = C.decodeLenient(big(''));\n"
+        "out.lenient_value = kept.value.event.length;\n"
+        "kept = null;\n"
+        "out.lenient = heap() - before;\n"
+        "before = heap();\n"
+        "try { C.decode(big(',\"bogus\":1')); out.refused = false; } catch (e) { out.refused = e instanceof C.DecodeError; }\n"
+        "out.strict = heap() - before;\n"
+        "console.log(JSON.stringify(out));\n",
+        encoding="utf-8",
+    )
+    index = agree.built("agui") / "dist" / "src" / "index.js"
+    done = subprocess.run(["node", "--expose-gc", str(script), str(index)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["refused"] is True and found["lenient_value"] == 200000
+    # 200,000 floats read exactly: the module held 11.8 MB after the refused decode and 14.2 MB
+    # after the lenient one; now nothing after the first, and ~2.4 MB after the lenient one (not
+    # the document: without the strict warm-ups above it is 40 KB; not traced further)
+    assert found["strict"] < 1_000_000, found
+    assert found["lenient"] < 5_000_000, found

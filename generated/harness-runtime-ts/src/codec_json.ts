@@ -21,7 +21,7 @@
  */
 
 import { DecodeError, EncodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, plainDocument, setMember, wasExact } from "./json.js";
+import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, plainDocument, releaseDocument, setMember, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
 import { DROP, Validation, accepts, plain } from "./validation.js";
@@ -86,7 +86,10 @@ function strict(value: unknown, definition: string, exact: boolean, options: Dec
   if (!accepts(definition, value)) {
     const pass = new Validation(false, most(options));
     pass.run(value, definition);
-    if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount);
+    if (pass.errorCount) {
+      if (exact) releaseDocument();
+      throw new DecodeError(definition, pass.errors, pass.errorCount);
+    }
   }
   return exact ? plainDocument(value) : value;
 }
@@ -95,7 +98,11 @@ function strict(value: unknown, definition: string, exact: boolean, options: Dec
 export function decodeLenient<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K, options: DecodeOptions = {}): Decoded<Definitions[K]> {
   known(definition);
   const value = parsed(data, definition, options);
-  if (!wasExact() && accepts(definition, value)) return { value: value as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };
+  if (!wasExact()) {
+    if (accepts(definition, value)) return { value: value as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };
+  } else {
+    releaseDocument(); // checkLenient copies what it keeps
+  }
   return checkLenient(value, definition, options);
 }
 

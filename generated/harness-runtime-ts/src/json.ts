@@ -348,6 +348,12 @@ export function plainDocument(value: unknown): unknown {
   return value;
 }
 
+/** Lets go of the last document read exactly (`plainDocument` not asked for it: a decode that
+ * refused it, or copied it): the module holds no document past the call that read it. */
+export function releaseDocument(): void {
+  lastRead = lastFloats = null;
+}
+
 /** Whether the last document `parseJson` returned was read by `exactParse` (so may hold
  * `PyFloat` and `bigint` values). */
 export function wasExact(): boolean {
@@ -381,6 +387,7 @@ export function parseJson(data: Uint8Array | string, maxErrors: number | null = 
 /** A text known to be Unicode (decoded from UTF-8: no lone surrogate, no byte order mark
  * checked here) of `size` UTF-8 bytes (-1: not known yet; counted only when it matters). */
 export function parseText(text: string, size = -1, maxErrors: number | null = MAX_ERRORS): unknown {
+  lastRead = lastFloats = null;
   const found = survey(text);
   if (found === DEEP) {
     // a text of MAX_DEPTH characters or fewer cannot open more; the size decides only where the
@@ -399,16 +406,37 @@ export function parseText(text: string, size = -1, maxErrors: number | null = MA
     }
   }
   // JSON's whitespace (RFC 8259 section 2) and nothing else: no value, said as such
-  if (/^[ \t\n\r]*$/.test(text)) throw new JSONParseError(text ? "a document of whitespace only: no JSON value" : "an empty document: no JSON value");
+  // (a loop, not a regular expression: V8 keeps the last text a regular expression was run on)
+  if (onlyWhitespace(text)) throw new JSONParseError(text ? "a document of whitespace only: no JSON value" : "an empty document: no JSON value");
   lastExact = true;
-  const doc = exactParse(text);
+  let doc: ReturnType<typeof exactParse>;
+  try {
+    doc = exactParse(text);
+  } finally {
+    // V8 keeps the last text a regular expression matched (RegExp.input): the reader's number
+    // pattern ran on this one, which would stay held past the call
+    FORGET_RX.test("");
+  }
   lastRead = doc.value;
   lastFloats = doc.floats;
   if (doc.unreadable) {
     const [issues, count] = firstUnreadable(doc.value, maxErrors);
-    if (count) throw new JSONParseError(issues.length ? issues[0]![2] : "numbers or strings this package cannot hold", issues, count);
+    if (count) {
+      lastRead = lastFloats = null;
+      throw new JSONParseError(issues.length ? issues[0]![2] : "numbers or strings this package cannot hold", issues, count);
+    }
   }
   return doc.value;
+}
+
+const FORGET_RX = /(?:)/;
+
+function onlyWhitespace(text: string): boolean {
+  for (let i = 0, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return true;
 }
 
 function bomError(): JSONParseError {
