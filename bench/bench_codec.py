@@ -52,6 +52,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -516,6 +517,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", type=Path, metavar="DIR",
                     help="another checkout (or its generated/, or its AG-UI package): timed beside ours")
     args = ap.parse_args(argv)
+    peers = {"ag_ui": "ag-ui-protocol", "pydantic": "pydantic"} | ({} if args.no_jsonschema else {"jsonschema": "jsonschema"})
+    _peers.require(__file__, peers)
     if args.rounds < 1:
         ap.error("--rounds must be >= 1")
     if args.chunk < 0:

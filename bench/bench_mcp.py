@@ -48,6 +48,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "spec" / "mcp" / "samples"
@@ -128,6 +129,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    _peers.require(__file__, {"mcp_types": "mcp", "pydantic": "pydantic"})
 
     ours = load_ours()
     codec = importlib.import_module("specbind_mcp.codec_json")

@@ -39,6 +39,7 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(ROOT / "generated"))
 
 from bench_codec import corpus_path, load_lines, machine_info  # noqa: E402
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 TARGET_RATIO = 4.0
 TARGET_CLI_RATIO = 7.0
@@ -309,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-in-process", action="store_true", help="skip the in-process ops")
     ap.add_argument("--json", dest="json_out", default=None, help="write the results here")
     args = ap.parse_args(argv)
+    _peers.require(__file__, {"ag_ui_validate": "ag-ui-validate"})
 
     info = machine_info()
     print(f"python {info.get('python')} | cpus {info.get('cpu_count')} | {info.get('cpu_model', '')}")

@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = REPO / "tests" / "data" / "schemas"
@@ -54,6 +55,8 @@ CHOSEN = [
     ("mcp-2024-11-05.schema.json", "mcp-2024-11-05"),
 ]
 TOOLS = ("specbind", "pydantic", "jsonschema-rs", "fastjsonschema", "jsonschema")
+# import name -> distribution: the peers of the table (pyproject's bench extra)
+PEERS = {"datamodel_code_generator": "datamodel-code-generator", "jsonschema_rs": "jsonschema-rs", "fastjsonschema": "fastjsonschema", "jsonschema": "jsonschema", "pydantic": "pydantic"}
 ROUND_SECONDS = 0.25
 
 
@@ -268,6 +271,7 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="a spec name of CHOSEN (repeatable)")
     parser.add_argument("--why", type=int, default=3, help="print the definitions taking most of specbind's time (default 3)")
     args = parser.parse_args()
+    _peers.require(__file__, PEERS)
     import msgspec
     import pydantic
 

@@ -30,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_schemas  # noqa: E402 - the schemas, the generation and the documents are that script's
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 REPO = bench_schemas.REPO
 NODE_DIR = REPO / "tests" / "node"
@@ -89,6 +90,7 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="a spec name of bench_schemas.CHOSEN (repeatable)")
     parser.add_argument("--json", type=Path, help="write every figure as JSON")
     args = parser.parse_args()
+    _peers.require(__file__, {"jsonschema": "jsonschema"})
     if not TSC.exists() or shutil.which("node") is None:
         raise SystemExit("needs node and tests/node's packages: npm install --prefix tests/node --no-audit --no-fund")
     results = []

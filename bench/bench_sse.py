@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT / "generated"))
 sys.path.insert(0, str(ROOT))
 
 from bench_codec import _version, corpus_path, load_lines, machine_info  # noqa: E402
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 
 def frame_lf(lines: list[bytes]) -> bytes:
@@ -209,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small-chunk", type=int, default=1 << 10, help="bytes per chunk of the choppy pass")
     ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
     args = ap.parse_args(argv)
+    _peers.require(__file__, {"httpx_sse": "httpx-sse", "ag_ui": "ag-ui-protocol", "pydantic": "pydantic"})
 
     path, how = corpus_path(args)
     lines, size, digest = load_lines(path)

@@ -34,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
+import _peers  # noqa: E402 - bench/ is the script's own folder, first on sys.path
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -90,6 +91,7 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=60, help="recorded operations repeated this many times per session file (default 60: about 15k messages)")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    _peers.require(__file__, {"mcp_types": "mcp", "pydantic": "pydantic"})
 
     from mcp import codec_json
     from mcp.automaton import Automaton

@@ -187,6 +187,8 @@ def measure(name: str, data: bytes, count: bool = False) -> dict[str, Any]:
 
 
 def main() -> None:
+    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+        sys.exit("usage: python bench/hostile_probe.py ENTRY FILE [--count] (one measurement, run by bench_hostile.py)")
     name, path = sys.argv[1], sys.argv[2]
     count = "--count" in sys.argv
     data = Path(path).read_bytes()

@@ -35,6 +35,18 @@ Op = dict[str, Any]
 # primitive type tests: what a template prints for each
 PRIMITIVES = ("null", "bool", "int", "float", "integral-float", "str", "list", "dict")
 
+# ops that read only their own `var` (no nested body, no variable of their own, no call): a
+# definition whose body is a few of these (an enum, a bounded string...) is checked inline where
+# it is referenced, with the referencing variable, instead of by a call to its function
+LEAF_OPS = frozenset(
+    {
+        "false", "types", "not_null", "is", "equals_string", "equals", "enum_strings", "enum", "minimum", "maximum",
+        "exclusive_minimum", "exclusive_maximum", "multiple_of", "min_length", "max_length", "pattern", "format",
+        "min_items", "max_items", "min_properties", "max_properties", "unique", "required", "closed",
+    }
+)
+INLINE_OPS = 3  # at most this many ops inlined per reference
+
 
 def _union_tests(kinds: list[str] | set[str]) -> list[str]:
     """A typed union's member test: the document's JSON type (an integral float is an
@@ -67,6 +79,7 @@ class _Planner:
         self.format_names: list[str] = []
         self.counter = 0
         self.interpreted: set[str] = {name for name, node in table.items() if _unevaluated(node)}
+        self.leaves: dict[str, list[Op]] = {}  # definition -> its body, when it may be inlined
 
     # -- hoisted constants ------------------------------------------------------------------
 
@@ -119,7 +132,20 @@ class _Planner:
                 slot["body"] = [{"op": "interpret", "var": "v", "definition": name}]
             else:
                 slot["body"] = self.node(self.table[name], "v")
+                if len(slot["body"]) <= INLINE_OPS and all(op["op"] in LEAF_OPS for op in slot["body"]):
+                    self.leaves[name] = slot["body"]
         return found
+
+    def reference(self, name: str, v: str) -> list[Op]:
+        """The check of a reference: the definition's ops inline when it is a leaf (set once
+        its function is compiled; a definition still being compiled, as a recursive one is, is
+        called), else a call to its function (compiled when first reached, and kept: it is
+        also the definition's entry)."""
+        fn = self.call(name)
+        leaf = self.leaves.get(name)
+        if leaf is not None:
+            return [{**op, "var": v} for op in leaf]
+        return [{"op": "call", "var": v, "fn": fn}]
 
     def build(self, roots: list[str]) -> dict[str, Any]:
         for name in roots:
@@ -158,7 +184,7 @@ class _Planner:
         return getattr(self, "k_" + kind)(node, v)  # type: ignore[no-any-return]
 
     def k_ref(self, node: dict[str, Any], v: str) -> list[Op]:
-        return [{"op": "call", "var": v, "fn": self.call(node["name"])}]
+        return self.reference(node["name"], v)
 
     def k_object(self, node: dict[str, Any], v: str) -> list[Op]:
         ops: list[Op] = [{"op": "types", "var": v, "tests": ["dict"]}]
@@ -248,7 +274,13 @@ class _Planner:
             return {"op": "is", "var": v, "value": want}
         if type(want) is str:
             return {"op": "equals_string", "var": v, "value": want}
-        return {"op": "equals", "var": v, "value": self.value(want)}
+        op: Op = {"op": "equals", "var": v, "value": self.value(want)}
+        if type(want) in (int, float):
+            # a number: equal when the value is a number of these types (a boolean never is)
+            # and == it; a target may print that test instead of its JSON equality
+            kinds = ("int", "float") if self.integers == "json-schema" else ("int",) if type(want) is int else ("float",)
+            op |= {"number": want, "tests": list(kinds)}
+        return op
 
     def k_schema(self, node: dict[str, Any], v: str) -> list[Op]:
         if node.get("bool") is False:
@@ -262,12 +294,14 @@ class _Planner:
             ops.append(self.const(v, node["const"][0]))
         if "enum" in node:
             values = node["enum"]
-            if all(type(x) is str for x in values):
+            if len(values) == 1 and type(values[0]) is not str:
+                ops.append(self.const(v, values[0]))
+            elif all(type(x) is str for x in values):
                 ops.append({"op": "enum_strings", "var": v, "set": self.names(values)})
             else:
                 ops.append({"op": "enum", "var": v, "choices": self.value(list(values))})
         if "ref" in node:
-            ops.append({"op": "call", "var": v, "fn": self.call(node["ref"])})
+            ops += self.reference(node["ref"], v)
         typed = set(ops[0]["tests"]) if ops and ops[0]["op"] == "types" else None
         for kind, found in (("number", self.numeric(node, v)), ("string", self.textual(node, v)), ("array", self.array(node, v)), ("object", self.object(node, v))):
             if found:

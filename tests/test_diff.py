@@ -118,6 +118,63 @@ def test_a_spec_folders_root_is_its_binding_root(tmp_path: Path, root: str | Non
     assert only(report, "definition-removed", "Meta").breaks == (() if root else ("new-readers",))
 
 
+def test_a_removed_definition_says_whether_the_root_reaches_it(tmp_path: Path) -> None:
+    """With a root, the audiences judge documents of the root: a definition the root does not
+    reach (Meta) is in none, so its removal breaks no reader; one it reaches (Square) is read
+    through the union member that referenced it, which reports the break. Both are named, with
+    whether the root reaches them, in the change, the JSON report and the text summary; the exit
+    code is that of the breaks alone."""
+
+    def change(d: dict[str, Any]) -> None:
+        del d["Meta"], d["Square"]
+        d["Shape"] = {"oneOf": [{"$ref": "#/$defs/Circle"}]}
+
+    old = write(tmp_path / "old.json", BASE)
+    new = copy.deepcopy(BASE)
+    change(new["$defs"])
+    new_path = write(tmp_path / "new.json", new)
+    report = diff(old, new_path)
+    meta, square = only(report, "definition-removed", "Meta"), only(report, "definition-removed", "Square")
+    assert (meta.breaks, meta.reached, square.breaks, square.reached) == ((), False, (), True)
+    assert "the root Shape does not reach it" in meta.message and "the root Shape reaches it" in square.message
+    assert report.breaking and all(c.kind != "definition-removed" for c in report.breaking)
+    doc = json.loads(run_cli("diff", "--json", old, new_path).output)
+    assert doc["definitionsRemoved"] == {"root": "Shape", "reached": ["Square"], "unreached": ["Meta"], "noRoot": []}
+    by_subject = {c["subject"]: c for c in doc["changes"] if c["kind"] == "definition-removed"}
+    assert (by_subject["Meta"]["reachedFromRoot"], by_subject["Square"]["reachedFromRoot"]) == (False, True)
+    assert {"old", "new", "breaking", "summary", "wire", "rules", "changes"} <= set(doc)
+    text = run_cli("diff", old, new_path)
+    assert text.exit_code == 1
+    assert "definitions removed: 1 the root Shape reaches (Square: their references say what breaks), 1 it does not reach (Meta:" in text.output
+    # Meta alone: nothing breaks, exit 0, and the summary still names it
+    only_meta = copy.deepcopy(BASE)
+    del only_meta["$defs"]["Meta"]
+    quiet = run_cli("diff", old, write(tmp_path / "meta.json", only_meta))
+    assert quiet.exit_code == 0 and "1 it does not reach (Meta:" in quiet.output, quiet.output
+
+
+def test_a_definition_reached_only_through_a_general_schema_counts_as_reached(tmp_path: Path) -> None:
+    """The root reaches Meta through a patternProperties schema (checked by the general
+    validator, not by a typed field): still reached."""
+    old_schema = copy.deepcopy(BASE)
+    old_schema["$defs"]["Circle"]["patternProperties"] = {"^x-": {"$ref": "#/$defs/Meta"}}
+    new_schema = copy.deepcopy(old_schema)
+    del new_schema["$defs"]["Meta"]
+    new_schema["$defs"]["Circle"]["patternProperties"] = {"^x-": STR}
+    report = diff(write(tmp_path / "old.json", old_schema), write(tmp_path / "new.json", new_schema))
+    assert only(report, "definition-removed", "Meta").reached is True
+    assert report.removed["reached"] == ["Meta"]
+
+
+def test_a_removed_definition_without_a_root_is_listed_as_such(tmp_path: Path) -> None:
+    old = {k: v for k, v in BASE.items() if k != "$ref"}
+    new = copy.deepcopy(old)
+    del new["$defs"]["Meta"]
+    doc = json.loads(run_cli("diff", "--json", "--allow-breaking", write(tmp_path / "old.json", old), write(tmp_path / "new.json", new)).output)
+    assert doc["definitionsRemoved"] == {"root": None, "reached": [], "unreached": [], "noRoot": ["Meta"]}
+    assert "reachedFromRoot" not in next(c for c in doc["changes"] if c["kind"] == "definition-removed")
+
+
 def test_a_root_removed_breaks_new_readers(tmp_path: Path) -> None:
     new = {k: v for k, v in BASE.items() if k != "$ref"}
     report = diff(write(tmp_path / "old.json", BASE), write(tmp_path / "new.json", new))

@@ -426,7 +426,7 @@ def d0(v: Any) -> bool:
         if not (type(v8) is list):
             return False
         for v9 in v8:
-            if not d108(v9):
+            if type(v9) is not str or v9 not in _S2:
                 return False
     v10 = v.get("lastModified", _MISSING)
     if v10 is not _MISSING:
@@ -778,7 +778,7 @@ def d22(v: Any) -> bool:
     if not (type(v128) is str):
         return False
     v129 = v["role"]
-    if not d108(v129):
+    if type(v129) is not str or v129 not in _S2:
         return False
     v130 = v.get("stopReason", _MISSING)
     if v130 is not _MISSING:
@@ -1574,7 +1574,7 @@ def d71(v: Any) -> bool:
         if not (type(v333) is dict):
             return False
     v336 = v["level"]
-    if not d69(v336):
+    if type(v336) is not str or v336 not in _S49:
         return False
     v337 = v.get("logger", _MISSING)
     if v337 is not _MISSING:
@@ -1890,7 +1890,7 @@ def d89(v: Any) -> bool:
     if not d19(v302):
         return False
     v303 = v["role"]
-    if not d108(v303):
+    if type(v303) is not str or v303 not in _S2:
         return False
 
     return True
@@ -2213,7 +2213,7 @@ def d111(v: Any) -> bool:
     ):
         return False
     v161 = v["role"]
-    if not d108(v161):
+    if type(v161) is not str or v161 not in _S2:
         return False
 
     return True
@@ -2382,7 +2382,7 @@ def d123(v: Any) -> bool:
         if not (type(v66) is int or (type(v66) is float and v66.is_integer())):
             return False
     v67 = v["status"]
-    if not d126(v67):
+    if type(v67) is not str or v67 not in _S11:
         return False
     v68 = v.get("statusMessage", _MISSING)
     if v68 is not _MISSING:
@@ -2764,7 +2764,7 @@ def d140(v: Any) -> bool:
     v480 = v479["code"]
     if not (type(v480) is int or (type(v480) is float and v480.is_integer())):
         return False
-    if not same(v480, _K0):
+    if not ((type(v480) is int or type(v480) is float) and v480 == -32042):
         return False
     v481 = v479["data"]
     if not (type(v481) is dict):

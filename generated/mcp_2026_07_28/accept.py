@@ -486,7 +486,7 @@ def d0(v: Any) -> bool:
         if not (type(v50) is list):
             return False
         for v51 in v50:
-            if not d125(v51):
+            if type(v51) is not str or v51 not in _S9:
                 return False
     v52 = v.get("lastModified", _MISSING)
     if v52 is not _MISSING:
@@ -512,7 +512,7 @@ def d1(v: Any) -> bool:
         return False
     v61 = v.get("_meta", _MISSING)
     if v61 is not _MISSING:
-        if not d82(v61):
+        if not (type(v61) is dict):
             return False
     v62 = v.get("annotations", _MISSING)
     if v62 is not _MISSING:
@@ -539,7 +539,7 @@ def d3(v: Any) -> bool:
         return False
     v82 = v.get("_meta", _MISSING)
     if v82 is not _MISSING:
-        if not d82(v82):
+        if not (type(v82) is dict):
             return False
     v83 = v["blob"]
     if not (type(v83) is str):
@@ -906,7 +906,7 @@ def d23(v: Any) -> bool:
         return False
     v46 = v.get("_meta", _MISSING)
     if v46 is not _MISSING:
-        if not d82(v46):
+        if not (type(v46) is dict):
             return False
     v47 = v["content"]
     if not (d142(v47) or d44(v47) or d1(v47) or d151(v47) or d150(v47) or s103(v47)):
@@ -915,7 +915,7 @@ def d23(v: Any) -> bool:
     if not (type(v106) is str):
         return False
     v107 = v["role"]
-    if not d125(v107):
+    if type(v107) is not str or v107 not in _S9:
         return False
     v108 = v.get("stopReason", _MISSING)
     if v108 is not _MISSING:
@@ -1115,7 +1115,7 @@ def d33(v: Any) -> bool:
         return False
     v75 = v.get("_meta", _MISSING)
     if v75 is not _MISSING:
-        if not d82(v75):
+        if not (type(v75) is dict):
             return False
     v76 = v.get("annotations", _MISSING)
     if v76 is not _MISSING:
@@ -1270,7 +1270,7 @@ def d41(v: Any) -> bool:
     v386 = v382["code"]
     if not (type(v386) is int or (type(v386) is float and v386.is_integer())):
         return False
-    if not same(v386, _K0):
+    if not ((type(v386) is int or type(v386) is float) and v386 == -32020):
         return False
     v387 = v.get("id", _MISSING)
     if v387 is not _MISSING:
@@ -1319,7 +1319,7 @@ def d44(v: Any) -> bool:
         return False
     v56 = v.get("_meta", _MISSING)
     if v56 is not _MISSING:
-        if not d82(v56):
+        if not (type(v56) is dict):
             return False
     v57 = v.get("annotations", _MISSING)
     if v57 is not _MISSING:
@@ -1921,7 +1921,7 @@ def d84(v: Any) -> bool:
     v411 = v410["code"]
     if not (type(v411) is int or (type(v411) is float and v411.is_integer())):
         return False
-    if not same(v411, _K1):
+    if not ((type(v411) is int or type(v411) is float) and v411 == -32021):
         return False
     v412 = v410["data"]
     if not (type(v412) is dict):
@@ -2103,7 +2103,7 @@ def d100(v: Any) -> bool:
         return False
     v473 = v.get("_meta", _MISSING)
     if v473 is not _MISSING:
-        if not d82(v473):
+        if not (type(v473) is dict):
             return False
     v474 = v.get("arguments", _MISSING)
     if v474 is not _MISSING:
@@ -2169,7 +2169,7 @@ def d103(v: Any) -> bool:
     if not d20(v376):
         return False
     v377 = v["role"]
-    if not d125(v377):
+    if type(v377) is not str or v377 not in _S9:
         return False
 
     return True
@@ -2321,7 +2321,7 @@ def d111(v: Any) -> bool:
             return False
     v39 = v.get("io.modelcontextprotocol/logLevel", _MISSING)
     if v39 is not _MISSING:
-        if not d79(v39):
+        if type(v39) is not str or v39 not in _S6:
             return False
     v40 = v["io.modelcontextprotocol/protocolVersion"]
     if not (type(v40) is str):
@@ -2355,7 +2355,7 @@ def d113(v: Any) -> bool:
         return False
     v436 = v.get("_meta", _MISSING)
     if v436 is not _MISSING:
-        if not d82(v436):
+        if not (type(v436) is dict):
             return False
     v437 = v.get("annotations", _MISSING)
     if v437 is not _MISSING:
@@ -2402,7 +2402,7 @@ def d115(v: Any) -> bool:
         return False
     v87 = v.get("_meta", _MISSING)
     if v87 is not _MISSING:
-        if not d82(v87):
+        if not (type(v87) is dict):
             return False
     v88 = v.get("annotations", _MISSING)
     if v88 is not _MISSING:
@@ -2468,7 +2468,7 @@ def d118(v: Any) -> bool:
         return False
     v453 = v.get("_meta", _MISSING)
     if v453 is not _MISSING:
-        if not d82(v453):
+        if not (type(v453) is dict):
             return False
     v454 = v.get("annotations", _MISSING)
     if v454 is not _MISSING:
@@ -2564,7 +2564,7 @@ def d126(v: Any) -> bool:
         return False
     v111 = v.get("_meta", _MISSING)
     if v111 is not _MISSING:
-        if not d82(v111):
+        if not (type(v111) is dict):
             return False
     v112 = v.get("name", _MISSING)
     if v112 is not _MISSING:
@@ -2585,7 +2585,7 @@ def d127(v: Any) -> bool:
         return False
     v221 = v.get("_meta", _MISSING)
     if v221 is not _MISSING:
-        if not d82(v221):
+        if not (type(v221) is dict):
             return False
     v222 = v["content"]
     if not (
@@ -2593,7 +2593,7 @@ def d127(v: Any) -> bool:
     ):
         return False
     v225 = v["role"]
-    if not d125(v225):
+    if type(v225) is not str or v225 not in _S9:
         return False
 
     return True
@@ -2826,7 +2826,7 @@ def d142(v: Any) -> bool:
         return False
     v48 = v.get("_meta", _MISSING)
     if v48 is not _MISSING:
-        if not d82(v48):
+        if not (type(v48) is dict):
             return False
     v49 = v.get("annotations", _MISSING)
     if v49 is not _MISSING:
@@ -2850,7 +2850,7 @@ def d143(v: Any) -> bool:
         return False
     v78 = v.get("_meta", _MISSING)
     if v78 is not _MISSING:
-        if not d82(v78):
+        if not (type(v78) is dict):
             return False
     v79 = v.get("mimeType", _MISSING)
     if v79 is not _MISSING:
@@ -2944,7 +2944,7 @@ def d146(v: Any) -> bool:
         return False
     v242 = v.get("_meta", _MISSING)
     if v242 is not _MISSING:
-        if not d82(v242):
+        if not (type(v242) is dict):
             return False
     v243 = v.get("annotations", _MISSING)
     if v243 is not _MISSING:
@@ -3027,7 +3027,7 @@ def d150(v: Any) -> bool:
         return False
     v72 = v.get("_meta", _MISSING)
     if v72 is not _MISSING:
-        if not d82(v72):
+        if not (type(v72) is dict):
             return False
     v73 = v["content"]
     if not (type(v73) is list):
@@ -3057,7 +3057,7 @@ def d151(v: Any) -> bool:
         return False
     v66 = v.get("_meta", _MISSING)
     if v66 is not _MISSING:
-        if not d82(v66):
+        if not (type(v66) is dict):
             return False
     v67 = v["id"]
     if not (type(v67) is str):
@@ -3091,7 +3091,7 @@ def d152(v: Any) -> bool:
     v495 = v494["code"]
     if not (type(v495) is int or (type(v495) is float and v495.is_integer())):
         return False
-    if not same(v495, _K2):
+    if not ((type(v495) is int or type(v495) is float) and v495 == -32022):
         return False
     v496 = v494["data"]
     if not (type(v496) is dict):
@@ -3380,7 +3380,7 @@ def d165(v: Any) -> bool:
         return False
     v214 = v.get("_meta", _MISSING)
     if v214 is not _MISSING:
-        if not d82(v214):
+        if not (type(v214) is dict):
             return False
 
     return True

@@ -105,10 +105,16 @@ def first_duplicate(items: list[Any]) -> tuple[int, int] | None:
 
 
 def distinct(items: list[Any]) -> bool:
-    """Whether no two items are equal (uniqueItems): by a set when every item is a string,
-    whose equality is Python's, else pair by pair."""
-    if all(type(x) is str for x in items):
-        return len(set(items)) == len(items)
+    """Whether no two items are equal (uniqueItems). First by a set, in C: two values equal
+    under either integer rule are equal to Python too (numbers by value, strings, lists and
+    dicts member by member), so when Python's set keeps every item no two are equal. Only when
+    it does not (1 and True, or 1 and 1.0, are one to Python), or an item is a list or an
+    object (not hashable), is it decided pair by pair under the rule."""
+    try:
+        if len(set(items)) == len(items):
+            return True
+    except TypeError:  # a list or an object among the items
+        pass
     return first_duplicate(items) is None
 
 

@@ -45,6 +45,9 @@ class Change:
     confidence: float | None = None  # renames only: how sure, 0..1
     old_loc: str | None = None  # `file#/json/pointer` (or `file:line` for a ledger)
     new_loc: str | None = None
+    # definition-removed in a schema with a root: whether the root reaches the definition (None:
+    # no root, or another kind of change)
+    reached: bool | None = None
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
@@ -69,6 +72,8 @@ class Change:
             out["oldLocation"] = self.old_loc
         if self.new_loc:
             out["newLocation"] = self.new_loc
+        if self.reached is not None:
+            out["reachedFromRoot"] = self.reached
         return out
 
 
@@ -79,6 +84,10 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     wire: dict[str, Any] = field(default_factory=lambda: {"compared": False})
     rules: dict[str, Any] = field(default_factory=lambda: {"compared": False})
+    # the definitions removed, by what the OLD side's root makes of them: {"root": the root or
+    # None, "reached": [...], "unreached": [...], "noRoot": [...]} (noRoot: all of them when
+    # there is no root; reached and unreached: split by the root's reach)
+    removed: dict[str, Any] = field(default_factory=lambda: {"root": None, "reached": [], "unreached": [], "noRoot": []})
 
     def add(self, change: Change) -> None:
         self.changes.append(change)

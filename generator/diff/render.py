@@ -16,6 +16,15 @@ def _summary(report: Report) -> list[str]:
     kinds = ", ".join(f"{n} {k}" for k, n in report.by_kind().items()) or "none"
     audiences = ", ".join(f"{a} {n}" for a, n in report.by_audience().items() if n) or "nothing"
     out = [f"changes: {kinds}", f"breaks: {audiences}"]
+    gone = report.removed
+    if gone.get("reached") or gone.get("unreached"):
+        reached, unreached = gone["reached"], gone["unreached"]
+        out.append(
+            f"definitions removed: {len(reached)} the root {gone['root']} reaches ({', '.join(reached) or 'none'}: their references say what breaks), "
+            f"{len(unreached)} it does not reach ({', '.join(unreached) or 'none'}: in no document of the root; only decoding them by name is gone)"
+        )
+    elif gone.get("noRoot"):
+        out.append(f"definitions removed: {len(gone['noRoot'])} ({', '.join(gone['noRoot'])}: the schema has no root, every one was an entry point)")
     w = report.wire
     if w.get("compared"):
         out.append(f"wire ledgers: {w['oldSlots']} -> {w['newSlots']} slots, {w['kept']} kept, {w['reassigned']} reassigned")
@@ -58,6 +67,7 @@ def as_json(report: Report) -> str:
             "summary": {"byKind": report.by_kind(), "byAudience": report.by_audience()},
             "wire": report.wire,
             "rules": report.rules,
+            "definitionsRemoved": report.removed,
             "changes": [c.as_dict() for c in report.changes],
         },
         ensure_ascii=False,

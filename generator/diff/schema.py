@@ -7,6 +7,7 @@ import json
 from ..ir import model as M
 from . import renames as R
 from .model import Change, Report
+from .reach import reached
 from .sides import Side
 from .types import NARROWER, OTHER, WIDER, Diff, Renames, compare_types, describe
 
@@ -52,15 +53,28 @@ class _Compare:
         # Without a root (the schema's own, or the spec folder's [protocol].root) every
         # definition is an entry point: consumers name it to decode
         # (`decode(doc, "B")`, `validate --as B`), so a NEW reader can no longer read what an OLD
-        # writer sent as it. With a root, a definition is read through the properties and union
-        # members that reference it, and those report what breaks.
-        removal_breaks = ("new-readers",) if self.a.root is None else ()
+        # writer sent as it. With a root, the audiences judge documents of the root: a definition
+        # the root reaches is read through the properties and union members that reference it,
+        # and those report what breaks; one it does not reach is in no document of the root, so
+        # its removal breaks no reader of one. Either way the generated API loses the class and
+        # decoding it by name, which the report says (docs/upgrading.md, "Removed definitions").
+        root = self.a.root
+        removal_breaks = ("new-readers",) if root is None else ()
+        reaches = reached(old, root) if root is not None else set()
+        gone = self.report.removed = {"root": root, "reached": [], "unreached": [], "noRoot": []}
         for name, d in old.defs.items():
             if name not in new.defs and name not in self.renames:
                 what = f"{KIND_NAMES[type(d)]} definition removed"
-                if removal_breaks:
+                inside = None if root is None else name in reaches
+                if root is None:
                     what += " (the schema has no root: consumers name its definitions)"
+                elif inside:
+                    what += f" (the root {root} reaches it: the references to it say what breaks)"
+                else:
+                    what += f" (the root {root} does not reach it: no document of {root} contains it; only decoding it by name is gone)"
                 self.add("definition-removed", name, what, removal_breaks, name, None, d.loc, None)
+                self.report.changes[-1].reached = inside
+                gone["noRoot" if root is None else "reached" if inside else "unreached"].append(name)
         if old.root != new.root and old.root and new.root and self.renames.get(old.root, old.root) != new.root:
             self.add("root", "(root)", f"the document's root definition {old.root} -> {new.root}", ("old-readers", "new-readers"), old.root, new.root)
         elif old.root and not new.root:

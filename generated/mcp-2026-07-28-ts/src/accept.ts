@@ -98,7 +98,7 @@ function d0(v: any): boolean {
     if (!(Array.isArray(v50))) return false;
     for (let i = 0; i < v50.length; i++) {
       const v51 = v50[i];
-      if (!d125(v51)) return false;
+      if (typeof v51 !== "string" || !S9.has(v51)) return false;
 
     }
 
@@ -125,7 +125,7 @@ function d1(v: any): boolean {
   if (!has(v, "data") || !has(v, "mimeType") || !has(v, "type")) return false;
   if (has(v, "_meta")) {
     const v61 = v["_meta"];
-    if (!d82(v61)) return false;
+    if (!(isObject(v61))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -158,7 +158,7 @@ function d3(v: any): boolean {
   if (!has(v, "blob") || !has(v, "uri")) return false;
   if (has(v, "_meta")) {
     const v82 = v["_meta"];
-    if (!d82(v82)) return false;
+    if (!(isObject(v82))) return false;
 
   }
   if (has(v, "blob")) {
@@ -592,7 +592,7 @@ function d23(v: any): boolean {
   if (!has(v, "content") || !has(v, "model") || !has(v, "role")) return false;
   if (has(v, "_meta")) {
     const v46 = v["_meta"];
-    if (!d82(v46)) return false;
+    if (!(isObject(v46))) return false;
 
   }
   if (has(v, "content")) {
@@ -607,7 +607,7 @@ function d23(v: any): boolean {
   }
   if (has(v, "role")) {
     const v107 = v["role"];
-    if (!d125(v107)) return false;
+    if (typeof v107 !== "string" || !S9.has(v107)) return false;
 
   }
   if (has(v, "stopReason")) {
@@ -832,7 +832,7 @@ function d33(v: any): boolean {
   if (!has(v, "resource") || !has(v, "type")) return false;
   if (has(v, "_meta")) {
     const v75 = v["_meta"];
-    if (!d82(v75)) return false;
+    if (!(isObject(v75))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -1071,7 +1071,7 @@ function d44(v: any): boolean {
   if (!has(v, "data") || !has(v, "mimeType") || !has(v, "type")) return false;
   if (has(v, "_meta")) {
     const v56 = v["_meta"];
-    if (!d82(v56)) return false;
+    if (!(isObject(v56))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -1967,7 +1967,7 @@ function d100(v: any): boolean {
   if (!has(v, "name")) return false;
   if (has(v, "_meta")) {
     const v473 = v["_meta"];
-    if (!d82(v473)) return false;
+    if (!(isObject(v473))) return false;
 
   }
   if (has(v, "arguments")) {
@@ -2048,7 +2048,7 @@ function d103(v: any): boolean {
   }
   if (has(v, "role")) {
     const v377 = v["role"];
-    if (!d125(v377)) return false;
+    if (typeof v377 !== "string" || !S9.has(v377)) return false;
 
   }
 
@@ -2221,7 +2221,7 @@ function d111(v: any): boolean {
   }
   if (has(v, "io.modelcontextprotocol/logLevel")) {
     const v39 = v["io.modelcontextprotocol/logLevel"];
-    if (!d79(v39)) return false;
+    if (typeof v39 !== "string" || !S6.has(v39)) return false;
 
   }
   if (has(v, "io.modelcontextprotocol/protocolVersion")) {
@@ -2257,7 +2257,7 @@ function d113(v: any): boolean {
   if (!has(v, "name") || !has(v, "uri")) return false;
   if (has(v, "_meta")) {
     const v436 = v["_meta"];
-    if (!d82(v436)) return false;
+    if (!(isObject(v436))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -2315,7 +2315,7 @@ function d115(v: any): boolean {
   if (!has(v, "name") || !has(v, "type") || !has(v, "uri")) return false;
   if (has(v, "_meta")) {
     const v87 = v["_meta"];
-    if (!d82(v87)) return false;
+    if (!(isObject(v87))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -2396,7 +2396,7 @@ function d118(v: any): boolean {
   if (!has(v, "name") || !has(v, "uriTemplate")) return false;
   if (has(v, "_meta")) {
     const v453 = v["_meta"];
-    if (!d82(v453)) return false;
+    if (!(isObject(v453))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -2504,7 +2504,7 @@ function d126(v: any): boolean {
   if (!has(v, "uri")) return false;
   if (has(v, "_meta")) {
     const v111 = v["_meta"];
-    if (!d82(v111)) return false;
+    if (!(isObject(v111))) return false;
 
   }
   if (has(v, "name")) {
@@ -2527,7 +2527,7 @@ function d127(v: any): boolean {
   if (!has(v, "content") || !has(v, "role")) return false;
   if (has(v, "_meta")) {
     const v221 = v["_meta"];
-    if (!d82(v221)) return false;
+    if (!(isObject(v221))) return false;
 
   }
   if (has(v, "content")) {
@@ -2537,7 +2537,7 @@ function d127(v: any): boolean {
   }
   if (has(v, "role")) {
     const v225 = v["role"];
-    if (!d125(v225)) return false;
+    if (typeof v225 !== "string" || !S9.has(v225)) return false;
 
   }
 
@@ -2784,7 +2784,7 @@ function d142(v: any): boolean {
   if (!has(v, "text") || !has(v, "type")) return false;
   if (has(v, "_meta")) {
     const v48 = v["_meta"];
-    if (!d82(v48)) return false;
+    if (!(isObject(v48))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -2812,7 +2812,7 @@ function d143(v: any): boolean {
   if (!has(v, "text") || !has(v, "uri")) return false;
   if (has(v, "_meta")) {
     const v78 = v["_meta"];
-    if (!d82(v78)) return false;
+    if (!(isObject(v78))) return false;
 
   }
   if (has(v, "mimeType")) {
@@ -2926,7 +2926,7 @@ function d146(v: any): boolean {
   if (!has(v, "inputSchema") || !has(v, "name")) return false;
   if (has(v, "_meta")) {
     const v242 = v["_meta"];
-    if (!d82(v242)) return false;
+    if (!(isObject(v242))) return false;
 
   }
   if (has(v, "annotations")) {
@@ -3023,7 +3023,7 @@ function d150(v: any): boolean {
   if (!has(v, "content") || !has(v, "toolUseId") || !has(v, "type")) return false;
   if (has(v, "_meta")) {
     const v72 = v["_meta"];
-    if (!d82(v72)) return false;
+    if (!(isObject(v72))) return false;
 
   }
   if (has(v, "content")) {
@@ -3061,7 +3061,7 @@ function d151(v: any): boolean {
   if (!has(v, "id") || !has(v, "input") || !has(v, "name") || !has(v, "type")) return false;
   if (has(v, "_meta")) {
     const v66 = v["_meta"];
-    if (!d82(v66)) return false;
+    if (!(isObject(v66))) return false;
 
   }
   if (has(v, "id")) {
@@ -3444,7 +3444,7 @@ function d165(v: any): boolean {
   if (!(isObject(v))) return false;
   if (has(v, "_meta")) {
     const v214 = v["_meta"];
-    if (!d82(v214)) return false;
+    if (!(isObject(v214))) return false;
 
   }
 

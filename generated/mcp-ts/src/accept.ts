@@ -88,7 +88,7 @@ function d0(v: any): boolean {
     if (!(Array.isArray(v8))) return false;
     for (let i = 0; i < v8.length; i++) {
       const v9 = v8[i];
-      if (!d108(v9)) return false;
+      if (typeof v9 !== "string" || !S2.has(v9)) return false;
 
     }
 
@@ -491,7 +491,7 @@ function d22(v: any): boolean {
   }
   if (has(v, "role")) {
     const v129 = v["role"];
-    if (!d108(v129)) return false;
+    if (typeof v129 !== "string" || !S2.has(v129)) return false;
 
   }
   if (has(v, "stopReason")) {
@@ -1414,7 +1414,7 @@ function d71(v: any): boolean {
   }
   if (has(v, "level")) {
     const v336 = v["level"];
-    if (!d69(v336)) return false;
+    if (typeof v336 !== "string" || !S49.has(v336)) return false;
 
   }
   if (has(v, "logger")) {
@@ -1760,7 +1760,7 @@ function d89(v: any): boolean {
   }
   if (has(v, "role")) {
     const v303 = v["role"];
-    if (!d108(v303)) return false;
+    if (typeof v303 !== "string" || !S2.has(v303)) return false;
 
   }
 
@@ -2130,7 +2130,7 @@ function d111(v: any): boolean {
   }
   if (has(v, "role")) {
     const v161 = v["role"];
-    if (!d108(v161)) return false;
+    if (typeof v161 !== "string" || !S2.has(v161)) return false;
 
   }
 
@@ -2295,7 +2295,7 @@ function d123(v: any): boolean {
   }
   if (has(v, "status")) {
     const v67 = v["status"];
-    if (!d126(v67)) return false;
+    if (typeof v67 !== "string" || !S11.has(v67)) return false;
 
   }
   if (has(v, "statusMessage")) {

@@ -1,0 +1,48 @@
+"""The bench scripts run without the bench extra (a `.venv` from `make generate` or `make test`):
+each stops before any work with one line naming the missing peers and how to install them, and
+exit code 4 (bench/README.md), never an ImportError's traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+# script -> the peers hidden from it (import names) and the distributions the message must name
+CASES = {
+    "bench_schemas.py": (["fastjsonschema", "jsonschema_rs"], ["fastjsonschema", "jsonschema-rs"]),
+    "bench_codec.py": (["ag_ui"], ["ag-ui-protocol"]),
+    "bench_mcp.py": (["mcp_types"], ["mcp"]),
+    "bench_transcripts.py": (["mcp_types"], ["mcp"]),
+    "bench_replay.py": (["ag_ui_validate"], ["ag-ui-validate"]),
+    "bench_sse.py": (["httpx_sse"], ["httpx-sse"]),
+    "bench_schemas_ts.py": (["jsonschema"], ["jsonschema"]),
+}
+
+# A module set to None in sys.modules is one `import` refuses and find_spec reports absent: the
+# interpreter then behaves as one where the distribution was never installed. The script's folder
+# goes first on sys.path, as `python bench/SCRIPT` puts it.
+RUN = "import os, runpy, sys\nfor m in sys.argv[2:]: sys.modules[m] = None\nsys.argv = [sys.argv[1]]\nsys.path.insert(0, os.path.dirname(sys.argv[0]))\nrunpy.run_path(sys.argv[0], run_name='__main__')\n"
+
+
+@pytest.mark.parametrize("script", sorted(CASES))
+def test_missing_peer_is_one_line_and_exit_4(script: str) -> None:
+    hidden, named = CASES[script]
+    done = subprocess.run([sys.executable, "-c", RUN, str(REPO / "bench" / script), *hidden], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 4, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    for dist in named:
+        assert dist in lines[0]
+    assert "make bench-setup" in lines[0] and "[bench]" in lines[0]
+    assert done.stdout == ""
+
+
+def test_hostile_probe_without_arguments_prints_usage() -> None:
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "hostile_probe.py")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stderr.startswith("usage: ") and "Traceback" not in done.stderr
