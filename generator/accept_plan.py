@@ -20,7 +20,11 @@ The plan is plain data (docs/targets.md, "The compiled validator"):
 
     {"functions": [{"name", "definition" | None, "var", "body": [op...]}],
      "entry": {definition: function}, "patterns": [...], "sets": [[...]], "values": [...],
-     "tags": [{tag: function}], "formats": [...]}
+     "tags": [{tag: function}], "formats": [...], "depths": {definition: n}}
+
+`depths`: for the definitions whose schema bounds how deep their valid values nest, that bound
+(arrays and objects counted; `depth_bounds`): a target whose decoder refuses documents nesting
+past a limit needs no depth scan of a document such a definition accepts, when n is within it.
 
 Each op is a dict with `op` (and `var`, the variable it checks); a failing check returns false.
 """
@@ -160,6 +164,7 @@ class _Planner:
             "tags": self.tags,
             "formats": self.format_names,
             "integers": self.integers,
+            "depths": {name: d for name, d in depth_bounds(self.table).items() if name in self.entry},
         }
 
     def function(self, node: dict[str, Any], keep: bool = True) -> Any:
@@ -464,3 +469,114 @@ def general_roots(table: dict[str, Any]) -> list[str]:
                 found.add(name)
                 changed = True
     return [name for name in table if name in found]
+
+
+def depth_bounds(table: dict[str, Any]) -> dict[str, int]:
+    """How deep (arrays and objects) a valid value of each definition can nest, for the
+    definitions whose schema bounds it: every member and item is constrained by a subschema that
+    is itself bounded (no open object, no array without `items`, no value of any type, no
+    recursion). A value that satisfies several subschemas (`allOf`, `$ref` beside other
+    keywords) is bounded by the least of them; one that satisfies one of several (`anyOf`,
+    `oneOf`, a union) by the greatest; `not`, `if`/`then`/`else` and the rest bound nothing."""
+    memo: dict[str, int | None] = {}
+    busy: set[str] = set()
+
+    def definition(name: str) -> int | None:
+        if name in memo:
+            return memo[name]
+        if name in busy or name not in table:
+            return None  # recursion: a definition reaching itself nests without end
+        busy.add(name)
+        found = node(table[name])
+        busy.discard(name)
+        memo[name] = found
+        return found
+
+    def most(bounds: list[int | None]) -> int | None:
+        return None if any(b is None for b in bounds) else max(bounds, default=0)  # type: ignore[type-var]
+
+    def value(v: Any) -> int:
+        if isinstance(v, dict):
+            return 1 + max((value(x) for x in v.values()), default=0)
+        if isinstance(v, list):
+            return 1 + max((value(x) for x in v), default=0)
+        return 0
+
+    def node(n: dict[str, Any]) -> int | None:
+        kind = n.get("kind")
+        if kind == "ref":
+            return definition(n["name"])
+        if kind in ("string", "integer", "number", "enum", "boolean", "null"):
+            return 0
+        if kind == "const":
+            return value(n["value"])
+        if kind == "any":
+            return None
+        if kind == "object":
+            if n["closed"] is None:
+                return None
+            inner = most([node(f["type"]) for f in n["fields"].values()])
+            return None if inner is None else 1 + inner
+        if kind == "map":
+            if n["values"] is None:
+                return None
+            inner = node(n["values"])
+            return None if inner is None else 1 + inner
+        if kind == "array":
+            inner = node(n["items"])
+            return None if inner is None else 1 + inner
+        if kind == "tagged":
+            return most([definition(m) for m in n["tags"].values()])
+        if kind == "union":
+            return most([node(m) for _, m in n["members"]])
+        if kind == "schema":
+            return schema(n)
+        return None
+
+    def schema(n: dict[str, Any]) -> int | None:
+        if n.get("bool") is False:
+            return 0
+        bounds: list[int] = []
+        types = n.get("types")
+        if types is not None and not {"object", "array"} & set(types):
+            bounds.append(0)
+        if "const" in n:
+            bounds.append(value(n["const"][0]))
+        if "enum" in n:
+            bounds.append(max((value(x) for x in n["enum"]), default=0))
+        for sub in ([{"kind": "ref", "name": n["ref"]}] if "ref" in n else []) + list(n.get("all_of", ())):
+            b = node(sub)
+            if b is not None:
+                bounds.append(b)
+        for key in ("any_of", "one_of"):
+            if key in n:
+                b = most([node(s) for s in n[key]])
+                if b is not None:
+                    bounds.append(b)
+        own = structure(n, types)
+        if own is not None:
+            bounds.append(own)
+        return min(bounds) if bounds else None
+
+    def structure(n: dict[str, Any], types: list[str] | None) -> int | None:
+        """The bound the schema's own object and array keywords set."""
+        parts: list[int | None] = []
+        if types is None or "object" in types:
+            extra = n.get("additional_properties")
+            if extra is None:
+                return None
+            subs = list((n.get("properties") or {}).values()) + [p["schema"] for p in n.get("pattern_properties") or []]
+            if extra.get("bool") is not False:
+                subs.append(extra)
+            inner = most([node(s) for s in subs])
+            parts.append(None if inner is None else 1 + inner)
+        if types is None or "array" in types:
+            rest = n.get("items")
+            if rest is None:
+                return None
+            subs = list(n.get("prefix_items") or []) + ([] if rest.get("bool") is False else [rest])
+            inner = most([node(s) for s in subs])
+            parts.append(None if inner is None else 1 + inner)
+        return most(parts)
+
+    return {name: d for name in table if (d := definition(name)) is not None}

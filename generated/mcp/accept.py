@@ -17,7 +17,6 @@ from .vocabulary import FORMAT_CHECKS, distinct, multiple, same
 
 __all__ = ["ACCEPT"]
 
-_MISSING: Any = object()
 _S0: frozenset[str] = frozenset(
     {
         "content",
@@ -421,19 +420,19 @@ def d0(v: Any) -> bool:
     """Whether a value is a valid Annotations."""
     if not (type(v) is dict):
         return False
-    v8 = v.get("audience", _MISSING)
-    if v8 is not _MISSING:
+    if "audience" in v:
+        v8 = v["audience"]
         if not (type(v8) is list):
             return False
         for v9 in v8:
             if type(v9) is not str or v9 not in _S2:
                 return False
-    v10 = v.get("lastModified", _MISSING)
-    if v10 is not _MISSING:
+    if "lastModified" in v:
+        v10 = v["lastModified"]
         if not (type(v10) is str):
             return False
-    v11 = v.get("priority", _MISSING)
-    if v11 is not _MISSING:
+    if "priority" in v:
+        v11 = v["priority"]
         if not (type(v11) is int or type(v11) is float):
             return False
         if v11 < 0:
@@ -450,12 +449,12 @@ def d1(v: Any) -> bool:
         return False
     if "data" not in v or "mimeType" not in v or "type" not in v:
         return False
-    v5 = v.get("_meta", _MISSING)
-    if v5 is not _MISSING:
+    if "_meta" in v:
+        v5 = v["_meta"]
         if not (type(v5) is dict):
             return False
-    v7 = v.get("annotations", _MISSING)
-    if v7 is not _MISSING:
+    if "annotations" in v:
+        v7 = v["annotations"]
         if not d0(v7):
             return False
     v12 = v["data"]
@@ -477,15 +476,15 @@ def d3(v: Any) -> bool:
         return False
     if "blob" not in v or "uri" not in v:
         return False
-    v30 = v.get("_meta", _MISSING)
-    if v30 is not _MISSING:
+    if "_meta" in v:
+        v30 = v["_meta"]
         if not (type(v30) is dict):
             return False
     v32 = v["blob"]
     if not (type(v32) is str):
         return False
-    v33 = v.get("mimeType", _MISSING)
-    if v33 is not _MISSING:
+    if "mimeType" in v:
+        v33 = v["mimeType"]
         if not (type(v33) is str):
             return False
     v34 = v["uri"]
@@ -501,16 +500,16 @@ def d4(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v243 = v.get("default", _MISSING)
-    if v243 is not _MISSING:
+    if "default" in v:
+        v243 = v["default"]
         if not (type(v243) is bool):
             return False
-    v244 = v.get("description", _MISSING)
-    if v244 is not _MISSING:
+    if "description" in v:
+        v244 = v["description"]
         if not (type(v244) is str):
             return False
-    v245 = v.get("title", _MISSING)
-    if v245 is not _MISSING:
+    if "title" in v:
+        v245 = v["title"]
         if not (type(v245) is str):
             return False
     v246 = v["type"]
@@ -526,8 +525,8 @@ def d7(v: Any) -> bool:
         return False
     if "content" not in v:
         return False
-    v1 = v.get("_meta", _MISSING)
-    if v1 is not _MISSING:
+    if "_meta" in v:
+        v1 = v["_meta"]
         if not (type(v1) is dict):
             return False
     v3 = v["content"]
@@ -536,12 +535,12 @@ def d7(v: Any) -> bool:
     for v4 in v3:
         if not d19(v4):
             return False
-    v59 = v.get("isError", _MISSING)
-    if v59 is not _MISSING:
+    if "isError" in v:
+        v59 = v["isError"]
         if not (type(v59) is bool):
             return False
-    v60 = v.get("structuredContent", _MISSING)
-    if v60 is not _MISSING:
+    if "structuredContent" in v:
+        v60 = v["structuredContent"]
         if not (type(v60) is dict):
             return False
 
@@ -603,16 +602,16 @@ def d11(v: Any) -> bool:
     """Whether a value is a valid CancelledNotificationParams."""
     if not (type(v) is dict):
         return False
-    v74 = v.get("_meta", _MISSING)
-    if v74 is not _MISSING:
+    if "_meta" in v:
+        v74 = v["_meta"]
         if not (type(v74) is dict):
             return False
-    v76 = v.get("reason", _MISSING)
-    if v76 is not _MISSING:
+    if "reason" in v:
+        v76 = v["reason"]
         if not (type(v76) is str):
             return False
-    v77 = v.get("requestId", _MISSING)
-    if v77 is not _MISSING:
+    if "requestId" in v:
+        v77 = v["requestId"]
         if not d96(v77):
             return False
 
@@ -648,8 +647,8 @@ def d18(v: Any) -> bool:
         return False
     if "completion" not in v:
         return False
-    v472 = v.get("_meta", _MISSING)
-    if v472 is not _MISSING:
+    if "_meta" in v:
+        v472 = v["_meta"]
         if not (type(v472) is dict):
             return False
     v474 = v["completion"]
@@ -700,12 +699,12 @@ def d21(v: Any) -> bool:
         return False
     if "maxTokens" not in v or "messages" not in v:
         return False
-    v150 = v.get("_meta", _MISSING)
-    if v150 is not _MISSING:
+    if "_meta" in v:
+        v150 = v["_meta"]
         if not d160(v150):
             return False
-    v152 = v.get("includeContext", _MISSING)
-    if v152 is not _MISSING:
+    if "includeContext" in v:
+        v152 = v["includeContext"]
         if type(v152) is not str or v152 not in _S25:
             return False
     v153 = v["maxTokens"]
@@ -717,39 +716,39 @@ def d21(v: Any) -> bool:
     for v155 in v154:
         if not d111(v155):
             return False
-    v162 = v.get("metadata", _MISSING)
-    if v162 is not _MISSING:
+    if "metadata" in v:
+        v162 = v["metadata"]
         if not (type(v162) is dict):
             return False
-    v163 = v.get("modelPreferences", _MISSING)
-    if v163 is not _MISSING:
+    if "modelPreferences" in v:
+        v163 = v["modelPreferences"]
         if not d73(v163):
             return False
-    v170 = v.get("stopSequences", _MISSING)
-    if v170 is not _MISSING:
+    if "stopSequences" in v:
+        v170 = v["stopSequences"]
         if not (type(v170) is list):
             return False
         for v171 in v170:
             if not (type(v171) is str):
                 return False
-    v172 = v.get("systemPrompt", _MISSING)
-    if v172 is not _MISSING:
+    if "systemPrompt" in v:
+        v172 = v["systemPrompt"]
         if not (type(v172) is str):
             return False
-    v173 = v.get("task", _MISSING)
-    if v173 is not _MISSING:
+    if "task" in v:
+        v173 = v["task"]
         if not d125(v173):
             return False
-    v175 = v.get("temperature", _MISSING)
-    if v175 is not _MISSING:
+    if "temperature" in v:
+        v175 = v["temperature"]
         if not (type(v175) is int or type(v175) is float):
             return False
-    v176 = v.get("toolChoice", _MISSING)
-    if v176 is not _MISSING:
+    if "toolChoice" in v:
+        v176 = v["toolChoice"]
         if not d135(v176):
             return False
-    v178 = v.get("tools", _MISSING)
-    if v178 is not _MISSING:
+    if "tools" in v:
+        v178 = v["tools"]
         if not (type(v178) is list):
             return False
         for v179 in v178:
@@ -765,8 +764,8 @@ def d22(v: Any) -> bool:
         return False
     if "content" not in v or "model" not in v or "role" not in v:
         return False
-    v106 = v.get("_meta", _MISSING)
-    if v106 is not _MISSING:
+    if "_meta" in v:
+        v106 = v["_meta"]
         if not (type(v106) is dict):
             return False
     v108 = v["content"]
@@ -780,8 +779,8 @@ def d22(v: Any) -> bool:
     v129 = v["role"]
     if type(v129) is not str or v129 not in _S2:
         return False
-    v130 = v.get("stopReason", _MISSING)
-    if v130 is not _MISSING:
+    if "stopReason" in v:
+        v130 = v["stopReason"]
         if not (type(v130) is str):
             return False
 
@@ -816,22 +815,22 @@ def d26(v: Any) -> bool:
         return False
     if "message" not in v or "requestedSchema" not in v:
         return False
-    v222 = v.get("_meta", _MISSING)
-    if v222 is not _MISSING:
+    if "_meta" in v:
+        v222 = v["_meta"]
         if not d161(v222):
             return False
     v224 = v["message"]
     if not (type(v224) is str):
         return False
-    v225 = v.get("mode", _MISSING)
-    if v225 is not _MISSING:
+    if "mode" in v:
+        v225 = v["mode"]
         if v225 != "form":
             return False
     v226 = v["requestedSchema"]
     if not d162(v226):
         return False
-    v296 = v.get("task", _MISSING)
-    if v296 is not _MISSING:
+    if "task" in v:
+        v296 = v["task"]
         if not d125(v296):
             return False
 
@@ -852,8 +851,8 @@ def d28(v: Any) -> bool:
         return False
     if not _S31 <= v.keys():
         return False
-    v215 = v.get("_meta", _MISSING)
-    if v215 is not _MISSING:
+    if "_meta" in v:
+        v215 = v["_meta"]
         if not d163(v215):
             return False
     v217 = v["elicitationId"]
@@ -865,8 +864,8 @@ def d28(v: Any) -> bool:
     v219 = v["mode"]
     if v219 != "url":
         return False
-    v220 = v.get("task", _MISSING)
-    if v220 is not _MISSING:
+    if "task" in v:
+        v220 = v["task"]
         if not d125(v220):
             return False
     v221 = v["url"]
@@ -882,15 +881,15 @@ def d29(v: Any) -> bool:
         return False
     if "action" not in v:
         return False
-    v139 = v.get("_meta", _MISSING)
-    if v139 is not _MISSING:
+    if "_meta" in v:
+        v139 = v["_meta"]
         if not (type(v139) is dict):
             return False
     v141 = v["action"]
     if type(v141) is not str or v141 not in _S22:
         return False
-    v142 = v.get("content", _MISSING)
-    if v142 is not _MISSING:
+    if "content" in v:
+        v142 = v["content"]
         if not (type(v142) is dict):
             return False
         for k145, v143 in v142.items():
@@ -945,12 +944,12 @@ def d31(v: Any) -> bool:
         return False
     if "resource" not in v or "type" not in v:
         return False
-    v21 = v.get("_meta", _MISSING)
-    if v21 is not _MISSING:
+    if "_meta" in v:
+        v21 = v["_meta"]
         if not (type(v21) is dict):
             return False
-    v23 = v.get("annotations", _MISSING)
-    if v23 is not _MISSING:
+    if "annotations" in v:
+        v23 = v["annotations"]
         if not d0(v23):
             return False
     v24 = v["resource"]
@@ -993,12 +992,12 @@ def d37(v: Any) -> bool:
         return False
     if "messages" not in v:
         return False
-    v297 = v.get("_meta", _MISSING)
-    if v297 is not _MISSING:
+    if "_meta" in v:
+        v297 = v["_meta"]
         if not (type(v297) is dict):
             return False
-    v299 = v.get("description", _MISSING)
-    if v299 is not _MISSING:
+    if "description" in v:
+        v299 = v["description"]
         if not (type(v299) is str):
             return False
     v300 = v["messages"]
@@ -1037,8 +1036,8 @@ def d39(v: Any) -> bool:
     """Whether a value is a valid GetTaskPayloadResult."""
     if not (type(v) is dict):
         return False
-    v99 = v.get("_meta", _MISSING)
-    if v99 is not _MISSING:
+    if "_meta" in v:
+        v99 = v["_meta"]
         if not (type(v99) is dict):
             return False
 
@@ -1083,12 +1082,12 @@ def d42(v: Any) -> bool:
         return False
     if "src" not in v:
         return False
-    v42 = v.get("mimeType", _MISSING)
-    if v42 is not _MISSING:
+    if "mimeType" in v:
+        v42 = v["mimeType"]
         if not (type(v42) is str):
             return False
-    v43 = v.get("sizes", _MISSING)
-    if v43 is not _MISSING:
+    if "sizes" in v:
+        v43 = v["sizes"]
         if not (type(v43) is list):
             return False
         for v44 in v43:
@@ -1097,8 +1096,8 @@ def d42(v: Any) -> bool:
     v45 = v["src"]
     if not (type(v45) is str):
         return False
-    v46 = v.get("theme", _MISSING)
-    if v46 is not _MISSING:
+    if "theme" in v:
+        v46 = v["theme"]
         if type(v46) is not str or v46 not in _S8:
             return False
 
@@ -1111,12 +1110,12 @@ def d44(v: Any) -> bool:
         return False
     if "data" not in v or "mimeType" not in v or "type" not in v:
         return False
-    v15 = v.get("_meta", _MISSING)
-    if v15 is not _MISSING:
+    if "_meta" in v:
+        v15 = v["_meta"]
         if not (type(v15) is dict):
             return False
-    v17 = v.get("annotations", _MISSING)
-    if v17 is not _MISSING:
+    if "annotations" in v:
+        v17 = v["annotations"]
         if not d0(v17):
             return False
     v18 = v["data"]
@@ -1138,12 +1137,12 @@ def d45(v: Any) -> bool:
         return False
     if "name" not in v or "version" not in v:
         return False
-    v411 = v.get("description", _MISSING)
-    if v411 is not _MISSING:
+    if "description" in v:
+        v411 = v["description"]
         if not (type(v411) is str):
             return False
-    v412 = v.get("icons", _MISSING)
-    if v412 is not _MISSING:
+    if "icons" in v:
+        v412 = v["icons"]
         if not (type(v412) is list):
             return False
         for v413 in v412:
@@ -1152,15 +1151,15 @@ def d45(v: Any) -> bool:
     v414 = v["name"]
     if not (type(v414) is str):
         return False
-    v415 = v.get("title", _MISSING)
-    if v415 is not _MISSING:
+    if "title" in v:
+        v415 = v["title"]
         if not (type(v415) is str):
             return False
     v416 = v["version"]
     if not (type(v416) is str):
         return False
-    v417 = v.get("websiteUrl", _MISSING)
-    if v417 is not _MISSING:
+    if "websiteUrl" in v:
+        v417 = v["websiteUrl"]
         if not (type(v417) is str):
             return False
 
@@ -1173,15 +1172,15 @@ def d48(v: Any) -> bool:
         return False
     if "capabilities" not in v or "protocolVersion" not in v or "serverInfo" not in v:
         return False
-    v387 = v.get("_meta", _MISSING)
-    if v387 is not _MISSING:
+    if "_meta" in v:
+        v387 = v["_meta"]
         if not (type(v387) is dict):
             return False
     v389 = v["capabilities"]
     if not d113(v389):
         return False
-    v408 = v.get("instructions", _MISSING)
-    if v408 is not _MISSING:
+    if "instructions" in v:
+        v408 = v["instructions"]
         if not (type(v408) is str):
             return False
     v409 = v["protocolVersion"]
@@ -1206,8 +1205,8 @@ def d49(v: Any) -> bool:
     v79 = v["method"]
     if v79 != "notifications/initialized":
         return False
-    v80 = v.get("params", _MISSING)
-    if v80 is not _MISSING:
+    if "params" in v:
+        v80 = v["params"]
         if not d76(v80):
             return False
 
@@ -1223,8 +1222,8 @@ def d50(v: Any) -> bool:
     v316 = v["error"]
     if not d34(v316):
         return False
-    v320 = v.get("id", _MISSING)
-    if v320 is not _MISSING:
+    if "id" in v:
+        v320 = v["id"]
         if not d96(v320):
             return False
     v321 = v["jsonrpc"]
@@ -1254,8 +1253,8 @@ def d52(v: Any) -> bool:
     v310 = v["method"]
     if not (type(v310) is str):
         return False
-    v311 = v.get("params", _MISSING)
-    if v311 is not _MISSING:
+    if "params" in v:
+        v311 = v["params"]
         if not (type(v311) is dict):
             return False
 
@@ -1277,8 +1276,8 @@ def d53(v: Any) -> bool:
     v306 = v["method"]
     if not (type(v306) is str):
         return False
-    v307 = v.get("params", _MISSING)
-    if v307 is not _MISSING:
+    if "params" in v:
+        v307 = v["params"]
         if not (type(v307) is dict):
             return False
 
@@ -1318,12 +1317,12 @@ def d56(v: Any) -> bool:
         return False
     if "enum" not in v or "type" not in v:
         return False
-    v284 = v.get("default", _MISSING)
-    if v284 is not _MISSING:
+    if "default" in v:
+        v284 = v["default"]
         if not (type(v284) is str):
             return False
-    v285 = v.get("description", _MISSING)
-    if v285 is not _MISSING:
+    if "description" in v:
+        v285 = v["description"]
         if not (type(v285) is str):
             return False
     v286 = v["enum"]
@@ -1332,15 +1331,15 @@ def d56(v: Any) -> bool:
     for v287 in v286:
         if not (type(v287) is str):
             return False
-    v288 = v.get("enumNames", _MISSING)
-    if v288 is not _MISSING:
+    if "enumNames" in v:
+        v288 = v["enumNames"]
         if not (type(v288) is list):
             return False
         for v289 in v288:
             if not (type(v289) is str):
                 return False
-    v290 = v.get("title", _MISSING)
-    if v290 is not _MISSING:
+    if "title" in v:
+        v290 = v["title"]
         if not (type(v290) is str):
             return False
     v291 = v["type"]
@@ -1356,12 +1355,12 @@ def d58(v: Any) -> bool:
         return False
     if "prompts" not in v:
         return False
-    v449 = v.get("_meta", _MISSING)
-    if v449 is not _MISSING:
+    if "_meta" in v:
+        v449 = v["_meta"]
         if not (type(v449) is dict):
             return False
-    v451 = v.get("nextCursor", _MISSING)
-    if v451 is not _MISSING:
+    if "nextCursor" in v:
+        v451 = v["nextCursor"]
         if not (type(v451) is str):
             return False
     v452 = v["prompts"]
@@ -1380,12 +1379,12 @@ def d60(v: Any) -> bool:
         return False
     if "resourceTemplates" not in v:
         return False
-    v434 = v.get("_meta", _MISSING)
-    if v434 is not _MISSING:
+    if "_meta" in v:
+        v434 = v["_meta"]
         if not (type(v434) is dict):
             return False
-    v436 = v.get("nextCursor", _MISSING)
-    if v436 is not _MISSING:
+    if "nextCursor" in v:
+        v436 = v["nextCursor"]
         if not (type(v436) is str):
             return False
     v437 = v["resourceTemplates"]
@@ -1404,12 +1403,12 @@ def d62(v: Any) -> bool:
         return False
     if "resources" not in v:
         return False
-    v418 = v.get("_meta", _MISSING)
-    if v418 is not _MISSING:
+    if "_meta" in v:
+        v418 = v["_meta"]
         if not (type(v418) is dict):
             return False
-    v420 = v.get("nextCursor", _MISSING)
-    if v420 is not _MISSING:
+    if "nextCursor" in v:
+        v420 = v["nextCursor"]
         if not (type(v420) is str):
             return False
     v421 = v["resources"]
@@ -1437,8 +1436,8 @@ def d63(v: Any) -> bool:
     v362 = v["method"]
     if v362 != "roots/list":
         return False
-    v363 = v.get("params", _MISSING)
-    if v363 is not _MISSING:
+    if "params" in v:
+        v363 = v["params"]
         if not d97(v363):
             return False
 
@@ -1451,8 +1450,8 @@ def d64(v: Any) -> bool:
         return False
     if "roots" not in v:
         return False
-    v131 = v.get("_meta", _MISSING)
-    if v131 is not _MISSING:
+    if "_meta" in v:
+        v131 = v["_meta"]
         if not (type(v131) is dict):
             return False
     v133 = v["roots"]
@@ -1480,8 +1479,8 @@ def d65(v: Any) -> bool:
     v376 = v["method"]
     if v376 != "tasks/list":
         return False
-    v377 = v.get("params", _MISSING)
-    if v377 is not _MISSING:
+    if "params" in v:
+        v377 = v["params"]
         if not d79(v377):
             return False
 
@@ -1494,12 +1493,12 @@ def d66(v: Any) -> bool:
         return False
     if "tasks" not in v:
         return False
-    v101 = v.get("_meta", _MISSING)
-    if v101 is not _MISSING:
+    if "_meta" in v:
+        v101 = v["_meta"]
         if not (type(v101) is dict):
             return False
-    v103 = v.get("nextCursor", _MISSING)
-    if v103 is not _MISSING:
+    if "nextCursor" in v:
+        v103 = v["nextCursor"]
         if not (type(v103) is str):
             return False
     v104 = v["tasks"]
@@ -1518,12 +1517,12 @@ def d68(v: Any) -> bool:
         return False
     if "tools" not in v:
         return False
-    v467 = v.get("_meta", _MISSING)
-    if v467 is not _MISSING:
+    if "_meta" in v:
+        v467 = v["_meta"]
         if not (type(v467) is dict):
             return False
-    v469 = v.get("nextCursor", _MISSING)
-    if v469 is not _MISSING:
+    if "nextCursor" in v:
+        v469 = v["nextCursor"]
         if not (type(v469) is str):
             return False
     v470 = v["tools"]
@@ -1569,15 +1568,15 @@ def d71(v: Any) -> bool:
         return False
     if "data" not in v or "level" not in v:
         return False
-    v333 = v.get("_meta", _MISSING)
-    if v333 is not _MISSING:
+    if "_meta" in v:
+        v333 = v["_meta"]
         if not (type(v333) is dict):
             return False
     v336 = v["level"]
     if type(v336) is not str or v336 not in _S49:
         return False
-    v337 = v.get("logger", _MISSING)
-    if v337 is not _MISSING:
+    if "logger" in v:
+        v337 = v["logger"]
         if not (type(v337) is str):
             return False
 
@@ -1588,8 +1587,8 @@ def d72(v: Any) -> bool:
     """Whether a value is a valid ModelHint."""
     if not (type(v) is dict):
         return False
-    v167 = v.get("name", _MISSING)
-    if v167 is not _MISSING:
+    if "name" in v:
+        v167 = v["name"]
         if not (type(v167) is str):
             return False
 
@@ -1600,31 +1599,31 @@ def d73(v: Any) -> bool:
     """Whether a value is a valid ModelPreferences."""
     if not (type(v) is dict):
         return False
-    v164 = v.get("costPriority", _MISSING)
-    if v164 is not _MISSING:
+    if "costPriority" in v:
+        v164 = v["costPriority"]
         if not (type(v164) is int or type(v164) is float):
             return False
         if v164 < 0:
             return False
         if v164 > 1:
             return False
-    v165 = v.get("hints", _MISSING)
-    if v165 is not _MISSING:
+    if "hints" in v:
+        v165 = v["hints"]
         if not (type(v165) is list):
             return False
         for v166 in v165:
             if not d72(v166):
                 return False
-    v168 = v.get("intelligencePriority", _MISSING)
-    if v168 is not _MISSING:
+    if "intelligencePriority" in v:
+        v168 = v["intelligencePriority"]
         if not (type(v168) is int or type(v168) is float):
             return False
         if v168 < 0:
             return False
         if v168 > 1:
             return False
-    v169 = v.get("speedPriority", _MISSING)
-    if v169 is not _MISSING:
+    if "speedPriority" in v:
+        v169 = v["speedPriority"]
         if not (type(v169) is int or type(v169) is float):
             return False
         if v169 < 0:
@@ -1647,8 +1646,8 @@ def d76(v: Any) -> bool:
     """Whether a value is a valid NotificationParams."""
     if not (type(v) is dict):
         return False
-    v81 = v.get("_meta", _MISSING)
-    if v81 is not _MISSING:
+    if "_meta" in v:
+        v81 = v["_meta"]
         if not (type(v81) is dict):
             return False
 
@@ -1661,24 +1660,24 @@ def d77(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v237 = v.get("default", _MISSING)
-    if v237 is not _MISSING:
+    if "default" in v:
+        v237 = v["default"]
         if not (type(v237) is int or type(v237) is float):
             return False
-    v238 = v.get("description", _MISSING)
-    if v238 is not _MISSING:
+    if "description" in v:
+        v238 = v["description"]
         if not (type(v238) is str):
             return False
-    v239 = v.get("maximum", _MISSING)
-    if v239 is not _MISSING:
+    if "maximum" in v:
+        v239 = v["maximum"]
         if not (type(v239) is int or type(v239) is float):
             return False
-    v240 = v.get("minimum", _MISSING)
-    if v240 is not _MISSING:
+    if "minimum" in v:
+        v240 = v["minimum"]
         if not (type(v240) is int or type(v240) is float):
             return False
-    v241 = v.get("title", _MISSING)
-    if v241 is not _MISSING:
+    if "title" in v:
+        v241 = v["title"]
         if not (type(v241) is str):
             return False
     v242 = v["type"]
@@ -1692,12 +1691,12 @@ def d79(v: Any) -> bool:
     """Whether a value is a valid PaginatedRequestParams."""
     if not (type(v) is dict):
         return False
-    v378 = v.get("_meta", _MISSING)
-    if v378 is not _MISSING:
+    if "_meta" in v:
+        v378 = v["_meta"]
         if not d171(v378):
             return False
-    v380 = v.get("cursor", _MISSING)
-    if v380 is not _MISSING:
+    if "cursor" in v:
+        v380 = v["cursor"]
         if not (type(v380) is str):
             return False
 
@@ -1719,8 +1718,8 @@ def d81(v: Any) -> bool:
     v356 = v["method"]
     if v356 != "ping":
         return False
-    v357 = v.get("params", _MISSING)
-    if v357 is not _MISSING:
+    if "params" in v:
+        v357 = v["params"]
         if not d97(v357):
             return False
 
@@ -1762,12 +1761,12 @@ def d84(v: Any) -> bool:
         return False
     if "progress" not in v or "progressToken" not in v:
         return False
-    v86 = v.get("_meta", _MISSING)
-    if v86 is not _MISSING:
+    if "_meta" in v:
+        v86 = v["_meta"]
         if not (type(v86) is dict):
             return False
-    v88 = v.get("message", _MISSING)
-    if v88 is not _MISSING:
+    if "message" in v:
+        v88 = v["message"]
         if not (type(v88) is str):
             return False
     v89 = v["progress"]
@@ -1776,8 +1775,8 @@ def d84(v: Any) -> bool:
     v90 = v["progressToken"]
     if not d85(v90):
         return False
-    v91 = v.get("total", _MISSING)
-    if v91 is not _MISSING:
+    if "total" in v:
+        v91 = v["total"]
         if not (type(v91) is int or type(v91) is float):
             return False
 
@@ -1802,23 +1801,23 @@ def d86(v: Any) -> bool:
         return False
     if "name" not in v:
         return False
-    v454 = v.get("_meta", _MISSING)
-    if v454 is not _MISSING:
+    if "_meta" in v:
+        v454 = v["_meta"]
         if not (type(v454) is dict):
             return False
-    v456 = v.get("arguments", _MISSING)
-    if v456 is not _MISSING:
+    if "arguments" in v:
+        v456 = v["arguments"]
         if not (type(v456) is list):
             return False
         for v457 in v456:
             if not d87(v457):
                 return False
-    v462 = v.get("description", _MISSING)
-    if v462 is not _MISSING:
+    if "description" in v:
+        v462 = v["description"]
         if not (type(v462) is str):
             return False
-    v463 = v.get("icons", _MISSING)
-    if v463 is not _MISSING:
+    if "icons" in v:
+        v463 = v["icons"]
         if not (type(v463) is list):
             return False
         for v464 in v463:
@@ -1827,8 +1826,8 @@ def d86(v: Any) -> bool:
     v465 = v["name"]
     if not (type(v465) is str):
         return False
-    v466 = v.get("title", _MISSING)
-    if v466 is not _MISSING:
+    if "title" in v:
+        v466 = v["title"]
         if not (type(v466) is str):
             return False
 
@@ -1841,19 +1840,19 @@ def d87(v: Any) -> bool:
         return False
     if "name" not in v:
         return False
-    v458 = v.get("description", _MISSING)
-    if v458 is not _MISSING:
+    if "description" in v:
+        v458 = v["description"]
         if not (type(v458) is str):
             return False
     v459 = v["name"]
     if not (type(v459) is str):
         return False
-    v460 = v.get("required", _MISSING)
-    if v460 is not _MISSING:
+    if "required" in v:
+        v460 = v["required"]
         if not (type(v460) is bool):
             return False
-    v461 = v.get("title", _MISSING)
-    if v461 is not _MISSING:
+    if "title" in v:
+        v461 = v["title"]
         if not (type(v461) is str):
             return False
 
@@ -1872,8 +1871,8 @@ def d88(v: Any) -> bool:
     v339 = v["method"]
     if v339 != "notifications/prompts/list_changed":
         return False
-    v340 = v.get("params", _MISSING)
-    if v340 is not _MISSING:
+    if "params" in v:
+        v340 = v["params"]
         if not d76(v340):
             return False
 
@@ -1902,8 +1901,8 @@ def d93(v: Any) -> bool:
         return False
     if "contents" not in v:
         return False
-    v322 = v.get("_meta", _MISSING)
-    if v322 is not _MISSING:
+    if "_meta" in v:
+        v322 = v["_meta"]
         if not (type(v322) is dict):
             return False
     v324 = v["contents"]
@@ -1932,8 +1931,8 @@ def d97(v: Any) -> bool:
     """Whether a value is a valid RequestParams."""
     if not (type(v) is dict):
         return False
-    v358 = v.get("_meta", _MISSING)
-    if v358 is not _MISSING:
+    if "_meta" in v:
+        v358 = v["_meta"]
         if not d173(v358):
             return False
 
@@ -1946,38 +1945,38 @@ def d98(v: Any) -> bool:
         return False
     if "name" not in v or "uri" not in v:
         return False
-    v423 = v.get("_meta", _MISSING)
-    if v423 is not _MISSING:
+    if "_meta" in v:
+        v423 = v["_meta"]
         if not (type(v423) is dict):
             return False
-    v425 = v.get("annotations", _MISSING)
-    if v425 is not _MISSING:
+    if "annotations" in v:
+        v425 = v["annotations"]
         if not d0(v425):
             return False
-    v426 = v.get("description", _MISSING)
-    if v426 is not _MISSING:
+    if "description" in v:
+        v426 = v["description"]
         if not (type(v426) is str):
             return False
-    v427 = v.get("icons", _MISSING)
-    if v427 is not _MISSING:
+    if "icons" in v:
+        v427 = v["icons"]
         if not (type(v427) is list):
             return False
         for v428 in v427:
             if not d42(v428):
                 return False
-    v429 = v.get("mimeType", _MISSING)
-    if v429 is not _MISSING:
+    if "mimeType" in v:
+        v429 = v["mimeType"]
         if not (type(v429) is str):
             return False
     v430 = v["name"]
     if not (type(v430) is str):
         return False
-    v431 = v.get("size", _MISSING)
-    if v431 is not _MISSING:
+    if "size" in v:
+        v431 = v["size"]
         if not (type(v431) is int or (type(v431) is float and v431.is_integer())):
             return False
-    v432 = v.get("title", _MISSING)
-    if v432 is not _MISSING:
+    if "title" in v:
+        v432 = v["title"]
         if not (type(v432) is str):
             return False
     v433 = v["uri"]
@@ -1993,38 +1992,38 @@ def d100(v: Any) -> bool:
         return False
     if "name" not in v or "type" not in v or "uri" not in v:
         return False
-    v36 = v.get("_meta", _MISSING)
-    if v36 is not _MISSING:
+    if "_meta" in v:
+        v36 = v["_meta"]
         if not (type(v36) is dict):
             return False
-    v38 = v.get("annotations", _MISSING)
-    if v38 is not _MISSING:
+    if "annotations" in v:
+        v38 = v["annotations"]
         if not d0(v38):
             return False
-    v39 = v.get("description", _MISSING)
-    if v39 is not _MISSING:
+    if "description" in v:
+        v39 = v["description"]
         if not (type(v39) is str):
             return False
-    v40 = v.get("icons", _MISSING)
-    if v40 is not _MISSING:
+    if "icons" in v:
+        v40 = v["icons"]
         if not (type(v40) is list):
             return False
         for v41 in v40:
             if not d42(v41):
                 return False
-    v47 = v.get("mimeType", _MISSING)
-    if v47 is not _MISSING:
+    if "mimeType" in v:
+        v47 = v["mimeType"]
         if not (type(v47) is str):
             return False
     v48 = v["name"]
     if not (type(v48) is str):
         return False
-    v49 = v.get("size", _MISSING)
-    if v49 is not _MISSING:
+    if "size" in v:
+        v49 = v["size"]
         if not (type(v49) is int or (type(v49) is float and v49.is_integer())):
             return False
-    v50 = v.get("title", _MISSING)
-    if v50 is not _MISSING:
+    if "title" in v:
+        v50 = v["title"]
         if not (type(v50) is str):
             return False
     v51 = v["type"]
@@ -2049,8 +2048,8 @@ def d101(v: Any) -> bool:
     v342 = v["method"]
     if v342 != "notifications/resources/list_changed":
         return False
-    v343 = v.get("params", _MISSING)
-    if v343 is not _MISSING:
+    if "params" in v:
+        v343 = v["params"]
         if not d76(v343):
             return False
 
@@ -2063,34 +2062,34 @@ def d103(v: Any) -> bool:
         return False
     if "name" not in v or "uriTemplate" not in v:
         return False
-    v439 = v.get("_meta", _MISSING)
-    if v439 is not _MISSING:
+    if "_meta" in v:
+        v439 = v["_meta"]
         if not (type(v439) is dict):
             return False
-    v441 = v.get("annotations", _MISSING)
-    if v441 is not _MISSING:
+    if "annotations" in v:
+        v441 = v["annotations"]
         if not d0(v441):
             return False
-    v442 = v.get("description", _MISSING)
-    if v442 is not _MISSING:
+    if "description" in v:
+        v442 = v["description"]
         if not (type(v442) is str):
             return False
-    v443 = v.get("icons", _MISSING)
-    if v443 is not _MISSING:
+    if "icons" in v:
+        v443 = v["icons"]
         if not (type(v443) is list):
             return False
         for v444 in v443:
             if not d42(v444):
                 return False
-    v445 = v.get("mimeType", _MISSING)
-    if v445 is not _MISSING:
+    if "mimeType" in v:
+        v445 = v["mimeType"]
         if not (type(v445) is str):
             return False
     v446 = v["name"]
     if not (type(v446) is str):
         return False
-    v447 = v.get("title", _MISSING)
-    if v447 is not _MISSING:
+    if "title" in v:
+        v447 = v["title"]
         if not (type(v447) is str):
             return False
     v448 = v["uriTemplate"]
@@ -2125,8 +2124,8 @@ def d106(v: Any) -> bool:
         return False
     if "uri" not in v:
         return False
-    v347 = v.get("_meta", _MISSING)
-    if v347 is not _MISSING:
+    if "_meta" in v:
+        v347 = v["_meta"]
         if not (type(v347) is dict):
             return False
     v349 = v["uri"]
@@ -2140,8 +2139,8 @@ def d107(v: Any) -> bool:
     """Whether a value is a valid Result."""
     if not (type(v) is dict):
         return False
-    v62 = v.get("_meta", _MISSING)
-    if v62 is not _MISSING:
+    if "_meta" in v:
+        v62 = v["_meta"]
         if not (type(v62) is dict):
             return False
 
@@ -2162,12 +2161,12 @@ def d109(v: Any) -> bool:
         return False
     if "uri" not in v:
         return False
-    v135 = v.get("_meta", _MISSING)
-    if v135 is not _MISSING:
+    if "_meta" in v:
+        v135 = v["_meta"]
         if not (type(v135) is dict):
             return False
-    v137 = v.get("name", _MISSING)
-    if v137 is not _MISSING:
+    if "name" in v:
+        v137 = v["name"]
         if not (type(v137) is str):
             return False
     v138 = v["uri"]
@@ -2189,8 +2188,8 @@ def d110(v: Any) -> bool:
     v93 = v["method"]
     if v93 != "notifications/roots/list_changed":
         return False
-    v94 = v.get("params", _MISSING)
-    if v94 is not _MISSING:
+    if "params" in v:
+        v94 = v["params"]
         if not d76(v94):
             return False
 
@@ -2203,8 +2202,8 @@ def d111(v: Any) -> bool:
         return False
     if "content" not in v or "role" not in v:
         return False
-    v156 = v.get("_meta", _MISSING)
-    if v156 is not _MISSING:
+    if "_meta" in v:
+        v156 = v["_meta"]
         if not (type(v156) is dict):
             return False
     v158 = v["content"]
@@ -2236,35 +2235,35 @@ def d113(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilities."""
     if not (type(v) is dict):
         return False
-    v390 = v.get("completions", _MISSING)
-    if v390 is not _MISSING:
+    if "completions" in v:
+        v390 = v["completions"]
         if not (type(v390) is dict):
             return False
-    v391 = v.get("experimental", _MISSING)
-    if v391 is not _MISSING:
+    if "experimental" in v:
+        v391 = v["experimental"]
         if not (type(v391) is dict):
             return False
         for k393, v392 in v391.items():
             if not (type(v392) is dict):
                 return False
-    v394 = v.get("logging", _MISSING)
-    if v394 is not _MISSING:
+    if "logging" in v:
+        v394 = v["logging"]
         if not (type(v394) is dict):
             return False
-    v395 = v.get("prompts", _MISSING)
-    if v395 is not _MISSING:
+    if "prompts" in v:
+        v395 = v["prompts"]
         if not d175(v395):
             return False
-    v397 = v.get("resources", _MISSING)
-    if v397 is not _MISSING:
+    if "resources" in v:
+        v397 = v["resources"]
         if not d176(v397):
             return False
-    v400 = v.get("tasks", _MISSING)
-    if v400 is not _MISSING:
+    if "tasks" in v:
+        v400 = v["tasks"]
         if not d179(v400):
             return False
-    v406 = v.get("tools", _MISSING)
-    if v406 is not _MISSING:
+    if "tools" in v:
+        v406 = v["tools"]
         if not d180(v406):
             return False
 
@@ -2334,28 +2333,28 @@ def d120(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v230 = v.get("default", _MISSING)
-    if v230 is not _MISSING:
+    if "default" in v:
+        v230 = v["default"]
         if not (type(v230) is str):
             return False
-    v231 = v.get("description", _MISSING)
-    if v231 is not _MISSING:
+    if "description" in v:
+        v231 = v["description"]
         if not (type(v231) is str):
             return False
-    v232 = v.get("format", _MISSING)
-    if v232 is not _MISSING:
+    if "format" in v:
+        v232 = v["format"]
         if type(v232) is not str or v232 not in _S34:
             return False
-    v233 = v.get("maxLength", _MISSING)
-    if v233 is not _MISSING:
+    if "maxLength" in v:
+        v233 = v["maxLength"]
         if not (type(v233) is int or (type(v233) is float and v233.is_integer())):
             return False
-    v234 = v.get("minLength", _MISSING)
-    if v234 is not _MISSING:
+    if "minLength" in v:
+        v234 = v["minLength"]
         if not (type(v234) is int or (type(v234) is float and v234.is_integer())):
             return False
-    v235 = v.get("title", _MISSING)
-    if v235 is not _MISSING:
+    if "title" in v:
+        v235 = v["title"]
         if not (type(v235) is str):
             return False
     v236 = v["type"]
@@ -2377,15 +2376,15 @@ def d123(v: Any) -> bool:
     v65 = v["lastUpdatedAt"]
     if not (type(v65) is str):
         return False
-    v66 = v.get("pollInterval", _MISSING)
-    if v66 is not _MISSING:
+    if "pollInterval" in v:
+        v66 = v["pollInterval"]
         if not (type(v66) is int or (type(v66) is float and v66.is_integer())):
             return False
     v67 = v["status"]
     if type(v67) is not str or v67 not in _S11:
         return False
-    v68 = v.get("statusMessage", _MISSING)
-    if v68 is not _MISSING:
+    if "statusMessage" in v:
+        v68 = v["statusMessage"]
         if not (type(v68) is str):
             return False
     v69 = v["taskId"]
@@ -2406,8 +2405,8 @@ def d125(v: Any) -> bool:
     """Whether a value is a valid TaskMetadata."""
     if not (type(v) is dict):
         return False
-    v174 = v.get("ttl", _MISSING)
-    if v174 is not _MISSING:
+    if "ttl" in v:
+        v174 = v["ttl"]
         if not (type(v174) is int or (type(v174) is float and v174.is_integer())):
             return False
 
@@ -2457,12 +2456,12 @@ def d129(v: Any) -> bool:
         return False
     if "text" not in v or "type" not in v:
         return False
-    v53 = v.get("_meta", _MISSING)
-    if v53 is not _MISSING:
+    if "_meta" in v:
+        v53 = v["_meta"]
         if not (type(v53) is dict):
             return False
-    v55 = v.get("annotations", _MISSING)
-    if v55 is not _MISSING:
+    if "annotations" in v:
+        v55 = v["annotations"]
         if not d0(v55):
             return False
     v56 = v["text"]
@@ -2481,12 +2480,12 @@ def d130(v: Any) -> bool:
         return False
     if "text" not in v or "uri" not in v:
         return False
-    v25 = v.get("_meta", _MISSING)
-    if v25 is not _MISSING:
+    if "_meta" in v:
+        v25 = v["_meta"]
         if not (type(v25) is dict):
             return False
-    v27 = v.get("mimeType", _MISSING)
-    if v27 is not _MISSING:
+    if "mimeType" in v:
+        v27 = v["mimeType"]
         if not (type(v27) is str):
             return False
     v28 = v["text"]
@@ -2505,30 +2504,30 @@ def d131(v: Any) -> bool:
         return False
     if "items" not in v or "type" not in v:
         return False
-    v272 = v.get("default", _MISSING)
-    if v272 is not _MISSING:
+    if "default" in v:
+        v272 = v["default"]
         if not (type(v272) is list):
             return False
         for v273 in v272:
             if not (type(v273) is str):
                 return False
-    v274 = v.get("description", _MISSING)
-    if v274 is not _MISSING:
+    if "description" in v:
+        v274 = v["description"]
         if not (type(v274) is str):
             return False
     v275 = v["items"]
     if not d168(v275):
         return False
-    v280 = v.get("maxItems", _MISSING)
-    if v280 is not _MISSING:
+    if "maxItems" in v:
+        v280 = v["maxItems"]
         if not (type(v280) is int or (type(v280) is float and v280.is_integer())):
             return False
-    v281 = v.get("minItems", _MISSING)
-    if v281 is not _MISSING:
+    if "minItems" in v:
+        v281 = v["minItems"]
         if not (type(v281) is int or (type(v281) is float and v281.is_integer())):
             return False
-    v282 = v.get("title", _MISSING)
-    if v282 is not _MISSING:
+    if "title" in v:
+        v282 = v["title"]
         if not (type(v282) is str):
             return False
     v283 = v["type"]
@@ -2544,12 +2543,12 @@ def d132(v: Any) -> bool:
         return False
     if "oneOf" not in v or "type" not in v:
         return False
-    v253 = v.get("default", _MISSING)
-    if v253 is not _MISSING:
+    if "default" in v:
+        v253 = v["default"]
         if not (type(v253) is str):
             return False
-    v254 = v.get("description", _MISSING)
-    if v254 is not _MISSING:
+    if "description" in v:
+        v254 = v["description"]
         if not (type(v254) is str):
             return False
     v255 = v["oneOf"]
@@ -2558,8 +2557,8 @@ def d132(v: Any) -> bool:
     for v256 in v255:
         if not d165(v256):
             return False
-    v259 = v.get("title", _MISSING)
-    if v259 is not _MISSING:
+    if "title" in v:
+        v259 = v["title"]
         if not (type(v259) is str):
             return False
     v260 = v["type"]
@@ -2575,24 +2574,24 @@ def d133(v: Any) -> bool:
         return False
     if "inputSchema" not in v or "name" not in v:
         return False
-    v180 = v.get("_meta", _MISSING)
-    if v180 is not _MISSING:
+    if "_meta" in v:
+        v180 = v["_meta"]
         if not (type(v180) is dict):
             return False
-    v182 = v.get("annotations", _MISSING)
-    if v182 is not _MISSING:
+    if "annotations" in v:
+        v182 = v["annotations"]
         if not d134(v182):
             return False
-    v188 = v.get("description", _MISSING)
-    if v188 is not _MISSING:
+    if "description" in v:
+        v188 = v["description"]
         if not (type(v188) is str):
             return False
-    v189 = v.get("execution", _MISSING)
-    if v189 is not _MISSING:
+    if "execution" in v:
+        v189 = v["execution"]
         if not d136(v189):
             return False
-    v191 = v.get("icons", _MISSING)
-    if v191 is not _MISSING:
+    if "icons" in v:
+        v191 = v["icons"]
         if not (type(v191) is list):
             return False
         for v192 in v191:
@@ -2604,12 +2603,12 @@ def d133(v: Any) -> bool:
     v201 = v["name"]
     if not (type(v201) is str):
         return False
-    v202 = v.get("outputSchema", _MISSING)
-    if v202 is not _MISSING:
+    if "outputSchema" in v:
+        v202 = v["outputSchema"]
         if not d185(v202):
             return False
-    v210 = v.get("title", _MISSING)
-    if v210 is not _MISSING:
+    if "title" in v:
+        v210 = v["title"]
         if not (type(v210) is str):
             return False
 
@@ -2620,24 +2619,24 @@ def d134(v: Any) -> bool:
     """Whether a value is a valid ToolAnnotations."""
     if not (type(v) is dict):
         return False
-    v183 = v.get("destructiveHint", _MISSING)
-    if v183 is not _MISSING:
+    if "destructiveHint" in v:
+        v183 = v["destructiveHint"]
         if not (type(v183) is bool):
             return False
-    v184 = v.get("idempotentHint", _MISSING)
-    if v184 is not _MISSING:
+    if "idempotentHint" in v:
+        v184 = v["idempotentHint"]
         if not (type(v184) is bool):
             return False
-    v185 = v.get("openWorldHint", _MISSING)
-    if v185 is not _MISSING:
+    if "openWorldHint" in v:
+        v185 = v["openWorldHint"]
         if not (type(v185) is bool):
             return False
-    v186 = v.get("readOnlyHint", _MISSING)
-    if v186 is not _MISSING:
+    if "readOnlyHint" in v:
+        v186 = v["readOnlyHint"]
         if not (type(v186) is bool):
             return False
-    v187 = v.get("title", _MISSING)
-    if v187 is not _MISSING:
+    if "title" in v:
+        v187 = v["title"]
         if not (type(v187) is str):
             return False
 
@@ -2648,8 +2647,8 @@ def d135(v: Any) -> bool:
     """Whether a value is a valid ToolChoice."""
     if not (type(v) is dict):
         return False
-    v177 = v.get("mode", _MISSING)
-    if v177 is not _MISSING:
+    if "mode" in v:
+        v177 = v["mode"]
         if type(v177) is not str or v177 not in _S27:
             return False
 
@@ -2660,8 +2659,8 @@ def d136(v: Any) -> bool:
     """Whether a value is a valid ToolExecution."""
     if not (type(v) is dict):
         return False
-    v190 = v.get("taskSupport", _MISSING)
-    if v190 is not _MISSING:
+    if "taskSupport" in v:
+        v190 = v["taskSupport"]
         if type(v190) is not str or v190 not in _S29:
             return False
 
@@ -2680,8 +2679,8 @@ def d137(v: Any) -> bool:
     v351 = v["method"]
     if v351 != "notifications/tools/list_changed":
         return False
-    v352 = v.get("params", _MISSING)
-    if v352 is not _MISSING:
+    if "params" in v:
+        v352 = v["params"]
         if not d76(v352):
             return False
 
@@ -2694,8 +2693,8 @@ def d138(v: Any) -> bool:
         return False
     if "content" not in v or "toolUseId" not in v or "type" not in v:
         return False
-    v116 = v.get("_meta", _MISSING)
-    if v116 is not _MISSING:
+    if "_meta" in v:
+        v116 = v["_meta"]
         if not (type(v116) is dict):
             return False
     v118 = v["content"]
@@ -2704,12 +2703,12 @@ def d138(v: Any) -> bool:
     for v119 in v118:
         if not d19(v119):
             return False
-    v120 = v.get("isError", _MISSING)
-    if v120 is not _MISSING:
+    if "isError" in v:
+        v120 = v["isError"]
         if not (type(v120) is bool):
             return False
-    v121 = v.get("structuredContent", _MISSING)
-    if v121 is not _MISSING:
+    if "structuredContent" in v:
+        v121 = v["structuredContent"]
         if not (type(v121) is dict):
             return False
     v123 = v["toolUseId"]
@@ -2728,8 +2727,8 @@ def d139(v: Any) -> bool:
         return False
     if not _S17 <= v.keys():
         return False
-    v109 = v.get("_meta", _MISSING)
-    if v109 is not _MISSING:
+    if "_meta" in v:
+        v109 = v["_meta"]
         if not (type(v109) is dict):
             return False
     v111 = v["id"]
@@ -2777,8 +2776,8 @@ def d140(v: Any) -> bool:
     for v483 in v482:
         if not d28(v483):
             return False
-    v485 = v.get("id", _MISSING)
-    if v485 is not _MISSING:
+    if "id" in v:
+        v485 = v["id"]
         if not d96(v485):
             return False
     v486 = v["jsonrpc"]
@@ -2794,30 +2793,30 @@ def d143(v: Any) -> bool:
         return False
     if "items" not in v or "type" not in v:
         return False
-    v261 = v.get("default", _MISSING)
-    if v261 is not _MISSING:
+    if "default" in v:
+        v261 = v["default"]
         if not (type(v261) is list):
             return False
         for v262 in v261:
             if not (type(v262) is str):
                 return False
-    v263 = v.get("description", _MISSING)
-    if v263 is not _MISSING:
+    if "description" in v:
+        v263 = v["description"]
         if not (type(v263) is str):
             return False
     v264 = v["items"]
     if not d166(v264):
         return False
-    v268 = v.get("maxItems", _MISSING)
-    if v268 is not _MISSING:
+    if "maxItems" in v:
+        v268 = v["maxItems"]
         if not (type(v268) is int or (type(v268) is float and v268.is_integer())):
             return False
-    v269 = v.get("minItems", _MISSING)
-    if v269 is not _MISSING:
+    if "minItems" in v:
+        v269 = v["minItems"]
         if not (type(v269) is int or (type(v269) is float and v269.is_integer())):
             return False
-    v270 = v.get("title", _MISSING)
-    if v270 is not _MISSING:
+    if "title" in v:
+        v270 = v["title"]
         if not (type(v270) is str):
             return False
     v271 = v["type"]
@@ -2833,12 +2832,12 @@ def d144(v: Any) -> bool:
         return False
     if "enum" not in v or "type" not in v:
         return False
-    v247 = v.get("default", _MISSING)
-    if v247 is not _MISSING:
+    if "default" in v:
+        v247 = v["default"]
         if not (type(v247) is str):
             return False
-    v248 = v.get("description", _MISSING)
-    if v248 is not _MISSING:
+    if "description" in v:
+        v248 = v["description"]
         if not (type(v248) is str):
             return False
     v249 = v["enum"]
@@ -2847,8 +2846,8 @@ def d144(v: Any) -> bool:
     for v250 in v249:
         if not (type(v250) is str):
             return False
-    v251 = v.get("title", _MISSING)
-    if v251 is not _MISSING:
+    if "title" in v:
+        v251 = v["title"]
         if not (type(v251) is str):
             return False
     v252 = v["type"]
@@ -2903,12 +2902,12 @@ def d159(v: Any) -> bool:
         return False
     if "values" not in v:
         return False
-    v475 = v.get("hasMore", _MISSING)
-    if v475 is not _MISSING:
+    if "hasMore" in v:
+        v475 = v["hasMore"]
         if not (type(v475) is bool):
             return False
-    v476 = v.get("total", _MISSING)
-    if v476 is not _MISSING:
+    if "total" in v:
+        v476 = v["total"]
         if not (type(v476) is int or (type(v476) is float and v476.is_integer())):
             return False
     v477 = v["values"]
@@ -2925,8 +2924,8 @@ def d160(v: Any) -> bool:
     """Whether a value is a valid CreateMessageRequestParamsMeta."""
     if not (type(v) is dict):
         return False
-    v151 = v.get("progressToken", _MISSING)
-    if v151 is not _MISSING:
+    if "progressToken" in v:
+        v151 = v["progressToken"]
         if not d85(v151):
             return False
 
@@ -2937,8 +2936,8 @@ def d161(v: Any) -> bool:
     """Whether a value is a valid ElicitRequestFormParamsMeta."""
     if not (type(v) is dict):
         return False
-    v223 = v.get("progressToken", _MISSING)
-    if v223 is not _MISSING:
+    if "progressToken" in v:
+        v223 = v["progressToken"]
         if not d85(v223):
             return False
 
@@ -2951,8 +2950,8 @@ def d162(v: Any) -> bool:
         return False
     if "properties" not in v or "type" not in v:
         return False
-    v227 = v.get("$schema", _MISSING)
-    if v227 is not _MISSING:
+    if "$schema" in v:
+        v227 = v["$schema"]
         if not (type(v227) is str):
             return False
     v228 = v["properties"]
@@ -2961,8 +2960,8 @@ def d162(v: Any) -> bool:
     for k292, v229 in v228.items():
         if not d82(v229):
             return False
-    v293 = v.get("required", _MISSING)
-    if v293 is not _MISSING:
+    if "required" in v:
+        v293 = v["required"]
         if not (type(v293) is list):
             return False
         for v294 in v293:
@@ -2979,8 +2978,8 @@ def d163(v: Any) -> bool:
     """Whether a value is a valid ElicitRequestURLParamsMeta."""
     if not (type(v) is dict):
         return False
-    v216 = v.get("progressToken", _MISSING)
-    if v216 is not _MISSING:
+    if "progressToken" in v:
+        v216 = v["progressToken"]
         if not d85(v216):
             return False
 
@@ -3071,8 +3070,8 @@ def d171(v: Any) -> bool:
     """Whether a value is a valid PaginatedRequestParamsMeta."""
     if not (type(v) is dict):
         return False
-    v379 = v.get("progressToken", _MISSING)
-    if v379 is not _MISSING:
+    if "progressToken" in v:
+        v379 = v["progressToken"]
         if not d85(v379):
             return False
 
@@ -3083,8 +3082,8 @@ def d173(v: Any) -> bool:
     """Whether a value is a valid RequestParamsMeta."""
     if not (type(v) is dict):
         return False
-    v359 = v.get("progressToken", _MISSING)
-    if v359 is not _MISSING:
+    if "progressToken" in v:
+        v359 = v["progressToken"]
         if not d85(v359):
             return False
 
@@ -3095,8 +3094,8 @@ def d175(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesPrompts."""
     if not (type(v) is dict):
         return False
-    v396 = v.get("listChanged", _MISSING)
-    if v396 is not _MISSING:
+    if "listChanged" in v:
+        v396 = v["listChanged"]
         if not (type(v396) is bool):
             return False
 
@@ -3107,12 +3106,12 @@ def d176(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesResources."""
     if not (type(v) is dict):
         return False
-    v398 = v.get("listChanged", _MISSING)
-    if v398 is not _MISSING:
+    if "listChanged" in v:
+        v398 = v["listChanged"]
         if not (type(v398) is bool):
             return False
-    v399 = v.get("subscribe", _MISSING)
-    if v399 is not _MISSING:
+    if "subscribe" in v:
+        v399 = v["subscribe"]
         if not (type(v399) is bool):
             return False
 
@@ -3123,8 +3122,8 @@ def d177(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTasksRequestsTools."""
     if not (type(v) is dict):
         return False
-    v405 = v.get("call", _MISSING)
-    if v405 is not _MISSING:
+    if "call" in v:
+        v405 = v["call"]
         if not (type(v405) is dict):
             return False
 
@@ -3135,8 +3134,8 @@ def d178(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTasksRequests."""
     if not (type(v) is dict):
         return False
-    v404 = v.get("tools", _MISSING)
-    if v404 is not _MISSING:
+    if "tools" in v:
+        v404 = v["tools"]
         if not d177(v404):
             return False
 
@@ -3147,16 +3146,16 @@ def d179(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTasks."""
     if not (type(v) is dict):
         return False
-    v401 = v.get("cancel", _MISSING)
-    if v401 is not _MISSING:
+    if "cancel" in v:
+        v401 = v["cancel"]
         if not (type(v401) is dict):
             return False
-    v402 = v.get("list", _MISSING)
-    if v402 is not _MISSING:
+    if "list" in v:
+        v402 = v["list"]
         if not (type(v402) is dict):
             return False
-    v403 = v.get("requests", _MISSING)
-    if v403 is not _MISSING:
+    if "requests" in v:
+        v403 = v["requests"]
         if not d178(v403):
             return False
 
@@ -3167,8 +3166,8 @@ def d180(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTools."""
     if not (type(v) is dict):
         return False
-    v407 = v.get("listChanged", _MISSING)
-    if v407 is not _MISSING:
+    if "listChanged" in v:
+        v407 = v["listChanged"]
         if not (type(v407) is bool):
             return False
 
@@ -3181,19 +3180,19 @@ def d184(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v194 = v.get("$schema", _MISSING)
-    if v194 is not _MISSING:
+    if "$schema" in v:
+        v194 = v["$schema"]
         if not (type(v194) is str):
             return False
-    v195 = v.get("properties", _MISSING)
-    if v195 is not _MISSING:
+    if "properties" in v:
+        v195 = v["properties"]
         if not (type(v195) is dict):
             return False
         for k197, v196 in v195.items():
             if not (type(v196) is dict):
                 return False
-    v198 = v.get("required", _MISSING)
-    if v198 is not _MISSING:
+    if "required" in v:
+        v198 = v["required"]
         if not (type(v198) is list):
             return False
         for v199 in v198:
@@ -3212,19 +3211,19 @@ def d185(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v203 = v.get("$schema", _MISSING)
-    if v203 is not _MISSING:
+    if "$schema" in v:
+        v203 = v["$schema"]
         if not (type(v203) is str):
             return False
-    v204 = v.get("properties", _MISSING)
-    if v204 is not _MISSING:
+    if "properties" in v:
+        v204 = v["properties"]
         if not (type(v204) is dict):
             return False
         for k206, v205 in v204.items():
             if not (type(v205) is dict):
                 return False
-    v207 = v.get("required", _MISSING)
-    if v207 is not _MISSING:
+    if "required" in v:
+        v207 = v["required"]
         if not (type(v207) is list):
             return False
         for v208 in v207:

@@ -17,7 +17,6 @@ from .vocabulary import FORMAT_CHECKS, distinct, multiple, same
 
 __all__ = ["ACCEPT"]
 
-_MISSING: Any = object()
 _S0: frozenset[str] = frozenset(
     {
         "id",
@@ -481,19 +480,19 @@ def d0(v: Any) -> bool:
     """Whether a value is a valid Annotations."""
     if not (type(v) is dict):
         return False
-    v50 = v.get("audience", _MISSING)
-    if v50 is not _MISSING:
+    if "audience" in v:
+        v50 = v["audience"]
         if not (type(v50) is list):
             return False
         for v51 in v50:
             if type(v51) is not str or v51 not in _S9:
                 return False
-    v52 = v.get("lastModified", _MISSING)
-    if v52 is not _MISSING:
+    if "lastModified" in v:
+        v52 = v["lastModified"]
         if not (type(v52) is str):
             return False
-    v53 = v.get("priority", _MISSING)
-    if v53 is not _MISSING:
+    if "priority" in v:
+        v53 = v["priority"]
         if not (type(v53) is int or type(v53) is float):
             return False
         if v53 < 0:
@@ -510,12 +509,12 @@ def d1(v: Any) -> bool:
         return False
     if "data" not in v or "mimeType" not in v or "type" not in v:
         return False
-    v61 = v.get("_meta", _MISSING)
-    if v61 is not _MISSING:
+    if "_meta" in v:
+        v61 = v["_meta"]
         if not (type(v61) is dict):
             return False
-    v62 = v.get("annotations", _MISSING)
-    if v62 is not _MISSING:
+    if "annotations" in v:
+        v62 = v["annotations"]
         if not d0(v62):
             return False
     v63 = v["data"]
@@ -537,15 +536,15 @@ def d3(v: Any) -> bool:
         return False
     if "blob" not in v or "uri" not in v:
         return False
-    v82 = v.get("_meta", _MISSING)
-    if v82 is not _MISSING:
+    if "_meta" in v:
+        v82 = v["_meta"]
         if not (type(v82) is dict):
             return False
     v83 = v["blob"]
     if not (type(v83) is str):
         return False
-    v84 = v.get("mimeType", _MISSING)
-    if v84 is not _MISSING:
+    if "mimeType" in v:
+        v84 = v["mimeType"]
         if not (type(v84) is str):
             return False
     v85 = v["uri"]
@@ -561,16 +560,16 @@ def d4(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v156 = v.get("default", _MISSING)
-    if v156 is not _MISSING:
+    if "default" in v:
+        v156 = v["default"]
         if not (type(v156) is bool):
             return False
-    v157 = v.get("description", _MISSING)
-    if v157 is not _MISSING:
+    if "description" in v:
+        v157 = v["description"]
         if not (type(v157) is str):
             return False
-    v158 = v.get("title", _MISSING)
-    if v158 is not _MISSING:
+    if "title" in v:
+        v158 = v["title"]
         if not (type(v158) is str):
             return False
     v159 = v["type"]
@@ -611,19 +610,19 @@ def d7(v: Any) -> bool:
     v5 = v["_meta"]
     if not d111(v5):
         return False
-    v42 = v.get("arguments", _MISSING)
-    if v42 is not _MISSING:
+    if "arguments" in v:
+        v42 = v["arguments"]
         if not (type(v42) is dict):
             return False
-    v44 = v.get("inputResponses", _MISSING)
-    if v44 is not _MISSING:
+    if "inputResponses" in v:
+        v44 = v["inputResponses"]
         if not d51(v44):
             return False
     v120 = v["name"]
     if not (type(v120) is str):
         return False
-    v121 = v.get("requestState", _MISSING)
-    if v121 is not _MISSING:
+    if "requestState" in v:
+        v121 = v["requestState"]
         if not (type(v121) is str):
             return False
 
@@ -636,8 +635,8 @@ def d8(v: Any) -> bool:
         return False
     if "content" not in v or "resultType" not in v:
         return False
-    v122 = v.get("_meta", _MISSING)
-    if v122 is not _MISSING:
+    if "_meta" in v:
+        v122 = v["_meta"]
         if not d123(v122):
             return False
     v124 = v["content"]
@@ -646,8 +645,8 @@ def d8(v: Any) -> bool:
     for v125 in v124:
         if not d20(v125):
             return False
-    v126 = v.get("isError", _MISSING)
-    if v126 is not _MISSING:
+    if "isError" in v:
+        v126 = v["isError"]
         if not (type(v126) is bool):
             return False
     v127 = v["resultType"]
@@ -680,30 +679,30 @@ def d12(v: Any) -> bool:
     """Whether a value is a valid ClientCapabilities."""
     if not (type(v) is dict):
         return False
-    v7 = v.get("elicitation", _MISSING)
-    if v7 is not _MISSING:
+    if "elicitation" in v:
+        v7 = v["elicitation"]
         if not d155(v7):
             return False
-    v16 = v.get("experimental", _MISSING)
-    if v16 is not _MISSING:
+    if "experimental" in v:
+        v16 = v["experimental"]
         if not (type(v16) is dict):
             return False
         for k18, v17 in v16.items():
             if not d56(v17):
                 return False
-    v19 = v.get("extensions", _MISSING)
-    if v19 is not _MISSING:
+    if "extensions" in v:
+        v19 = v["extensions"]
         if not (type(v19) is dict):
             return False
         for k21, v20 in v19.items():
             if not d56(v20):
                 return False
-    v22 = v.get("roots", _MISSING)
-    if v22 is not _MISSING:
+    if "roots" in v:
+        v22 = v["roots"]
         if not (type(v22) is dict):
             return False
-    v23 = v.get("sampling", _MISSING)
-    if v23 is not _MISSING:
+    if "sampling" in v:
+        v23 = v["sampling"]
         if not d156(v23):
             return False
 
@@ -757,8 +756,8 @@ def d17(v: Any) -> bool:
     v268 = v["argument"]
     if not d157(v268):
         return False
-    v271 = v.get("context", _MISSING)
-    if v271 is not _MISSING:
+    if "context" in v:
+        v271 = v["context"]
         if not d158(v271):
             return False
     v275 = v["ref"]
@@ -779,8 +778,8 @@ def d18(v: Any) -> bool:
         return False
     if "completion" not in v or "resultType" not in v:
         return False
-    v336 = v.get("_meta", _MISSING)
-    if v336 is not _MISSING:
+    if "_meta" in v:
+        v336 = v["_meta"]
         if not d123(v336):
             return False
     v337 = v["completion"]
@@ -847,8 +846,8 @@ def d22(v: Any) -> bool:
         return False
     if "maxTokens" not in v or "messages" not in v:
         return False
-    v217 = v.get("includeContext", _MISSING)
-    if v217 is not _MISSING:
+    if "includeContext" in v:
+        v217 = v["includeContext"]
         if type(v217) is not str or v217 not in _S38:
             return False
     v218 = v["maxTokens"]
@@ -860,35 +859,35 @@ def d22(v: Any) -> bool:
     for v220 in v219:
         if not d127(v220):
             return False
-    v226 = v.get("metadata", _MISSING)
-    if v226 is not _MISSING:
+    if "metadata" in v:
+        v226 = v["metadata"]
         if not d56(v226):
             return False
-    v227 = v.get("modelPreferences", _MISSING)
-    if v227 is not _MISSING:
+    if "modelPreferences" in v:
+        v227 = v["modelPreferences"]
         if not d86(v227):
             return False
-    v234 = v.get("stopSequences", _MISSING)
-    if v234 is not _MISSING:
+    if "stopSequences" in v:
+        v234 = v["stopSequences"]
         if not (type(v234) is list):
             return False
         for v235 in v234:
             if not (type(v235) is str):
                 return False
-    v236 = v.get("systemPrompt", _MISSING)
-    if v236 is not _MISSING:
+    if "systemPrompt" in v:
+        v236 = v["systemPrompt"]
         if not (type(v236) is str):
             return False
-    v237 = v.get("temperature", _MISSING)
-    if v237 is not _MISSING:
+    if "temperature" in v:
+        v237 = v["temperature"]
         if not (type(v237) is int or type(v237) is float):
             return False
-    v238 = v.get("toolChoice", _MISSING)
-    if v238 is not _MISSING:
+    if "toolChoice" in v:
+        v238 = v["toolChoice"]
         if not d148(v238):
             return False
-    v240 = v.get("tools", _MISSING)
-    if v240 is not _MISSING:
+    if "tools" in v:
+        v240 = v["tools"]
         if not (type(v240) is list):
             return False
         for v241 in v240:
@@ -904,8 +903,8 @@ def d23(v: Any) -> bool:
         return False
     if "content" not in v or "model" not in v or "role" not in v:
         return False
-    v46 = v.get("_meta", _MISSING)
-    if v46 is not _MISSING:
+    if "_meta" in v:
+        v46 = v["_meta"]
         if not (type(v46) is dict):
             return False
     v47 = v["content"]
@@ -917,8 +916,8 @@ def d23(v: Any) -> bool:
     v107 = v["role"]
     if type(v107) is not str or v107 not in _S9:
         return False
-    v108 = v.get("stopReason", _MISSING)
-    if v108 is not _MISSING:
+    if "stopReason" in v:
+        v108 = v["stopReason"]
         if not (type(v108) is str):
             return False
 
@@ -953,8 +952,8 @@ def d26(v: Any) -> bool:
         return False
     if not _S51 <= v.keys():
         return False
-    v346 = v.get("_meta", _MISSING)
-    if v346 is not _MISSING:
+    if "_meta" in v:
+        v346 = v["_meta"]
         if not d123(v346):
             return False
     v347 = v["cacheScope"]
@@ -963,8 +962,8 @@ def d26(v: Any) -> bool:
     v348 = v["capabilities"]
     if not d129(v348):
         return False
-    v364 = v.get("instructions", _MISSING)
-    if v364 is not _MISSING:
+    if "instructions" in v:
+        v364 = v["instructions"]
         if not (type(v364) is str):
             return False
     v365 = v["resultType"]
@@ -1029,8 +1028,8 @@ def d29(v: Any) -> bool:
     v137 = v["message"]
     if not (type(v137) is str):
         return False
-    v138 = v.get("mode", _MISSING)
-    if v138 is not _MISSING:
+    if "mode" in v:
+        v138 = v["mode"]
         if v138 != "form":
             return False
     v139 = v["requestedSchema"]
@@ -1076,8 +1075,8 @@ def d32(v: Any) -> bool:
     v114 = v["action"]
     if type(v114) is not str or v114 not in _S20:
         return False
-    v115 = v.get("content", _MISSING)
-    if v115 is not _MISSING:
+    if "content" in v:
+        v115 = v["content"]
         if not (type(v115) is dict):
             return False
         for k118, v116 in v115.items():
@@ -1113,12 +1112,12 @@ def d33(v: Any) -> bool:
         return False
     if "resource" not in v or "type" not in v:
         return False
-    v75 = v.get("_meta", _MISSING)
-    if v75 is not _MISSING:
+    if "_meta" in v:
+        v75 = v["_meta"]
         if not (type(v75) is dict):
             return False
-    v76 = v.get("annotations", _MISSING)
-    if v76 is not _MISSING:
+    if "annotations" in v:
+        v76 = v["annotations"]
         if not d0(v76):
             return False
     v77 = v["resource"]
@@ -1186,22 +1185,22 @@ def d38(v: Any) -> bool:
     v286 = v["_meta"]
     if not d111(v286):
         return False
-    v287 = v.get("arguments", _MISSING)
-    if v287 is not _MISSING:
+    if "arguments" in v:
+        v287 = v["arguments"]
         if not (type(v287) is dict):
             return False
         for k289, v288 in v287.items():
             if not (type(v288) is str):
                 return False
-    v290 = v.get("inputResponses", _MISSING)
-    if v290 is not _MISSING:
+    if "inputResponses" in v:
+        v290 = v["inputResponses"]
         if not d51(v290):
             return False
     v291 = v["name"]
     if not (type(v291) is str):
         return False
-    v292 = v.get("requestState", _MISSING)
-    if v292 is not _MISSING:
+    if "requestState" in v:
+        v292 = v["requestState"]
         if not (type(v292) is str):
             return False
 
@@ -1214,12 +1213,12 @@ def d39(v: Any) -> bool:
         return False
     if "messages" not in v or "resultType" not in v:
         return False
-    v372 = v.get("_meta", _MISSING)
-    if v372 is not _MISSING:
+    if "_meta" in v:
+        v372 = v["_meta"]
         if not d123(v372):
             return False
-    v373 = v.get("description", _MISSING)
-    if v373 is not _MISSING:
+    if "description" in v:
+        v373 = v["description"]
         if not (type(v373) is str):
             return False
     v374 = v["messages"]
@@ -1272,8 +1271,8 @@ def d41(v: Any) -> bool:
         return False
     if not ((type(v386) is int or type(v386) is float) and v386 == -32020):
         return False
-    v387 = v.get("id", _MISSING)
-    if v387 is not _MISSING:
+    if "id" in v:
+        v387 = v["id"]
         if not d110(v387):
             return False
     v388 = v["jsonrpc"]
@@ -1289,12 +1288,12 @@ def d42(v: Any) -> bool:
         return False
     if "src" not in v:
         return False
-    v30 = v.get("mimeType", _MISSING)
-    if v30 is not _MISSING:
+    if "mimeType" in v:
+        v30 = v["mimeType"]
         if not (type(v30) is str):
             return False
-    v31 = v.get("sizes", _MISSING)
-    if v31 is not _MISSING:
+    if "sizes" in v:
+        v31 = v["sizes"]
         if not (type(v31) is list):
             return False
         for v32 in v31:
@@ -1303,8 +1302,8 @@ def d42(v: Any) -> bool:
     v33 = v["src"]
     if not (type(v33) is str):
         return False
-    v34 = v.get("theme", _MISSING)
-    if v34 is not _MISSING:
+    if "theme" in v:
+        v34 = v["theme"]
         if type(v34) is not str or v34 not in _S5:
             return False
 
@@ -1317,12 +1316,12 @@ def d44(v: Any) -> bool:
         return False
     if "data" not in v or "mimeType" not in v or "type" not in v:
         return False
-    v56 = v.get("_meta", _MISSING)
-    if v56 is not _MISSING:
+    if "_meta" in v:
+        v56 = v["_meta"]
         if not (type(v56) is dict):
             return False
-    v57 = v.get("annotations", _MISSING)
-    if v57 is not _MISSING:
+    if "annotations" in v:
+        v57 = v["annotations"]
         if not d0(v57):
             return False
     v58 = v["data"]
@@ -1344,12 +1343,12 @@ def d45(v: Any) -> bool:
         return False
     if "name" not in v or "version" not in v:
         return False
-    v27 = v.get("description", _MISSING)
-    if v27 is not _MISSING:
+    if "description" in v:
+        v27 = v["description"]
         if not (type(v27) is str):
             return False
-    v28 = v.get("icons", _MISSING)
-    if v28 is not _MISSING:
+    if "icons" in v:
+        v28 = v["icons"]
         if not (type(v28) is list):
             return False
         for v29 in v28:
@@ -1358,15 +1357,15 @@ def d45(v: Any) -> bool:
     v35 = v["name"]
     if not (type(v35) is str):
         return False
-    v36 = v.get("title", _MISSING)
-    if v36 is not _MISSING:
+    if "title" in v:
+        v36 = v["title"]
         if not (type(v36) is str):
             return False
     v37 = v["version"]
     if not (type(v37) is str):
         return False
-    v38 = v.get("websiteUrl", _MISSING)
-    if v38 is not _MISSING:
+    if "websiteUrl" in v:
+        v38 = v["websiteUrl"]
         if not (type(v38) is str):
             return False
 
@@ -1403,16 +1402,16 @@ def d48(v: Any) -> bool:
         return False
     if "resultType" not in v:
         return False
-    v132 = v.get("_meta", _MISSING)
-    if v132 is not _MISSING:
+    if "_meta" in v:
+        v132 = v["_meta"]
         if not d123(v132):
             return False
-    v133 = v.get("inputRequests", _MISSING)
-    if v133 is not _MISSING:
+    if "inputRequests" in v:
+        v133 = v["inputRequests"]
         if not d47(v133):
             return False
-    v261 = v.get("requestState", _MISSING)
-    if v261 is not _MISSING:
+    if "requestState" in v:
+        v261 = v["requestState"]
         if not (type(v261) is str):
             return False
     v262 = v["resultType"]
@@ -1439,12 +1438,12 @@ def d50(v: Any) -> bool:
     v389 = v["_meta"]
     if not d111(v389):
         return False
-    v390 = v.get("inputResponses", _MISSING)
-    if v390 is not _MISSING:
+    if "inputResponses" in v:
+        v390 = v["inputResponses"]
         if not d51(v390):
             return False
-    v391 = v.get("requestState", _MISSING)
-    if v391 is not _MISSING:
+    if "requestState" in v:
+        v391 = v["requestState"]
         if not (type(v391) is str):
             return False
 
@@ -1493,8 +1492,8 @@ def d57(v: Any) -> bool:
     v407 = v["error"]
     if not d36(v407):
         return False
-    v408 = v.get("id", _MISSING)
-    if v408 is not _MISSING:
+    if "id" in v:
+        v408 = v["id"]
         if not d110(v408):
             return False
     v409 = v["jsonrpc"]
@@ -1524,8 +1523,8 @@ def d59(v: Any) -> bool:
     v399 = v["method"]
     if not (type(v399) is str):
         return False
-    v400 = v.get("params", _MISSING)
-    if v400 is not _MISSING:
+    if "params" in v:
+        v400 = v["params"]
         if not (type(v400) is dict):
             return False
 
@@ -1547,8 +1546,8 @@ def d60(v: Any) -> bool:
     v395 = v["method"]
     if not (type(v395) is str):
         return False
-    v396 = v.get("params", _MISSING)
-    if v396 is not _MISSING:
+    if "params" in v:
+        v396 = v["params"]
         if not (type(v396) is dict):
             return False
 
@@ -1596,12 +1595,12 @@ def d64(v: Any) -> bool:
         return False
     if "enum" not in v or "type" not in v:
         return False
-    v197 = v.get("default", _MISSING)
-    if v197 is not _MISSING:
+    if "default" in v:
+        v197 = v["default"]
         if not (type(v197) is str):
             return False
-    v198 = v.get("description", _MISSING)
-    if v198 is not _MISSING:
+    if "description" in v:
+        v198 = v["description"]
         if not (type(v198) is str):
             return False
     v199 = v["enum"]
@@ -1610,15 +1609,15 @@ def d64(v: Any) -> bool:
     for v200 in v199:
         if not (type(v200) is str):
             return False
-    v201 = v.get("enumNames", _MISSING)
-    if v201 is not _MISSING:
+    if "enumNames" in v:
+        v201 = v["enumNames"]
         if not (type(v201) is list):
             return False
         for v202 in v201:
             if not (type(v202) is str):
                 return False
-    v203 = v.get("title", _MISSING)
-    if v203 is not _MISSING:
+    if "title" in v:
+        v203 = v["title"]
         if not (type(v203) is str):
             return False
     v204 = v["type"]
@@ -1656,15 +1655,15 @@ def d66(v: Any) -> bool:
         return False
     if not _S68 <= v.keys():
         return False
-    v468 = v.get("_meta", _MISSING)
-    if v468 is not _MISSING:
+    if "_meta" in v:
+        v468 = v["_meta"]
         if not d123(v468):
             return False
     v469 = v["cacheScope"]
     if type(v469) is not str or v469 not in _S52:
         return False
-    v470 = v.get("nextCursor", _MISSING)
-    if v470 is not _MISSING:
+    if "nextCursor" in v:
+        v470 = v["nextCursor"]
         if not (type(v470) is str):
             return False
     v471 = v["prompts"]
@@ -1713,15 +1712,15 @@ def d69(v: Any) -> bool:
         return False
     if not _S64 <= v.keys():
         return False
-    v448 = v.get("_meta", _MISSING)
-    if v448 is not _MISSING:
+    if "_meta" in v:
+        v448 = v["_meta"]
         if not d123(v448):
             return False
     v449 = v["cacheScope"]
     if type(v449) is not str or v449 not in _S52:
         return False
-    v450 = v.get("nextCursor", _MISSING)
-    if v450 is not _MISSING:
+    if "nextCursor" in v:
+        v450 = v["nextCursor"]
         if not (type(v450) is str):
             return False
     v451 = v["resourceTemplates"]
@@ -1770,15 +1769,15 @@ def d72(v: Any) -> bool:
         return False
     if not _S62 <= v.keys():
         return False
-    v431 = v.get("_meta", _MISSING)
-    if v431 is not _MISSING:
+    if "_meta" in v:
+        v431 = v["_meta"]
         if not d123(v431):
             return False
     v432 = v["cacheScope"]
     if type(v432) is not str or v432 not in _S52:
         return False
-    v433 = v.get("nextCursor", _MISSING)
-    if v433 is not _MISSING:
+    if "nextCursor" in v:
+        v433 = v["nextCursor"]
         if not (type(v433) is str):
             return False
     v434 = v["resources"]
@@ -1808,8 +1807,8 @@ def d74(v: Any) -> bool:
     v212 = v["method"]
     if v212 != "roots/list":
         return False
-    v213 = v.get("params", _MISSING)
-    if v213 is not _MISSING:
+    if "params" in v:
+        v213 = v["params"]
         if not d165(v213):
             return False
 
@@ -1860,15 +1859,15 @@ def d77(v: Any) -> bool:
         return False
     if not _S70 <= v.keys():
         return False
-    v487 = v.get("_meta", _MISSING)
-    if v487 is not _MISSING:
+    if "_meta" in v:
+        v487 = v["_meta"]
         if not d123(v487):
             return False
     v488 = v["cacheScope"]
     if type(v488) is not str or v488 not in _S52:
         return False
-    v489 = v.get("nextCursor", _MISSING)
-    if v489 is not _MISSING:
+    if "nextCursor" in v:
+        v489 = v["nextCursor"]
         if not (type(v489) is str):
             return False
     v490 = v["resultType"]
@@ -1931,8 +1930,8 @@ def d84(v: Any) -> bool:
     v413 = v412["requiredCapabilities"]
     if not d12(v413):
         return False
-    v414 = v.get("id", _MISSING)
-    if v414 is not _MISSING:
+    if "id" in v:
+        v414 = v["id"]
         if not d110(v414):
             return False
     v415 = v["jsonrpc"]
@@ -1946,8 +1945,8 @@ def d85(v: Any) -> bool:
     """Whether a value is a valid ModelHint."""
     if not (type(v) is dict):
         return False
-    v231 = v.get("name", _MISSING)
-    if v231 is not _MISSING:
+    if "name" in v:
+        v231 = v["name"]
         if not (type(v231) is str):
             return False
 
@@ -1958,31 +1957,31 @@ def d86(v: Any) -> bool:
     """Whether a value is a valid ModelPreferences."""
     if not (type(v) is dict):
         return False
-    v228 = v.get("costPriority", _MISSING)
-    if v228 is not _MISSING:
+    if "costPriority" in v:
+        v228 = v["costPriority"]
         if not (type(v228) is int or type(v228) is float):
             return False
         if v228 < 0:
             return False
         if v228 > 1:
             return False
-    v229 = v.get("hints", _MISSING)
-    if v229 is not _MISSING:
+    if "hints" in v:
+        v229 = v["hints"]
         if not (type(v229) is list):
             return False
         for v230 in v229:
             if not d85(v230):
                 return False
-    v232 = v.get("intelligencePriority", _MISSING)
-    if v232 is not _MISSING:
+    if "intelligencePriority" in v:
+        v232 = v["intelligencePriority"]
         if not (type(v232) is int or type(v232) is float):
             return False
         if v232 < 0:
             return False
         if v232 > 1:
             return False
-    v233 = v.get("speedPriority", _MISSING)
-    if v233 is not _MISSING:
+    if "speedPriority" in v:
+        v233 = v["speedPriority"]
         if not (type(v233) is int or type(v233) is float):
             return False
         if v233 < 0:
@@ -2007,24 +2006,24 @@ def d91(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v150 = v.get("default", _MISSING)
-    if v150 is not _MISSING:
+    if "default" in v:
+        v150 = v["default"]
         if not (type(v150) is int or type(v150) is float):
             return False
-    v151 = v.get("description", _MISSING)
-    if v151 is not _MISSING:
+    if "description" in v:
+        v151 = v["description"]
         if not (type(v151) is str):
             return False
-    v152 = v.get("maximum", _MISSING)
-    if v152 is not _MISSING:
+    if "maximum" in v:
+        v152 = v["maximum"]
         if not (type(v152) is int or type(v152) is float):
             return False
-    v153 = v.get("minimum", _MISSING)
-    if v153 is not _MISSING:
+    if "minimum" in v:
+        v153 = v["minimum"]
         if not (type(v153) is int or type(v153) is float):
             return False
-    v154 = v.get("title", _MISSING)
-    if v154 is not _MISSING:
+    if "title" in v:
+        v154 = v["title"]
         if not (type(v154) is str):
             return False
     v155 = v["type"]
@@ -2065,8 +2064,8 @@ def d93(v: Any) -> bool:
     v297 = v["_meta"]
     if not d111(v297):
         return False
-    v298 = v.get("cursor", _MISSING)
-    if v298 is not _MISSING:
+    if "cursor" in v:
+        v298 = v["cursor"]
         if not (type(v298) is str):
             return False
 
@@ -2101,23 +2100,23 @@ def d100(v: Any) -> bool:
         return False
     if "name" not in v:
         return False
-    v473 = v.get("_meta", _MISSING)
-    if v473 is not _MISSING:
+    if "_meta" in v:
+        v473 = v["_meta"]
         if not (type(v473) is dict):
             return False
-    v474 = v.get("arguments", _MISSING)
-    if v474 is not _MISSING:
+    if "arguments" in v:
+        v474 = v["arguments"]
         if not (type(v474) is list):
             return False
         for v475 in v474:
             if not d101(v475):
                 return False
-    v480 = v.get("description", _MISSING)
-    if v480 is not _MISSING:
+    if "description" in v:
+        v480 = v["description"]
         if not (type(v480) is str):
             return False
-    v481 = v.get("icons", _MISSING)
-    if v481 is not _MISSING:
+    if "icons" in v:
+        v481 = v["icons"]
         if not (type(v481) is list):
             return False
         for v482 in v481:
@@ -2126,8 +2125,8 @@ def d100(v: Any) -> bool:
     v483 = v["name"]
     if not (type(v483) is str):
         return False
-    v484 = v.get("title", _MISSING)
-    if v484 is not _MISSING:
+    if "title" in v:
+        v484 = v["title"]
         if not (type(v484) is str):
             return False
 
@@ -2140,19 +2139,19 @@ def d101(v: Any) -> bool:
         return False
     if "name" not in v:
         return False
-    v476 = v.get("description", _MISSING)
-    if v476 is not _MISSING:
+    if "description" in v:
+        v476 = v["description"]
         if not (type(v476) is str):
             return False
     v477 = v["name"]
     if not (type(v477) is str):
         return False
-    v478 = v.get("required", _MISSING)
-    if v478 is not _MISSING:
+    if "required" in v:
+        v478 = v["required"]
         if not (type(v478) is bool):
             return False
-    v479 = v.get("title", _MISSING)
-    if v479 is not _MISSING:
+    if "title" in v:
+        v479 = v["title"]
         if not (type(v479) is str):
             return False
 
@@ -2184,8 +2183,8 @@ def d104(v: Any) -> bool:
     v276 = v["name"]
     if not (type(v276) is str):
         return False
-    v277 = v.get("title", _MISSING)
-    if v277 is not _MISSING:
+    if "title" in v:
+        v277 = v["title"]
         if not (type(v277) is str):
             return False
     v278 = v["type"]
@@ -2226,12 +2225,12 @@ def d106(v: Any) -> bool:
     v307 = v["_meta"]
     if not d111(v307):
         return False
-    v308 = v.get("inputResponses", _MISSING)
-    if v308 is not _MISSING:
+    if "inputResponses" in v:
+        v308 = v["inputResponses"]
         if not d51(v308):
             return False
-    v309 = v.get("requestState", _MISSING)
-    if v309 is not _MISSING:
+    if "requestState" in v:
+        v309 = v["requestState"]
         if not (type(v309) is str):
             return False
     v310 = v["uri"]
@@ -2247,8 +2246,8 @@ def d107(v: Any) -> bool:
         return False
     if not _S61 <= v.keys():
         return False
-    v420 = v.get("_meta", _MISSING)
-    if v420 is not _MISSING:
+    if "_meta" in v:
+        v420 = v["_meta"]
         if not d123(v420):
             return False
     v421 = v["cacheScope"]
@@ -2315,19 +2314,19 @@ def d111(v: Any) -> bool:
     v6 = v["io.modelcontextprotocol/clientCapabilities"]
     if not d12(v6):
         return False
-    v26 = v.get("io.modelcontextprotocol/clientInfo", _MISSING)
-    if v26 is not _MISSING:
+    if "io.modelcontextprotocol/clientInfo" in v:
+        v26 = v["io.modelcontextprotocol/clientInfo"]
         if not d45(v26):
             return False
-    v39 = v.get("io.modelcontextprotocol/logLevel", _MISSING)
-    if v39 is not _MISSING:
+    if "io.modelcontextprotocol/logLevel" in v:
+        v39 = v["io.modelcontextprotocol/logLevel"]
         if type(v39) is not str or v39 not in _S6:
             return False
     v40 = v["io.modelcontextprotocol/protocolVersion"]
     if not (type(v40) is str):
         return False
-    v41 = v.get("progressToken", _MISSING)
-    if v41 is not _MISSING:
+    if "progressToken" in v:
+        v41 = v["progressToken"]
         if not d99(v41):
             return False
 
@@ -2353,38 +2352,38 @@ def d113(v: Any) -> bool:
         return False
     if "name" not in v or "uri" not in v:
         return False
-    v436 = v.get("_meta", _MISSING)
-    if v436 is not _MISSING:
+    if "_meta" in v:
+        v436 = v["_meta"]
         if not (type(v436) is dict):
             return False
-    v437 = v.get("annotations", _MISSING)
-    if v437 is not _MISSING:
+    if "annotations" in v:
+        v437 = v["annotations"]
         if not d0(v437):
             return False
-    v438 = v.get("description", _MISSING)
-    if v438 is not _MISSING:
+    if "description" in v:
+        v438 = v["description"]
         if not (type(v438) is str):
             return False
-    v439 = v.get("icons", _MISSING)
-    if v439 is not _MISSING:
+    if "icons" in v:
+        v439 = v["icons"]
         if not (type(v439) is list):
             return False
         for v440 in v439:
             if not d42(v440):
                 return False
-    v441 = v.get("mimeType", _MISSING)
-    if v441 is not _MISSING:
+    if "mimeType" in v:
+        v441 = v["mimeType"]
         if not (type(v441) is str):
             return False
     v442 = v["name"]
     if not (type(v442) is str):
         return False
-    v443 = v.get("size", _MISSING)
-    if v443 is not _MISSING:
+    if "size" in v:
+        v443 = v["size"]
         if not (type(v443) is int or (type(v443) is float and v443.is_integer())):
             return False
-    v444 = v.get("title", _MISSING)
-    if v444 is not _MISSING:
+    if "title" in v:
+        v444 = v["title"]
         if not (type(v444) is str):
             return False
     v445 = v["uri"]
@@ -2400,38 +2399,38 @@ def d115(v: Any) -> bool:
         return False
     if "name" not in v or "type" not in v or "uri" not in v:
         return False
-    v87 = v.get("_meta", _MISSING)
-    if v87 is not _MISSING:
+    if "_meta" in v:
+        v87 = v["_meta"]
         if not (type(v87) is dict):
             return False
-    v88 = v.get("annotations", _MISSING)
-    if v88 is not _MISSING:
+    if "annotations" in v:
+        v88 = v["annotations"]
         if not d0(v88):
             return False
-    v89 = v.get("description", _MISSING)
-    if v89 is not _MISSING:
+    if "description" in v:
+        v89 = v["description"]
         if not (type(v89) is str):
             return False
-    v90 = v.get("icons", _MISSING)
-    if v90 is not _MISSING:
+    if "icons" in v:
+        v90 = v["icons"]
         if not (type(v90) is list):
             return False
         for v91 in v90:
             if not d42(v91):
                 return False
-    v92 = v.get("mimeType", _MISSING)
-    if v92 is not _MISSING:
+    if "mimeType" in v:
+        v92 = v["mimeType"]
         if not (type(v92) is str):
             return False
     v93 = v["name"]
     if not (type(v93) is str):
         return False
-    v94 = v.get("size", _MISSING)
-    if v94 is not _MISSING:
+    if "size" in v:
+        v94 = v["size"]
         if not (type(v94) is int or (type(v94) is float and v94.is_integer())):
             return False
-    v95 = v.get("title", _MISSING)
-    if v95 is not _MISSING:
+    if "title" in v:
+        v95 = v["title"]
         if not (type(v95) is str):
             return False
     v96 = v["type"]
@@ -2466,34 +2465,34 @@ def d118(v: Any) -> bool:
         return False
     if "name" not in v or "uriTemplate" not in v:
         return False
-    v453 = v.get("_meta", _MISSING)
-    if v453 is not _MISSING:
+    if "_meta" in v:
+        v453 = v["_meta"]
         if not (type(v453) is dict):
             return False
-    v454 = v.get("annotations", _MISSING)
-    if v454 is not _MISSING:
+    if "annotations" in v:
+        v454 = v["annotations"]
         if not d0(v454):
             return False
-    v455 = v.get("description", _MISSING)
-    if v455 is not _MISSING:
+    if "description" in v:
+        v455 = v["description"]
         if not (type(v455) is str):
             return False
-    v456 = v.get("icons", _MISSING)
-    if v456 is not _MISSING:
+    if "icons" in v:
+        v456 = v["icons"]
         if not (type(v456) is list):
             return False
         for v457 in v456:
             if not d42(v457):
                 return False
-    v458 = v.get("mimeType", _MISSING)
-    if v458 is not _MISSING:
+    if "mimeType" in v:
+        v458 = v["mimeType"]
         if not (type(v458) is str):
             return False
     v459 = v["name"]
     if not (type(v459) is str):
         return False
-    v460 = v.get("title", _MISSING)
-    if v460 is not _MISSING:
+    if "title" in v:
+        v460 = v["title"]
         if not (type(v460) is str):
             return False
     v461 = v["uriTemplate"]
@@ -2525,8 +2524,8 @@ def d122(v: Any) -> bool:
         return False
     if "resultType" not in v:
         return False
-    v405 = v.get("_meta", _MISSING)
-    if v405 is not _MISSING:
+    if "_meta" in v:
+        v405 = v["_meta"]
         if not d123(v405):
             return False
     v406 = v["resultType"]
@@ -2540,8 +2539,8 @@ def d123(v: Any) -> bool:
     """Whether a value is a valid ResultMetaObject."""
     if not (type(v) is dict):
         return False
-    v123 = v.get("io.modelcontextprotocol/serverInfo", _MISSING)
-    if v123 is not _MISSING:
+    if "io.modelcontextprotocol/serverInfo" in v:
+        v123 = v["io.modelcontextprotocol/serverInfo"]
         if not d45(v123):
             return False
 
@@ -2562,12 +2561,12 @@ def d126(v: Any) -> bool:
         return False
     if "uri" not in v:
         return False
-    v111 = v.get("_meta", _MISSING)
-    if v111 is not _MISSING:
+    if "_meta" in v:
+        v111 = v["_meta"]
         if not (type(v111) is dict):
             return False
-    v112 = v.get("name", _MISSING)
-    if v112 is not _MISSING:
+    if "name" in v:
+        v112 = v["name"]
         if not (type(v112) is str):
             return False
     v113 = v["uri"]
@@ -2583,8 +2582,8 @@ def d127(v: Any) -> bool:
         return False
     if "content" not in v or "role" not in v:
         return False
-    v221 = v.get("_meta", _MISSING)
-    if v221 is not _MISSING:
+    if "_meta" in v:
+        v221 = v["_meta"]
         if not (type(v221) is dict):
             return False
     v222 = v["content"]
@@ -2616,38 +2615,38 @@ def d129(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilities."""
     if not (type(v) is dict):
         return False
-    v349 = v.get("completions", _MISSING)
-    if v349 is not _MISSING:
+    if "completions" in v:
+        v349 = v["completions"]
         if not d56(v349):
             return False
-    v350 = v.get("experimental", _MISSING)
-    if v350 is not _MISSING:
+    if "experimental" in v:
+        v350 = v["experimental"]
         if not (type(v350) is dict):
             return False
         for k352, v351 in v350.items():
             if not d56(v351):
                 return False
-    v353 = v.get("extensions", _MISSING)
-    if v353 is not _MISSING:
+    if "extensions" in v:
+        v353 = v["extensions"]
         if not (type(v353) is dict):
             return False
         for k355, v354 in v353.items():
             if not d56(v354):
                 return False
-    v356 = v.get("logging", _MISSING)
-    if v356 is not _MISSING:
+    if "logging" in v:
+        v356 = v["logging"]
         if not d56(v356):
             return False
-    v357 = v.get("prompts", _MISSING)
-    if v357 is not _MISSING:
+    if "prompts" in v:
+        v357 = v["prompts"]
         if not d166(v357):
             return False
-    v359 = v.get("resources", _MISSING)
-    if v359 is not _MISSING:
+    if "resources" in v:
+        v359 = v["resources"]
         if not d167(v359):
             return False
-    v362 = v.get("tools", _MISSING)
-    if v362 is not _MISSING:
+    if "tools" in v:
+        v362 = v["tools"]
         if not d168(v362):
             return False
 
@@ -2689,28 +2688,28 @@ def d133(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v143 = v.get("default", _MISSING)
-    if v143 is not _MISSING:
+    if "default" in v:
+        v143 = v["default"]
         if not (type(v143) is str):
             return False
-    v144 = v.get("description", _MISSING)
-    if v144 is not _MISSING:
+    if "description" in v:
+        v144 = v["description"]
         if not (type(v144) is str):
             return False
-    v145 = v.get("format", _MISSING)
-    if v145 is not _MISSING:
+    if "format" in v:
+        v145 = v["format"]
         if type(v145) is not str or v145 not in _S28:
             return False
-    v146 = v.get("maxLength", _MISSING)
-    if v146 is not _MISSING:
+    if "maxLength" in v:
+        v146 = v["maxLength"]
         if not (type(v146) is int or (type(v146) is float and v146.is_integer())):
             return False
-    v147 = v.get("minLength", _MISSING)
-    if v147 is not _MISSING:
+    if "minLength" in v:
+        v147 = v["minLength"]
         if not (type(v147) is int or (type(v147) is float and v147.is_integer())):
             return False
-    v148 = v.get("title", _MISSING)
-    if v148 is not _MISSING:
+    if "title" in v:
+        v148 = v["title"]
         if not (type(v148) is str):
             return False
     v149 = v["type"]
@@ -2724,23 +2723,23 @@ def d134(v: Any) -> bool:
     """Whether a value is a valid SubscriptionFilter."""
     if not (type(v) is dict):
         return False
-    v326 = v.get("promptsListChanged", _MISSING)
-    if v326 is not _MISSING:
+    if "promptsListChanged" in v:
+        v326 = v["promptsListChanged"]
         if not (type(v326) is bool):
             return False
-    v327 = v.get("resourceSubscriptions", _MISSING)
-    if v327 is not _MISSING:
+    if "resourceSubscriptions" in v:
+        v327 = v["resourceSubscriptions"]
         if not (type(v327) is list):
             return False
         for v328 in v327:
             if not (type(v328) is str):
                 return False
-    v329 = v.get("resourcesListChanged", _MISSING)
-    if v329 is not _MISSING:
+    if "resourcesListChanged" in v:
+        v329 = v["resourcesListChanged"]
         if not (type(v329) is bool):
             return False
-    v330 = v.get("toolsListChanged", _MISSING)
-    if v330 is not _MISSING:
+    if "toolsListChanged" in v:
+        v330 = v["toolsListChanged"]
         if not (type(v330) is bool):
             return False
 
@@ -2807,8 +2806,8 @@ def d140(v: Any) -> bool:
         return False
     if "io.modelcontextprotocol/subscriptionId" not in v:
         return False
-    v465 = v.get("io.modelcontextprotocol/serverInfo", _MISSING)
-    if v465 is not _MISSING:
+    if "io.modelcontextprotocol/serverInfo" in v:
+        v465 = v["io.modelcontextprotocol/serverInfo"]
         if not d45(v465):
             return False
     v466 = v["io.modelcontextprotocol/subscriptionId"]
@@ -2824,12 +2823,12 @@ def d142(v: Any) -> bool:
         return False
     if "text" not in v or "type" not in v:
         return False
-    v48 = v.get("_meta", _MISSING)
-    if v48 is not _MISSING:
+    if "_meta" in v:
+        v48 = v["_meta"]
         if not (type(v48) is dict):
             return False
-    v49 = v.get("annotations", _MISSING)
-    if v49 is not _MISSING:
+    if "annotations" in v:
+        v49 = v["annotations"]
         if not d0(v49):
             return False
     v54 = v["text"]
@@ -2848,12 +2847,12 @@ def d143(v: Any) -> bool:
         return False
     if "text" not in v or "uri" not in v:
         return False
-    v78 = v.get("_meta", _MISSING)
-    if v78 is not _MISSING:
+    if "_meta" in v:
+        v78 = v["_meta"]
         if not (type(v78) is dict):
             return False
-    v79 = v.get("mimeType", _MISSING)
-    if v79 is not _MISSING:
+    if "mimeType" in v:
+        v79 = v["mimeType"]
         if not (type(v79) is str):
             return False
     v80 = v["text"]
@@ -2872,30 +2871,30 @@ def d144(v: Any) -> bool:
         return False
     if "items" not in v or "type" not in v:
         return False
-    v185 = v.get("default", _MISSING)
-    if v185 is not _MISSING:
+    if "default" in v:
+        v185 = v["default"]
         if not (type(v185) is list):
             return False
         for v186 in v185:
             if not (type(v186) is str):
                 return False
-    v187 = v.get("description", _MISSING)
-    if v187 is not _MISSING:
+    if "description" in v:
+        v187 = v["description"]
         if not (type(v187) is str):
             return False
     v188 = v["items"]
     if not d164(v188):
         return False
-    v193 = v.get("maxItems", _MISSING)
-    if v193 is not _MISSING:
+    if "maxItems" in v:
+        v193 = v["maxItems"]
         if not (type(v193) is int or (type(v193) is float and v193.is_integer())):
             return False
-    v194 = v.get("minItems", _MISSING)
-    if v194 is not _MISSING:
+    if "minItems" in v:
+        v194 = v["minItems"]
         if not (type(v194) is int or (type(v194) is float and v194.is_integer())):
             return False
-    v195 = v.get("title", _MISSING)
-    if v195 is not _MISSING:
+    if "title" in v:
+        v195 = v["title"]
         if not (type(v195) is str):
             return False
     v196 = v["type"]
@@ -2911,12 +2910,12 @@ def d145(v: Any) -> bool:
         return False
     if "oneOf" not in v or "type" not in v:
         return False
-    v166 = v.get("default", _MISSING)
-    if v166 is not _MISSING:
+    if "default" in v:
+        v166 = v["default"]
         if not (type(v166) is str):
             return False
-    v167 = v.get("description", _MISSING)
-    if v167 is not _MISSING:
+    if "description" in v:
+        v167 = v["description"]
         if not (type(v167) is str):
             return False
     v168 = v["oneOf"]
@@ -2925,8 +2924,8 @@ def d145(v: Any) -> bool:
     for v169 in v168:
         if not d161(v169):
             return False
-    v172 = v.get("title", _MISSING)
-    if v172 is not _MISSING:
+    if "title" in v:
+        v172 = v["title"]
         if not (type(v172) is str):
             return False
     v173 = v["type"]
@@ -2942,20 +2941,20 @@ def d146(v: Any) -> bool:
         return False
     if "inputSchema" not in v or "name" not in v:
         return False
-    v242 = v.get("_meta", _MISSING)
-    if v242 is not _MISSING:
+    if "_meta" in v:
+        v242 = v["_meta"]
         if not (type(v242) is dict):
             return False
-    v243 = v.get("annotations", _MISSING)
-    if v243 is not _MISSING:
+    if "annotations" in v:
+        v243 = v["annotations"]
         if not d147(v243):
             return False
-    v249 = v.get("description", _MISSING)
-    if v249 is not _MISSING:
+    if "description" in v:
+        v249 = v["description"]
         if not (type(v249) is str):
             return False
-    v250 = v.get("icons", _MISSING)
-    if v250 is not _MISSING:
+    if "icons" in v:
+        v250 = v["icons"]
         if not (type(v250) is list):
             return False
         for v251 in v250:
@@ -2967,12 +2966,12 @@ def d146(v: Any) -> bool:
     v255 = v["name"]
     if not (type(v255) is str):
         return False
-    v256 = v.get("outputSchema", _MISSING)
-    if v256 is not _MISSING:
+    if "outputSchema" in v:
+        v256 = v["outputSchema"]
         if not d170(v256):
             return False
-    v258 = v.get("title", _MISSING)
-    if v258 is not _MISSING:
+    if "title" in v:
+        v258 = v["title"]
         if not (type(v258) is str):
             return False
 
@@ -2983,24 +2982,24 @@ def d147(v: Any) -> bool:
     """Whether a value is a valid ToolAnnotations."""
     if not (type(v) is dict):
         return False
-    v244 = v.get("destructiveHint", _MISSING)
-    if v244 is not _MISSING:
+    if "destructiveHint" in v:
+        v244 = v["destructiveHint"]
         if not (type(v244) is bool):
             return False
-    v245 = v.get("idempotentHint", _MISSING)
-    if v245 is not _MISSING:
+    if "idempotentHint" in v:
+        v245 = v["idempotentHint"]
         if not (type(v245) is bool):
             return False
-    v246 = v.get("openWorldHint", _MISSING)
-    if v246 is not _MISSING:
+    if "openWorldHint" in v:
+        v246 = v["openWorldHint"]
         if not (type(v246) is bool):
             return False
-    v247 = v.get("readOnlyHint", _MISSING)
-    if v247 is not _MISSING:
+    if "readOnlyHint" in v:
+        v247 = v["readOnlyHint"]
         if not (type(v247) is bool):
             return False
-    v248 = v.get("title", _MISSING)
-    if v248 is not _MISSING:
+    if "title" in v:
+        v248 = v["title"]
         if not (type(v248) is str):
             return False
 
@@ -3011,8 +3010,8 @@ def d148(v: Any) -> bool:
     """Whether a value is a valid ToolChoice."""
     if not (type(v) is dict):
         return False
-    v239 = v.get("mode", _MISSING)
-    if v239 is not _MISSING:
+    if "mode" in v:
+        v239 = v["mode"]
         if type(v239) is not str or v239 not in _S40:
             return False
 
@@ -3025,8 +3024,8 @@ def d150(v: Any) -> bool:
         return False
     if "content" not in v or "toolUseId" not in v or "type" not in v:
         return False
-    v72 = v.get("_meta", _MISSING)
-    if v72 is not _MISSING:
+    if "_meta" in v:
+        v72 = v["_meta"]
         if not (type(v72) is dict):
             return False
     v73 = v["content"]
@@ -3035,8 +3034,8 @@ def d150(v: Any) -> bool:
     for v74 in v73:
         if not d20(v74):
             return False
-    v99 = v.get("isError", _MISSING)
-    if v99 is not _MISSING:
+    if "isError" in v:
+        v99 = v["isError"]
         if not (type(v99) is bool):
             return False
     v101 = v["toolUseId"]
@@ -3055,8 +3054,8 @@ def d151(v: Any) -> bool:
         return False
     if not _S11 <= v.keys():
         return False
-    v66 = v.get("_meta", _MISSING)
-    if v66 is not _MISSING:
+    if "_meta" in v:
+        v66 = v["_meta"]
         if not (type(v66) is dict):
             return False
     v67 = v["id"]
@@ -3107,8 +3106,8 @@ def d152(v: Any) -> bool:
     for v499 in v498:
         if not (type(v499) is str):
             return False
-    v500 = v.get("id", _MISSING)
-    if v500 is not _MISSING:
+    if "id" in v:
+        v500 = v["id"]
         if not d110(v500):
             return False
     v501 = v["jsonrpc"]
@@ -3124,30 +3123,30 @@ def d153(v: Any) -> bool:
         return False
     if "items" not in v or "type" not in v:
         return False
-    v174 = v.get("default", _MISSING)
-    if v174 is not _MISSING:
+    if "default" in v:
+        v174 = v["default"]
         if not (type(v174) is list):
             return False
         for v175 in v174:
             if not (type(v175) is str):
                 return False
-    v176 = v.get("description", _MISSING)
-    if v176 is not _MISSING:
+    if "description" in v:
+        v176 = v["description"]
         if not (type(v176) is str):
             return False
     v177 = v["items"]
     if not d162(v177):
         return False
-    v181 = v.get("maxItems", _MISSING)
-    if v181 is not _MISSING:
+    if "maxItems" in v:
+        v181 = v["maxItems"]
         if not (type(v181) is int or (type(v181) is float and v181.is_integer())):
             return False
-    v182 = v.get("minItems", _MISSING)
-    if v182 is not _MISSING:
+    if "minItems" in v:
+        v182 = v["minItems"]
         if not (type(v182) is int or (type(v182) is float and v182.is_integer())):
             return False
-    v183 = v.get("title", _MISSING)
-    if v183 is not _MISSING:
+    if "title" in v:
+        v183 = v["title"]
         if not (type(v183) is str):
             return False
     v184 = v["type"]
@@ -3163,12 +3162,12 @@ def d154(v: Any) -> bool:
         return False
     if "enum" not in v or "type" not in v:
         return False
-    v160 = v.get("default", _MISSING)
-    if v160 is not _MISSING:
+    if "default" in v:
+        v160 = v["default"]
         if not (type(v160) is str):
             return False
-    v161 = v.get("description", _MISSING)
-    if v161 is not _MISSING:
+    if "description" in v:
+        v161 = v["description"]
         if not (type(v161) is str):
             return False
     v162 = v["enum"]
@@ -3177,8 +3176,8 @@ def d154(v: Any) -> bool:
     for v163 in v162:
         if not (type(v163) is str):
             return False
-    v164 = v.get("title", _MISSING)
-    if v164 is not _MISSING:
+    if "title" in v:
+        v164 = v["title"]
         if not (type(v164) is str):
             return False
     v165 = v["type"]
@@ -3192,12 +3191,12 @@ def d155(v: Any) -> bool:
     """Whether a value is a valid ClientCapabilitiesElicitation."""
     if not (type(v) is dict):
         return False
-    v8 = v.get("form", _MISSING)
-    if v8 is not _MISSING:
+    if "form" in v:
+        v8 = v["form"]
         if not d56(v8):
             return False
-    v15 = v.get("url", _MISSING)
-    if v15 is not _MISSING:
+    if "url" in v:
+        v15 = v["url"]
         if not d56(v15):
             return False
 
@@ -3208,12 +3207,12 @@ def d156(v: Any) -> bool:
     """Whether a value is a valid ClientCapabilitiesSampling."""
     if not (type(v) is dict):
         return False
-    v24 = v.get("context", _MISSING)
-    if v24 is not _MISSING:
+    if "context" in v:
+        v24 = v["context"]
         if not d56(v24):
             return False
-    v25 = v.get("tools", _MISSING)
-    if v25 is not _MISSING:
+    if "tools" in v:
+        v25 = v["tools"]
         if not d56(v25):
             return False
 
@@ -3240,8 +3239,8 @@ def d158(v: Any) -> bool:
     """Whether a value is a valid CompleteRequestParamsContext."""
     if not (type(v) is dict):
         return False
-    v272 = v.get("arguments", _MISSING)
-    if v272 is not _MISSING:
+    if "arguments" in v:
+        v272 = v["arguments"]
         if not (type(v272) is dict):
             return False
         for k274, v273 in v272.items():
@@ -3257,12 +3256,12 @@ def d159(v: Any) -> bool:
         return False
     if "values" not in v:
         return False
-    v338 = v.get("hasMore", _MISSING)
-    if v338 is not _MISSING:
+    if "hasMore" in v:
+        v338 = v["hasMore"]
         if not (type(v338) is bool):
             return False
-    v339 = v.get("total", _MISSING)
-    if v339 is not _MISSING:
+    if "total" in v:
+        v339 = v["total"]
         if not (type(v339) is int or (type(v339) is float and v339.is_integer())):
             return False
     v340 = v["values"]
@@ -3283,8 +3282,8 @@ def d160(v: Any) -> bool:
         return False
     if "properties" not in v or "type" not in v:
         return False
-    v140 = v.get("$schema", _MISSING)
-    if v140 is not _MISSING:
+    if "$schema" in v:
+        v140 = v["$schema"]
         if not (type(v140) is str):
             return False
     v141 = v["properties"]
@@ -3293,8 +3292,8 @@ def d160(v: Any) -> bool:
     for k205, v142 in v141.items():
         if not d96(v142):
             return False
-    v206 = v.get("required", _MISSING)
-    if v206 is not _MISSING:
+    if "required" in v:
+        v206 = v["required"]
         if not (type(v206) is list):
             return False
         for v207 in v206:
@@ -3378,8 +3377,8 @@ def d165(v: Any) -> bool:
     """Whether a value is a valid ListRootsRequestParams."""
     if not (type(v) is dict):
         return False
-    v214 = v.get("_meta", _MISSING)
-    if v214 is not _MISSING:
+    if "_meta" in v:
+        v214 = v["_meta"]
         if not (type(v214) is dict):
             return False
 
@@ -3390,8 +3389,8 @@ def d166(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesPrompts."""
     if not (type(v) is dict):
         return False
-    v358 = v.get("listChanged", _MISSING)
-    if v358 is not _MISSING:
+    if "listChanged" in v:
+        v358 = v["listChanged"]
         if not (type(v358) is bool):
             return False
 
@@ -3402,12 +3401,12 @@ def d167(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesResources."""
     if not (type(v) is dict):
         return False
-    v360 = v.get("listChanged", _MISSING)
-    if v360 is not _MISSING:
+    if "listChanged" in v:
+        v360 = v["listChanged"]
         if not (type(v360) is bool):
             return False
-    v361 = v.get("subscribe", _MISSING)
-    if v361 is not _MISSING:
+    if "subscribe" in v:
+        v361 = v["subscribe"]
         if not (type(v361) is bool):
             return False
 
@@ -3418,8 +3417,8 @@ def d168(v: Any) -> bool:
     """Whether a value is a valid ServerCapabilitiesTools."""
     if not (type(v) is dict):
         return False
-    v363 = v.get("listChanged", _MISSING)
-    if v363 is not _MISSING:
+    if "listChanged" in v:
+        v363 = v["listChanged"]
         if not (type(v363) is bool):
             return False
 
@@ -3432,8 +3431,8 @@ def d169(v: Any) -> bool:
         return False
     if "type" not in v:
         return False
-    v253 = v.get("$schema", _MISSING)
-    if v253 is not _MISSING:
+    if "$schema" in v:
+        v253 = v["$schema"]
         if not (type(v253) is str):
             return False
     v254 = v["type"]
@@ -3447,8 +3446,8 @@ def d170(v: Any) -> bool:
     """Whether a value is a valid ToolOutputSchema."""
     if not (type(v) is dict):
         return False
-    v257 = v.get("$schema", _MISSING)
-    if v257 is not _MISSING:
+    if "$schema" in v:
+        v257 = v["$schema"]
         if not (type(v257) is str):
             return False
 

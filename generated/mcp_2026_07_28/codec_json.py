@@ -1310,7 +1310,7 @@ class Decoder:
         if (
             self._slow
         ):  # the compiled validator decides, the full path explains what it refuses
-            compiled = self._compiled
+            compiled = self._compiling()
             return lambda data, extras=True: (
                 FULL if (value := compiled(data)) is _REFUSED else value
             )
@@ -1352,7 +1352,7 @@ class Decoder:
     def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
         if self._slow:
             compiled, explain, definition = (
-                self._compiled,
+                self._compiling(),
                 self._explain,
                 self.definition,
             )
@@ -1627,42 +1627,56 @@ class Decoder:
             return False
         return True
 
-    def _compiled(self, data: bytes) -> Any:
-        """The typed value of a document the compiled validator accepts, else _REFUSED (the
-        explaining path then decides, and says why)."""
-        try:
-            document = _PLAIN.decode(data)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            return _REFUSED
-        try:
-            if _suspect(data) or not self._accept(document):
-                return _REFUSED
-        except (
-            RecursionError
-        ):  # not reached within MAX_DEPTH; the explaining path decides
-            return _REFUSED
+    def _compiling(self) -> Callable[[bytes], Any]:
+        """The function giving the typed value of a document the compiled validator accepts,
+        else _REFUSED (the explaining path then decides, and says why). A closure over what it
+        reads, decided once per decoder: how the value is built, whether a depth scan is
+        needed; nothing looked up per document."""
+        plain, accept, expect, typed = (
+            _PLAIN.decode,
+            self._accept,
+            self._expect,
+            self._type,
+        )
+        suspect = _lone if self.definition in _BOUNDED else _suspect
         build = _BUILD.get(self.definition)
-        if (
-            build == "plain"
-        ):  # a type of plain JSON values only: the document is the value
-            return document
-        try:
-            if (
-                build == "convert"
-            ):  # a Struct: msgspec caches its type information on the class
-                value = msgspec.convert(document, self._type, strict=True)
-            else:  # msgspec's typed decoder (its type compiled once) reads the bytes again
-                value = self._fast.decode(data)
-        except (msgspec.ValidationError, msgspec.DecodeError):
-            # undeclared members of open objects, or stricter than the schema (1.0 for an
-            # integer under JSON Schema's rule): made from the document the validator accepted
+        convert, again, reread = msgspec.convert, self._fast.decode, self._convert
+
+        def compiled(data: bytes) -> Any:
             try:
-                value = self._convert(document)
-            except msgspec.ValidationError:
+                document = plain(data)
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 return _REFUSED
-        if self._expect is not None and type(value) is not self._expect:
-            return _REFUSED
-        return value
+            try:
+                if suspect(data) or not accept(document):
+                    return _REFUSED
+            except (
+                RecursionError
+            ):  # not reached within MAX_DEPTH; the explaining path decides
+                return _REFUSED
+            if (
+                build == "plain"
+            ):  # a type of plain JSON values only: the document is the value
+                return document
+            try:
+                if (
+                    build == "convert"
+                ):  # a Struct: msgspec caches its type information on the class
+                    value = convert(document, typed, strict=True)
+                else:  # msgspec's typed decoder (its type compiled once) reads the bytes again
+                    value = again(data)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                # undeclared members of open objects, or stricter than the schema (1.0 for an
+                # integer under JSON Schema's rule): made from the document the validator accepted
+                try:
+                    value = reread(document)
+                except msgspec.ValidationError:
+                    return _REFUSED
+            if expect is not None and type(value) is not expect:
+                return _REFUSED
+            return value
+
+        return compiled
 
     def _explain(self, data: bytes | str, lenient: bool) -> Decoded:
         checker = _CHECKER or _checker()
@@ -1848,6 +1862,24 @@ _BUILD: dict[str, str] = {
 }
 """How the typed value of a definition in _SLOW is made from its accepted document (the
 Python target's context decides: `plain`, `convert`, else the typed decoder)."""
+_DEPTHS: dict[str, int] = {
+    "LoggingLevel": 0,
+    "ProgressToken": 0,
+    "RequestId": 0,
+    "Role": 0,
+}
+"""How deep a valid document nests at most, for the definitions whose schema bounds it."""
+_BOUNDED: frozenset[str] = frozenset(
+    name for name, depth in _DEPTHS.items() if depth <= MAX_DEPTH
+)
+"""Definitions of _SLOW whose documents nest within MAX_DEPTH when valid: one the compiled
+validator accepts needs no depth scan (one nesting deeper is refused by it, then explained)."""
+
+
+def _lone(data: bytes) -> bool:
+    """Whether a document holds a lone surrogate escape where this msgspec reads one (none
+    without a backslash-u): what _suspect checks beside the depth."""
+    return _LONE_READ and b"\\u" in data and lone_surrogate_escape(data)
 
 
 def _number(text: str) -> int | float:
