@@ -14,7 +14,7 @@ derived cases, valid and invalid, and `--docs` generated valid documents per def
   (compiled once per definition, a `$ref` into the schema added once). Node process CPU time,
   rounds of ~0.25 s interleaved, the best reported (medians in the JSON).
 
-    .venv/bin/python bench/bench_schemas_ts.py [--docs 20] [--rounds 5] [--only NAME] [--json FILE]
+    .venv/bin/python bench/bench_schemas_ts.py [--docs 20] [--rounds 5] [--only NAME] [--json FILE] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -54,9 +54,10 @@ def _documents(support: Any, strategies: Any, cases: list[dict[str, Any]], per_d
     return list(labelled.values())
 
 
-def bench(schema_file: str, name: str, per_definition: int, rounds: int) -> dict[str, Any]:
+def bench(schema_file: str, name: str, per_definition: int, rounds: int, keep: Path | None = None) -> dict[str, Any]:
     schema_path = bench_schemas.SCHEMAS / schema_file
-    work = Path(tempfile.mkdtemp(prefix="bench_schemas_ts_"))
+    work = Path(tempfile.mkdtemp(prefix="bench_schemas_ts_")) if keep is None else keep / name
+    work.mkdir(parents=True, exist_ok=True)
     try:
         codec, support, strategies, cases = bench_schemas._specbind(schema_path, name, work)
         ts_dir = work / "out" / f"{name}-ts"
@@ -80,7 +81,8 @@ def bench(schema_file: str, name: str, per_definition: int, rounds: int) -> dict
         result |= {"name": name, "draft": reference["draft"], "documents": len(documents), "valid": sum(1 for *_, v in documents if v)}
         return result
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if keep is None:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def main() -> None:
@@ -89,6 +91,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", action="append", help="a spec name of bench_schemas.CHOSEN (repeatable)")
     parser.add_argument("--json", type=Path, help="write every figure as JSON")
+    parser.add_argument("--keep", type=Path, help="keep each schema's package and job (job.json: `node bench/bench_schemas_ts.mjs DIR/NAME/job.json`) under DIR, to profile")
     args = parser.parse_args()
     _peers.require(__file__, {"jsonschema": "jsonschema"})
     if not TSC.exists() or shutil.which("node") is None:
@@ -98,7 +101,7 @@ def main() -> None:
         if args.only and n not in args.only:
             continue
         print(f"... {n}", file=sys.stderr, flush=True)
-        results.append(bench(f, n, args.docs, args.rounds))
+        results.append(bench(f, n, args.docs, args.rounds, args.keep))
     if not results:
         raise SystemExit(f"no schema named {args.only}: choose from {', '.join(n for _, n in bench_schemas.CHOSEN)}")
     print(f"node {results[0]['node']}, ajv {results[0]['ajv']}")

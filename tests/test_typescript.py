@@ -268,3 +268,59 @@ def test_numbers_beside_tricky_strings_are_read_exactly(work: Path) -> None:
     result = agree.compare_documents("agui", work, extra, base=False)
     assert result["documents"] == len(extra) and 0 < result["accepted"] < len(extra)
     assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)
+
+
+# (number text, whether JSON.parse reads it as the exact reader does): the boundary of the
+# reader's one pass (`survey` in json.ts); the exact reader reads the others
+NUMBERS = [
+    ("0", True), ("-0", False), ("7", True), ("0.5", True), ("-1.25", True), ("3.141592653589793", True),
+    ("0.1234567890123456", True), ("123456789012.5", True), ("2.5e-1", True), ("1.5E-3", True), ("5e-324", True),
+    ("999999999999999", True), ("1234567890123456", True), ("9007199254740991", True), ("-9007199254740991", True),
+    ("1.0", False), ("-0.0", False), ("1e3", False), ("1.5e1", False), ("0.99999999999999999", False),
+    ("1.00000000000000001", False), ("99999999999999.999", False), ("1e400", False), ("-1e400", False), ("2e-400", False),
+    ("9007199254740992", False), ("-9007199254740992", False), ("9007199254740993", False), ("12345678901234567", False),
+    ("1" + "0" * 4301, False),
+]
+
+
+def test_json_parse_reads_only_what_it_reads_exactly(work: Path) -> None:
+    """The TypeScript reader gives a text to JSON.parse where every number in it is one JSON.parse
+    reads as the exact reader does (a fraction that is no integer, an integer up to 2^53 - 1) and
+    to the exact reader otherwise (`1.0`, a fraction rounding to an integer, beyond a double's
+    range, past 2^53 - 1): the same value both ways, at each side of the boundary; and both
+    bindings give the same verdict and errors on each."""
+    script = work / "numbers.mjs"
+    script.write_text(
+        "import { pathToFileURL } from 'node:url';\n"
+        "const J = await import(pathToFileURL(process.argv[2]).href);\n"
+        "const show = (v) => typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `B${v}` : v instanceof J.PyFloat ? `F${Object.is(v.value, -0) ? '-0' : v.value}`\n"
+        "  : v instanceof J.Refused ? `R${v.message}` : Array.isArray(v) ? `[${v.map(show).join(',')}]`\n"
+        "  : v !== null && typeof v === 'object' ? `{${J.keysOf(v).map((k) => k + ':' + show(v[k])).join(',')}}` : Object.is(v, -0) ? 'N-0' : `N${v}`;\n"
+        "const out = {};\n"
+        "for (const n of JSON.parse(process.argv[3])) {\n"
+        "  const text = `{\"a\":\"1.0 ${n}\",\"n\":[${n}],\"b\":1}`;\n"
+        "  let got;\n"
+        "  try { got = show(J.parseText(text)); } catch (e) { got = 'error ' + e.message; }\n"
+        "  let want;\n"
+        "  try { const r = J.exactParse(text); want = r.unreadable ? 'unreadable' : show(r.value); } catch (e) { want = 'error ' + e.message; }\n"
+        "  out[n] = { plain: !J.wasExact(), same: got === want || want === 'unreadable' };\n"
+        "}\n"
+        "const C = await import(pathToFileURL(process.argv[2].replace(/json\\.js$/, 'index.js')).href);\n"
+        "out.decoded = JSON.parse(process.argv[4]).map((t) => show(C.decode(t, 'RawEvent')));\n"
+        "console.log(JSON.stringify(out));\n",
+        encoding="utf-8",
+    )
+    texts = [n for n, _ in NUMBERS]
+    # decoded: every integer-valued float a number again, a member given twice its last value
+    raws = ['{"type":"RAW","event":{"a":1.0,"a":2.5,"b":[1.0,{"c":-0.0,"d":3e0}],"1":1e1}}', '{"type":"RAW","event":[1.0,2.0,"1.0",9007199254740993]}']
+    done = subprocess.run(["node", str(script), str(agree.built("agui") / "dist" / "src" / "json.js"), json.dumps(texts), json.dumps(raws)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found.pop("decoded") == ['{type:"RAW",event:{a:N2.5,b:[N1,{c:N-0,d:N3}],1:N10}}', '{type:"RAW",event:[N1,N2,"1.0",B9007199254740993]}']
+    assert {n: found[n]["plain"] for n in texts} == dict(NUMBERS)
+    assert [n for n in texts if not found[n]["same"]] == []
+    base = '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"1.0","timestamp":%s}'
+    extra = [(f"number:{n[:30]}", "Event", base % n) for n in texts] + [(f"number-in-array:{n[:30]}", "Event", '{"type":"RAW","event":[%s]}' % n) for n in texts]
+    result = agree.compare_documents("agui", work, extra, base=False)
+    assert 0 < result["accepted"] < len(extra)
+    assert result["differences"] == [], json.dumps(result["differences"][:3], indent=1, ensure_ascii=False)

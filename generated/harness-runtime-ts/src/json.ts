@@ -23,7 +23,7 @@ export const INT_DIGITS_LIMIT = 4300;
  * object lists the names that are array indices (`"0"`, `"12"`) first, whatever their place,
  * and every binding of this spec keeps the document's order (in errors, warnings, messages and
  * the sequence stage's "the same event"). Set by the exact reader on such objects only (the text
- * of any document with such a name takes it: `needsExact`); copied by object spread; read by
+ * of any document with such a name takes it: `survey`); copied by object spread; read by
  * `keysOf`. */
 export const ORDER: unique symbol = Symbol("document order");
 
@@ -201,9 +201,13 @@ export function codePoints(text: string, end: number = text.length): number {
   return n;
 }
 
+// String.prototype.isWellFormed (ES2024: Node 20, every current browser) says in native code
+// whether a string holds a lone surrogate; where it is missing, the regular expressions say it
+const WELL_FORMED = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+
 /** The code point index of the first lone surrogate of a string, or -1. */
 export function loneSurrogate(text: string): number {
-  if (!SURROGATE_RX.test(text)) return -1;
+  if (WELL_FORMED !== undefined ? WELL_FORMED.call(text) : !SURROGATE_RX.test(text)) return -1;
   const m = LONE_RX.exec(text);
   return m === null ? -1 : codePoints(text, m.index);
 }
@@ -220,35 +224,85 @@ export function escapeToken(token: string): string {
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
-/** Whether a text holds what JSON.parse cannot give exactly: a number with a fraction or an
- * exponent (`1.0`), a run of 16 digits (past 2^53), a surrogate escape. Strings are skipped with
- * a native search for their closing quote: digits in them are no number, and most of an event's
- * text is in them. An unterminated string is left to JSON.parse to refuse. */
-function needsExact(s: string): boolean {
-  let run = 0;
-  for (let i = 0, n = s.length; i < n; i++) {
+// what `survey` finds in a text
+const EXACT = 1; // JSON.parse would not give it as exactParse reads it: exactParse reads it
+const DEEP = 2; // it may nest deeper than MAX_DEPTH, or a string in it does not end: tooDeep's
+// own test decides, then exactParse reads it (such a text is not JSON unless it is too deep)
+
+/** One pass over a text: whether JSON.parse would give a value other than exactParse's (EXACT),
+ * and whether its arrays and objects may nest deeper than MAX_DEPTH (DEEP). JSON.parse differs
+ * on a number with a fraction or an exponent whose value is an integer (`1.0`, `1e3`: a PyFloat)
+ * or beyond a double's range, an integer past 2^53 - 1 (a bigint), `-0`, a surrogate escape, an
+ * object member named by an array index (ORDER); any other number it reads as exactParse does
+ * (`0.5`, `3.141592653589793`, a 16-digit integer up to 2^53 - 1: the same double). Strings are
+ * skipped with a native search for their closing quote (digits in them are no number, and most
+ * of a document's text is in them); the `[` and `{` outside them are counted as `deeper` counts
+ * them, so that a text nesting no deeper than MAX_DEPTH here is one tooDeep passes. */
+function survey(s: string): number {
+  let depth = 0;
+  let exact = false;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c === 0x22) {
       let j = s.indexOf('"', i + 1);
       for (;;) {
-        if (j < 0) return false;
+        if (j < 0) return DEEP;
         let k = j - 1;
         while (s.charCodeAt(k) === 0x5c) k--;
         if ((j - k) % 2 === 1) break; // an even number of backslashes before it: it closes
         j = s.indexOf('"', j + 1);
       }
       // a member name of digits alone: JavaScript would move it first (ORDER)
-      if (isDigit(s.charCodeAt(i + 1)) && j - i <= 11 && indexName(s, i + 1, j)) return true;
+      if (!exact && j - i <= 11 && isDigit(s.charCodeAt(i + 1)) && indexName(s, i + 1, j)) exact = true;
       i = j;
-      run = 0;
-    } else if (c >= 0x30 && c <= 0x39) {
-      if (++run >= 16) return true;
-    } else {
-      if (run && (c === 0x2e || c === 0x65 || c === 0x45)) return true;
-      run = 0;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return DEEP;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (depth) depth--;
+    } else if (c <= 0x39 && (c >= 0x30 || c === 0x2d)) {
+      // a number (in a JSON text, digits and `-` outside strings are numbers alone; in another
+      // text what is decided here does not matter: JSON.parse refuses it, exactParse reads it)
+      let j = c === 0x2d ? i + 1 : i;
+      const from = j;
+      let d = s.charCodeAt(j);
+      while (d >= 0x30 && d <= 0x39) d = s.charCodeAt(++j);
+      const whole = j - from;
+      let fraction = -1;
+      let nonzero = false;
+      let exponent = false;
+      if (d === 0x2e) {
+        const f = ++j;
+        d = s.charCodeAt(j);
+        while (d >= 0x30 && d <= 0x39) {
+          if (d !== 0x30) nonzero = true;
+          d = s.charCodeAt(++j);
+        }
+        fraction = j - f;
+      }
+      if (d === 0x65 || d === 0x45) {
+        exponent = true;
+        d = s.charCodeAt(++j);
+        if (d === 0x2b || d === 0x2d) d = s.charCodeAt(++j);
+        while (d >= 0x30 && d <= 0x39) d = s.charCodeAt(++j);
+      }
+      if (!exact) {
+        if (fraction < 0 && !exponent) {
+          // an integer: exact as a double up to 2^53 - 1 (16 digits, 9007199254740991); `-0` is
+          // the integer 0 (JSON.parse gives the double -0)
+          if (whole >= 16 ? whole > 16 || !Number.isSafeInteger(Number(s.slice(from, j))) : whole === 1 && c === 0x2d && s.charCodeAt(from) === 0x30) exact = true;
+        } else if (exponent || !nonzero || whole + fraction > 15) {
+          // 15 significant digits or fewer with a digit other than 0 in the fraction cannot
+          // round to an integer; any other float is asked its value
+          const v = Number(s.slice(i, j));
+          if (!Number.isFinite(v) || Number.isInteger(v)) exact = true;
+        }
+      }
+      i = j - 1;
     }
   }
-  return s.indexOf("\\u") >= 0 && SURROGATE_ESCAPE.test(s);
+  if (!exact && s.indexOf("\\u") >= 0 && SURROGATE_ESCAPE.test(s)) exact = true;
+  return exact ? EXACT : 0;
 }
 
 /** Whether the string s[from, to) is digits alone followed (after blanks) by a colon. */
@@ -270,6 +324,29 @@ function opens(s: string): number {
 }
 
 let lastExact = false;
+// the last document parseText read exactly, and where the PyFloats in it are (holder, key, flat)
+let lastRead: unknown = undefined;
+let lastFloats: unknown[] | null = null;
+
+/** A document `parseJson` just returned, read exactly (`wasExact`), with each integer-valued
+ * float in it a plain number again: changed in place, where the reader put them (the caller has
+ * the document alone); any other value is copied where it changes (`plain`). */
+export function plainDocument(value: unknown): unknown {
+  if (value instanceof PyFloat) return value.value;
+  if (value !== lastRead) return plain(value);
+  const floats = lastFloats;
+  lastRead = lastFloats = null;
+  if (floats !== null) {
+    for (let k = 0; k < floats.length; k += 2) {
+      const holder = floats[k] as Record<string | number, unknown>;
+      const key = floats[k + 1] as string | number;
+      const v = holder[key];
+      // a member given twice keeps its last value: the one recorded first may be gone
+      if (v instanceof PyFloat) holder[key] = v.value;
+    }
+  }
+  return value;
+}
 
 /** Whether the last document `parseJson` returned was read by `exactParse` (so may hold
  * `PyFloat` and `bigint` values). */
@@ -304,14 +381,16 @@ export function parseJson(data: Uint8Array | string, maxErrors: number | null = 
 /** A text known to be Unicode (decoded from UTF-8: no lone surrogate, no byte order mark
  * checked here) of `size` UTF-8 bytes (-1: not known yet; counted only when it matters). */
 export function parseText(text: string, size = -1, maxErrors: number | null = MAX_ERRORS): unknown {
-  // a text of MAX_DEPTH characters or fewer cannot open more; the size decides only where the
-  // text opens more arrays and objects than the limit
-  const open = text.length > MAX_DEPTH ? opens(text) : 0;
-  if (open > MAX_DEPTH && (size < 0 ? utf8Length(text) : size) > 2 * MAX_DEPTH && deeper(text, open)) {
-    const message = `nested deeper than ${MAX_DEPTH} arrays and objects`;
-    throw new JSONParseError(message, [["", "depth", message]]);
-  }
-  if (!needsExact(text)) {
+  const found = survey(text);
+  if (found === DEEP) {
+    // a text of MAX_DEPTH characters or fewer cannot open more; the size decides only where the
+    // text opens more arrays and objects than the limit
+    const open = text.length > MAX_DEPTH ? opens(text) : 0;
+    if (open > MAX_DEPTH && (size < 0 ? utf8Length(text) : size) > 2 * MAX_DEPTH && deeper(text, open)) {
+      const message = `nested deeper than ${MAX_DEPTH} arrays and objects`;
+      throw new JSONParseError(message, [["", "depth", message]]);
+    }
+  } else if (found === 0) {
     try {
       lastExact = false;
       return JSON.parse(text);
@@ -323,6 +402,8 @@ export function parseText(text: string, size = -1, maxErrors: number | null = MA
   if (/^[ \t\n\r]*$/.test(text)) throw new JSONParseError(text ? "a document of whitespace only: no JSON value" : "an empty document: no JSON value");
   lastExact = true;
   const doc = exactParse(text);
+  lastRead = doc.value;
+  lastFloats = doc.floats;
   if (doc.unreadable) {
     const [issues, count] = firstUnreadable(doc.value, maxErrors);
     if (count) throw new JSONParseError(issues.length ? issues[0]![2] : "numbers or strings this package cannot hold", issues, count);
@@ -407,130 +488,212 @@ class ScanError {
 /** A JSON text read the way CPython's `json` module reads it: the same values (integers apart
  * from integer-valued floats, exact big integers) and, for a text that is not JSON, the same
  * error at the same place. */
-export function exactParse(text: string): { value: unknown; unreadable: boolean } {
-  const s = text;
-  const n = s.length;
-  let flagged = false;
-  const ws = (i: number): number => {
-    while (i < n) {
+export function exactParse(text: string): { value: unknown; unreadable: boolean; floats: unknown[] | null } {
+  const reader = new ExactReader(text);
+  try {
+    const value = reader.document();
+    return { value, unreadable: reader.flagged, floats: reader.floats };
+  } catch (e) {
+    throw scanFailure(e, text);
+  }
+}
+
+/** exactParse's reader: one position (`at`) moved along the text, each value returned as it is
+ * read (no pair of value and position made per value: most documents it reads are small). */
+class ExactReader {
+  at = 0;
+  /** whether a lone surrogate escape or a number this package cannot hold was read */
+  flagged = false;
+  /** where a PyFloat was put: holder and key (an index or a member name), flat */
+  floats: unknown[] | null = null;
+  private readonly n: number;
+
+  constructor(private readonly s: string) {
+    this.n = s.length;
+  }
+
+  document(): unknown {
+    this.ws();
+    const v = this.value(1);
+    this.ws();
+    if (this.at !== this.n) throw new ScanError("Extra data", this.at);
+    return v;
+  }
+
+  private ws(): void {
+    const s = this.s;
+    let i = this.at;
+    for (;;) {
       const c = s.charCodeAt(i);
       if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
       else break;
     }
-    return i;
-  };
-  const stop = (i: number): never => {
-    throw new ScanError("Expecting value", i);
-  };
-  const str = (begin: number): [string, number] => {
-    const [out, end, lone] = readString(s, begin);
-    if (lone) flagged = true;
-    return [out, end];
-  };
-  const num = (start: number): [unknown, number] => {
-    let i = start;
-    const end = n - 1;
-    if (s.charCodeAt(i) === 0x2d) {
-      i++;
-      if (i > end) stop(start);
-    }
-    let c = s.charCodeAt(i);
-    if (c >= 0x31 && c <= 0x39) {
-      i++;
-      while (i <= end && isDigit(s.charCodeAt(i))) i++;
-    } else if (c === 0x30) i++;
-    else stop(start);
-    let isFloat = false;
-    if (i < end && s.charCodeAt(i) === 0x2e && isDigit(s.charCodeAt(i + 1))) {
-      isFloat = true;
-      i += 2;
-      while (i <= end && isDigit(s.charCodeAt(i))) i++;
-    }
-    if (i < end && ((c = s.charCodeAt(i)) === 0x65 || c === 0x45)) {
-      const eStart = i;
-      i++;
-      if (i < end && ((c = s.charCodeAt(i)) === 0x2d || c === 0x2b)) i++;
-      while (i <= end && isDigit(s.charCodeAt(i))) i++;
-      if (isDigit(s.charCodeAt(i - 1))) isFloat = true;
-      else i = eStart;
-    }
-    const token = s.slice(start, i);
-    if (isFloat) {
-      const v = Number(token);
-      if (!Number.isFinite(v)) {
-        flagged = true;
-        return [new Refused(s, start, i), i];
+    this.at = i;
+  }
+
+  /** The string whose opening quote is just before `at`. */
+  private str(): string {
+    const s = this.s;
+    const begin = this.at;
+    for (let j = begin; j < this.n; j++) {
+      const c = s.charCodeAt(j);
+      if (c === 0x22) {
+        this.at = j + 1;
+        return s.slice(begin, j);
       }
-      return [Number.isInteger(v) ? new PyFloat(v) : v, i];
+      if (c === 0x5c || c <= 0x1f) break;
     }
-    const digits = token.length - (token.charCodeAt(0) === 0x2d ? 1 : 0);
-    if (digits > INT_DIGITS_LIMIT) {
-      flagged = true;
-      return [new Refused(s, start, i, digits), i];
-    }
-    if (digits < 16) return [Number(token) || 0, i];
-    const big = BigInt(token);
-    return [big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big, i];
-  };
-  const value = (i: number, depth: number): [unknown, number] => {
-    if (i >= n) stop(i);
+    // an escape, a control character or no closing quote: the scanner's own reading
+    const [out, end, lone] = readString(s, begin);
+    if (lone) this.flagged = true;
+    this.at = end;
+    return out;
+  }
+
+  private value(depth: number): unknown {
+    const s = this.s;
+    const n = this.n;
+    const i = this.at;
+    if (i >= n) throw new ScanError("Expecting value", i);
     const c = s.charCodeAt(i);
-    if (c === 0x22) return str(i + 1);
+    if (c === 0x22) {
+      this.at = i + 1;
+      return this.str();
+    }
     if (c === 0x7b) {
       if (depth > 4 * MAX_DEPTH) throw new ScanError("JSON nested too deeply", i, true);
       const obj: Record<string, unknown> = {};
-      i = ws(i + 1);
-      if (i < n && s.charCodeAt(i) === 0x7d) return [obj, i + 1];
+      this.at = i + 1;
+      this.ws();
+      if (s.charCodeAt(this.at) === 0x7d) {
+        this.at++;
+        return obj;
+      }
       let order: string[] | null = null; // the names in document order, once one is an index
       for (;;) {
-        if (i >= n || s.charCodeAt(i) !== 0x22) throw new ScanError("Expecting property name enclosed in double quotes", i);
-        const [key, after] = str(i + 1);
-        i = ws(after);
-        if (i >= n || s.charCodeAt(i) !== 0x3a) throw new ScanError("Expecting ':' delimiter", i);
-        i = ws(i + 1);
-        const [v, next] = value(i, depth + 1);
-        if (order === null && INDEX_RX.test(key)) order = Object.keys(obj);
+        if (s.charCodeAt(this.at) !== 0x22) throw new ScanError("Expecting property name enclosed in double quotes", this.at);
+        this.at++;
+        const key = this.str();
+        this.ws();
+        if (s.charCodeAt(this.at) !== 0x3a) throw new ScanError("Expecting ':' delimiter", this.at);
+        this.at++;
+        this.ws();
+        const v = this.value(depth + 1);
+        if (v instanceof PyFloat) (this.floats ??= []).push(obj, key);
+        if (order === null && isDigit(key.charCodeAt(0)) && INDEX_RX.test(key)) order = Object.keys(obj);
         if (order !== null && !Object.prototype.hasOwnProperty.call(obj, key)) order.push(key);
-        setMember(obj, key, v);
-        i = ws(next);
-        if (i < n && s.charCodeAt(i) === 0x7d) {
+        if (key === "__proto__") setMember(obj, key, v);
+        else obj[key] = v;
+        this.ws();
+        const d = s.charCodeAt(this.at);
+        if (d === 0x7d) {
+          this.at++;
           if (order !== null) (obj as { [ORDER]?: string[] })[ORDER] = order;
-          return [obj, i + 1];
+          return obj;
         }
-        if (i >= n || s.charCodeAt(i) !== 0x2c) throw new ScanError("Expecting ',' delimiter", i);
-        i = ws(i + 1);
+        if (d !== 0x2c) throw new ScanError("Expecting ',' delimiter", this.at);
+        this.at++;
+        this.ws();
       }
     }
     if (c === 0x5b) {
       if (depth > 4 * MAX_DEPTH) throw new ScanError("JSON nested too deeply", i, true);
       const arr: unknown[] = [];
-      i = ws(i + 1);
-      if (i < n && s.charCodeAt(i) === 0x5d) return [arr, i + 1];
+      this.at = i + 1;
+      this.ws();
+      if (s.charCodeAt(this.at) === 0x5d) {
+        this.at++;
+        return arr;
+      }
       for (;;) {
-        const [v, next] = value(i, depth + 1);
+        const v = this.value(depth + 1);
+        if (v instanceof PyFloat) (this.floats ??= []).push(arr, arr.length);
         arr.push(v);
-        i = ws(next);
-        if (i < n && s.charCodeAt(i) === 0x5d) return [arr, i + 1];
-        if (i >= n || s.charCodeAt(i) !== 0x2c) throw new ScanError("Expecting ',' delimiter", i);
-        i = ws(i + 1);
+        this.ws();
+        const d = s.charCodeAt(this.at);
+        if (d === 0x5d) {
+          this.at++;
+          return arr;
+        }
+        if (d !== 0x2c) throw new ScanError("Expecting ',' delimiter", this.at);
+        this.at++;
+        this.ws();
       }
     }
-    if (c === 0x6e && i + 3 < n && s.startsWith("null", i)) return [null, i + 4];
-    if (c === 0x74 && i + 3 < n && s.startsWith("true", i)) return [true, i + 4];
-    if (c === 0x66 && i + 4 < n && s.startsWith("false", i)) return [false, i + 5];
-    if (c === 0x4e && i + 2 < n && s.startsWith("NaN", i)) throw new ScanError("NaN is not JSON", i, true);
-    if (c === 0x49 && i + 7 < n && s.startsWith("Infinity", i)) throw new ScanError("Infinity is not JSON", i, true);
-    if (c === 0x2d && i + 8 < n && s.startsWith("-Infinity", i)) throw new ScanError("-Infinity is not JSON", i, true);
-    return num(i);
-  };
-  try {
-    const start = ws(0);
-    const [v, end] = value(start, 1);
-    const rest = ws(end);
-    if (rest !== n) throw new ScanError("Extra data", rest);
-    return { value: v, unreadable: flagged };
-  } catch (e) {
-    throw scanFailure(e, s);
+    if (c === 0x6e && s.startsWith("null", i)) {
+      this.at = i + 4;
+      return null;
+    }
+    if (c === 0x74 && s.startsWith("true", i)) {
+      this.at = i + 4;
+      return true;
+    }
+    if (c === 0x66 && s.startsWith("false", i)) {
+      this.at = i + 5;
+      return false;
+    }
+    if (c === 0x4e && s.startsWith("NaN", i)) throw new ScanError("NaN is not JSON", i, true);
+    if (c === 0x49 && s.startsWith("Infinity", i)) throw new ScanError("Infinity is not JSON", i, true);
+    if (c === 0x2d && s.startsWith("-Infinity", i)) throw new ScanError("-Infinity is not JSON", i, true);
+    return this.num(i);
+  }
+
+  /** The number at `start`: an integer of fewer than 16 digits is summed as it is read; any
+   * other is made from its text. */
+  private num(start: number): unknown {
+    const s = this.s;
+    const n = this.n;
+    let i = start;
+    const negative = s.charCodeAt(i) === 0x2d;
+    if (negative) i++;
+    let c = s.charCodeAt(i);
+    let whole = 0;
+    if (c >= 0x31 && c <= 0x39) {
+      whole = c - 0x30;
+      c = s.charCodeAt(++i);
+      while (c >= 0x30 && c <= 0x39) {
+        whole = whole * 10 + (c - 0x30);
+        c = s.charCodeAt(++i);
+      }
+    } else if (c === 0x30) c = s.charCodeAt(++i);
+    else throw new ScanError("Expecting value", start);
+    const digitsEnd = i;
+    let isFloat = false;
+    // a fraction needs a digit after its point, an exponent a digit after its sign
+    if (c === 0x2e && isDigit(s.charCodeAt(i + 1))) {
+      isFloat = true;
+      i += 2;
+      while (isDigit(s.charCodeAt(i))) i++;
+      c = s.charCodeAt(i);
+    }
+    if ((c === 0x65 || c === 0x45) && i + 1 < n) {
+      let j = i + 1;
+      const sign = s.charCodeAt(j);
+      if ((sign === 0x2d || sign === 0x2b) && j + 1 < n) j++;
+      const from = j;
+      while (isDigit(s.charCodeAt(j))) j++;
+      if (j > from) {
+        isFloat = true;
+        i = j;
+      }
+    }
+    this.at = i;
+    if (isFloat) {
+      const v = Number(s.slice(start, i));
+      if (!Number.isFinite(v)) {
+        this.flagged = true;
+        return new Refused(s, start, i);
+      }
+      return Number.isInteger(v) ? new PyFloat(v) : v;
+    }
+    const digits = digitsEnd - start - (negative ? 1 : 0);
+    if (digits < 16) return negative && whole !== 0 ? -whole : whole;
+    if (digits > INT_DIGITS_LIMIT) {
+      this.flagged = true;
+      return new Refused(s, start, i, digits);
+    }
+    const big = BigInt(s.slice(start, i));
+    return big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big;
   }
 }
 
@@ -973,4 +1136,27 @@ function exactDumps(value: unknown): string {
 
 export function utf8(text: string): Uint8Array {
   return ENCODER.encode(text);
+}
+
+/** A value with every integer-valued float made a plain number again (what callers get). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function plain(value: any): any {
+  if (value instanceof PyFloat) return value.value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = plain(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  if (value !== null && typeof value === "object") {
+    let out: Record<string, unknown> | null = null;
+    for (const k of Object.keys(value)) {
+      const v = plain(value[k]);
+      if (v !== value[k]) setMember((out ??= { ...value }), k, v);
+    }
+    return out ?? value;
+  }
+  return value;
 }

@@ -21,7 +21,7 @@
  */
 
 import { DecodeError, EncodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, setMember, wasExact } from "./json.js";
+import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, plainDocument, setMember, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
 import { ACCEPT } from "./accept.js";
@@ -96,7 +96,7 @@ function strict(value: unknown, definition: string, exact: boolean, options: Dec
     pass.run(value, definition);
     if (pass.errorCount) throw new DecodeError(definition, pass.errors, pass.errorCount);
   }
-  return exact ? plain(value) : value;
+  return exact ? plainDocument(value) : value;
 }
 
 /** Leniently decode one JSON document: see the module comment. */

@@ -16,6 +16,8 @@ import { Issue } from "./errors.js";
 import { MAX_ERRORS, PyFloat, codePointOrder, escapeToken, isInt, jsonType, keysOf, numeric, pyDumps, pyRepr, setMember, showNumber } from "./json.js";
 import { DEFINITIONS } from "./schema_table.js";
 
+export { plain } from "./json.js";
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Node = { kind: string; loc?: string; [key: string]: any };
 
@@ -544,26 +546,4 @@ export class Validation {
     }
     return changed ? out : value;
   }
-}
-
-/** A value with every integer-valued float made a plain number again (what callers get). */
-export function plain(value: any): any {
-  if (value instanceof PyFloat) return value.value;
-  if (Array.isArray(value)) {
-    let out: any[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const v = plain(value[i]);
-      if (v !== value[i]) (out ??= value.slice())[i] = v;
-    }
-    return out ?? value;
-  }
-  if (value !== null && typeof value === "object") {
-    let out: Record<string, unknown> | null = null;
-    for (const k of Object.keys(value)) {
-      const v = plain(value[k]);
-      if (v !== value[k]) setMember((out ??= { ...value }), k, v);
-    }
-    return out ?? value;
-  }
-  return value;
 }
