@@ -75,6 +75,9 @@ def test_depth_bounds() -> None:
         "Pair": closed(left=ref("Leaf"), right=schema(types=["array"], items=ref("Leaf"))),  # 3
         "Open": {"kind": "object", "loc": "#", "closed": None, "fields": {}},
         "Any": schema(),
+        "AnyJson": {"kind": "any"},  # any JSON value: unbounded
+        "HoldsAny": closed(value={"kind": "any"}),
+        "OpenMap": {"kind": "map", "values": None},
         "Loop": schema(types=["array"], items=ref("Loop")),
         "Either": schema(any_of=[ref("Leaf"), ref("Pair")]),  # 3
         "Narrowed": schema(all_of=[ref("Open"), ref("Leaf")]),  # 1: the least of what it must satisfy
