@@ -493,8 +493,9 @@ class Decoder:
             self._look,
             _CLEAR,
             _EXAMINE,
-            self._rester(),
+            self._rest,
         )
+        reread, refusal = self._reread, msgspec.ValidationError
         if lenient:
             # a Decoded made without NamedTuple's Python-level __new__
             new, none = tuple.__new__, _NO_WARNINGS
@@ -507,7 +508,15 @@ class Decoder:
                             len(data) <= clear or not examine(value, data)
                         ):
                             return new(Decoded, (value, none, False, 0))
-                    # undeclared members, invalid, not bytes: see _rest
+                    # undeclared members of open objects, or invalid: the twins read the bytes again
+                    except refusal as exc:
+                        if data.__class__ is not bytes:
+                            return rest(data, exc, True)
+                        value = reread(data, exc, True)
+                        if value is FULL or value.__class__ in look:
+                            return rest(data, None, True)
+                        return new(Decoded, (value, none, False, 0))
+                    # invalid, not bytes: see _rest
                     except Exception as exc:
                         return rest(data, exc, True)
                     return rest(data, None, True)
@@ -519,7 +528,15 @@ class Decoder:
                     value = fast(data)
                     if len(data) <= clear or not examine(value, data):
                         return new(Decoded, (value, none, False, 0))
-                # undeclared members, invalid, not bytes: see _rest
+                # undeclared members of open objects, or invalid: the twins read the bytes again
+                except refusal as exc:
+                    if data.__class__ is not bytes:
+                        return rest(data, exc, True)
+                    value = reread(data, exc, True)
+                    if value is FULL:
+                        return rest(data, None, True)
+                    return new(Decoded, (value, none, False, 0))
+                # invalid, not bytes: see _rest
                 except Exception as exc:
                     return rest(data, exc, True)
                 return rest(data, None, True)
@@ -534,7 +551,15 @@ class Decoder:
                         len(data) <= clear or not examine(value, data)
                     ):
                         return value
-                # undeclared members, invalid, not bytes: see _rest
+                # undeclared members of open objects, or invalid: the twins read the bytes again
+                except refusal as exc:
+                    if data.__class__ is not bytes:
+                        return rest(data, exc, False)
+                    value = reread(data, exc, True)
+                    if value is FULL or value.__class__ in look:
+                        return rest(data, None, False)
+                    return value
+                # invalid, not bytes: see _rest
                 except Exception as exc:
                     return rest(data, exc, False)
                 return rest(data, None, False)
@@ -546,7 +571,15 @@ class Decoder:
                 value = fast(data)
                 if len(data) <= clear or not examine(value, data):
                     return value
-            # undeclared members, invalid, not bytes: see _rest
+            # undeclared members of open objects, or invalid: the twins read the bytes again
+            except refusal as exc:
+                if data.__class__ is not bytes:
+                    return rest(data, exc, False)
+                value = reread(data, exc, True)
+                if value is FULL:
+                    return rest(data, None, False)
+                return value
+            # invalid, not bytes: see _rest
             except Exception as exc:
                 return rest(data, exc, False)
             return rest(data, None, False)
@@ -600,10 +633,12 @@ class Decoder:
     def _rereader(self) -> Callable[[Any, msgspec.ValidationError, bool], Any]:
         """The reader of a document the classes refused (``exc``): the typed value where its
         only fault was undeclared members of open objects, else FULL. The twins differ from
-        the classes in nothing else: any other first fault is the document's own (the full
-        path explains it, no second read). msgspec names the object holding the first
-        undeclared member it met: at the top (no path), the shallow twins (the classes below
-        the top) may do; else, or when they refuse it too, the open twins.
+        the classes in nothing else, so a first fault of another kind is theirs too, met at
+        the same place: they refuse it and the full path explains it (the message is not
+        tested for the kind: on text past ASCII that test cost more than its saving on
+        valid documents). msgspec names the object holding the first undeclared member it
+        met: at the top (no path), the shallow twins (the classes below the top) may do;
+        else, or when they refuse it too, the open twins.
 
         What the twins read is followed by a read of the document as plain JSON, which refuses
         in the members they skipped what this package refuses (bytes that are not UTF-8,
@@ -625,14 +660,7 @@ class Decoder:
             _SKIPPED,
             _ADOPT,
         )
-        unknown, at, kept, refused, lone, short = (
-            _UNKNOWN,
-            _AT,
-            _JSON,
-            _refused,
-            _LONE_READ,
-            _SHORT,
-        )
+        at, kept, refused, lone, short = _AT, _JSON, _refused, _LONE_READ, _SHORT
         top: Any = (
             None  # the shallow and the open twins' readers, made when first needed
         )
@@ -640,12 +668,9 @@ class Decoder:
 
         def reread(data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
             nonlocal top, whole
-            message = exc.args[0]
-            if not message.startswith(unknown):
-                return FULL
             try:
                 value = None
-                if top_type is not None and at not in message:
+                if top_type is not None and at not in exc.args[0]:
                     if top is None:
                         top = _reader_of(top_type).decode
                     try:
@@ -695,32 +720,6 @@ class Decoder:
             return value
 
         return reread
-
-    def _rester(self) -> Callable[[Any, Exception | None, bool], Any]:
-        """The hot path's ``rest``: ``_rest``, or, where an open object is reachable, a closure
-        that answers a document of bytes with undeclared members (msgspec's ValidationError)
-        itself, re-read without _rest's tests and attribute reads (their other faults: _rest).
-        """
-        reread, look, slow, explain = (
-            self._reread,
-            self._look,
-            self._rest,
-            self._explain,
-        )
-        if reread is _not_open:
-            return slow
-        refusal, new, none = msgspec.ValidationError, tuple.__new__, _NO_WARNINGS
-
-        def rest(data: Any, exc: Exception | None, lenient: bool) -> Any:
-            if exc.__class__ is not refusal or data.__class__ is not bytes:
-                return slow(data, exc, lenient)
-            value = reread(data, exc, True)
-            if value is not FULL and value.__class__ not in look:
-                return new(Decoded, (value, none, False, 0)) if lenient else value
-            found = explain(data, lenient)
-            return found if lenient else found.value
-
-        return rest
 
     def _convert(self, document: Any) -> Any:
         """The typed value of a parsed document the schema accepts (ValidationError where the
@@ -1002,8 +1001,6 @@ def _reader_of(of: Any) -> msgspec.json.Decoder[Any]:
 
 _AT = " - at `"
 """What msgspec writes before the path of a refused value below the top of a document."""
-_UNKNOWN = "Object contains unknown field"
-"""How msgspec's refusal of an undeclared member begins."""
 _MEMBERS: msgspec.json.Decoder[dict[str, msgspec.Raw]] = msgspec.json.Decoder(
     dict[str, msgspec.Raw]
 )
