@@ -592,22 +592,28 @@ class ExactReader {
     this.at = i;
   }
 
-  /** The string whose opening quote is just before `at`: a string of its own (`cut`), or for a
-   * member `name` a view into the text (an object keeps the engine's own copy of a member name:
-   * the view is let go when the object has its member). */
-  private str(name = false): string {
-    const s = this.s;
+  /** The string whose opening quote is just before `at`, a string of its own (`cut`). */
+  private str(): string {
     const begin = this.at;
-    for (let j = begin; j < this.n; j++) {
-      const c = s.charCodeAt(j);
-      if (c === 0x22) {
-        this.at = j + 1;
-        return name ? s.slice(begin, j) : cut(s, begin, j);
-      }
-      if (c === 0x5c || c <= 0x1f) break;
-    }
-    // an escape, a control character or no closing quote: the scanner's own reading
-    const [out, end, lone] = readString(s, begin, !name);
+    const j = plainEnd(this.s, begin, this.n);
+    if (j < 0) return this.escaped(begin, true);
+    this.at = j + 1;
+    return cut(this.s, begin, j);
+  }
+
+  /** The member name whose opening quote is just before `at`: a view into the text, which the
+   * object does not keep (it holds V8's own copy of each member name). */
+  private name(): string {
+    const begin = this.at;
+    const j = plainEnd(this.s, begin, this.n);
+    if (j < 0) return this.escaped(begin, false);
+    this.at = j + 1;
+    return this.s.slice(begin, j);
+  }
+
+  /** An escape, a control character or no closing quote: the scanner's own reading. */
+  private escaped(begin: number, own: boolean): string {
+    const [out, end, lone] = readString(this.s, begin, own);
     if (lone) this.flagged = true;
     this.at = end;
     return out;
@@ -636,7 +642,7 @@ class ExactReader {
       for (;;) {
         if (s.charCodeAt(this.at) !== 0x22) throw new ScanError("Expecting property name enclosed in double quotes", this.at);
         this.at++;
-        const key = this.str(true);
+        const key = this.name();
         this.ws();
         if (s.charCodeAt(this.at) !== 0x3a) throw new ScanError("Expecting ':' delimiter", this.at);
         this.at++;
@@ -758,6 +764,17 @@ class ExactReader {
     const big = BigInt(s.slice(start, i));
     return big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big;
   }
+}
+
+/** Where the string whose opening quote is just before `begin` closes when it holds no escape
+ * and no control character, else -1. */
+function plainEnd(s: string, begin: number, n: number): number {
+  for (let j = begin; j < n; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 0x22) return j;
+    if (c === 0x5c || c <= 0x1f) return -1;
+  }
+  return -1;
 }
 
 /** The string whose opening quote is just before `begin`, read as CPython's scanner reads it:
