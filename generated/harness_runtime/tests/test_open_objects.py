@@ -153,6 +153,54 @@ def _at_value(value: Any, document: Any, pointer: str) -> Any:
     return value
 
 
+# what takes the place of an open object in `test_another_fault_is_refused_beside_a_member`
+NOT_OBJECTS: tuple[Any, ...] = (12345, "x", [], True)
+
+
+def _faults() -> list[tuple[str, str, bytes]]:
+    """(definition, pointer, document): each of CASES with its open object's place holding no
+    object (the first of NOT_OBJECTS the schema refuses there) and an undeclared member beside
+    it in the object that holds it; at the top, the document is that value alone."""
+    out: list[tuple[str, str, bytes]] = []
+    for definition, document, pointer, admitted in CASES:
+        for wrong in NOT_OBJECTS:
+            copy = json.loads(json.dumps(document))
+            if pointer:
+                parent, _, last = pointer.rpartition("/")
+                holder = _at(copy, parent)
+                if isinstance(holder, list):
+                    break
+                holder[last.replace("~1", "/").replace("~0", "~")] = wrong
+                holder[EXTRA] = admitted
+            else:
+                copy = wrong
+            if not reference_validator(definition).is_valid(copy):
+                out.append((definition, pointer, encode_document(copy)))
+                break
+    return out
+
+
+FAULTS = _faults()
+
+
+@pytest.mark.parametrize(
+    "definition, pointer, data", FAULTS, ids=[f"{d}:{p or '/'}" for d, p, _ in FAULTS]
+)
+def test_another_fault_is_refused_beside_a_member(
+    definition: str, pointer: str, data: bytes
+) -> None:
+    """The classes' refusal is not sorted by msgspec's message: a fault of another kind (an open
+    object's place holding no object, an undeclared member beside it) is the twins' too, and
+    the document is refused with the errors the full path finds, whichever read meets it first.
+    """
+    with pytest.raises(DecodeError) as refused:
+        codec_json.decode(data, definition)
+    assert refused.value.errors
+    with pytest.raises(DecodeError):
+        codec_json.decode_lenient(data, definition)
+    assert codec_json.decoder(definition).fast(data) is codec_json.FULL
+
+
 HOSTILE = {
     "beyond-a-double": b"1e400",
     "too-many-digits": b"1" * 5000,
