@@ -20,7 +20,7 @@ The plan is plain data (docs/targets.md, "The compiled validator"):
 
     {"functions": [{"name", "definition" | None, "var", "body": [op...]}],
      "entry": {definition: function}, "patterns": [...], "sets": [[...]], "values": [...],
-     "tags": [{tag: function}], "formats": [...], "depths": {definition: n}, "nodes": [function]}
+     "tags": [{tag: function}], "formats": [...], "depths": {definition: n}, "nodes": [[op...]]}
 
 `depths`: for the definitions whose schema bounds how deep their valid values nest, that bound
 (arrays and objects counted; `depth_bounds`): a target whose decoder refuses documents nesting
@@ -151,10 +151,10 @@ class _Planner:
             return [{**op, "var": v} for op in leaf]
         return [{"op": "call", "var": v, "fn": fn}]
 
-    def build(self, roots: list[str], nodes: list[dict[str, Any]]) -> dict[str, Any]:
+    def build(self, roots: list[str], nodes: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
         for name in roots:
             self.call(name)
-        compiled = [self.function(node) for node in nodes]
+        compiled = [self.node(node, var) for node, var in nodes]
         self.functions.sort(key=lambda f: (f["definition"] is None, self.numbers.get(f["definition"], 0), f["name"]))
         return {
             "functions": self.functions,
@@ -432,10 +432,11 @@ def _unevaluated(node: Any) -> bool:
     return False
 
 
-def accept_plan(table: dict[str, Any], integers: str, formats: bool, roots: list[str], nodes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def accept_plan(table: dict[str, Any], integers: str, formats: bool, roots: list[str], nodes: list[tuple[dict[str, Any], str]] | None = None) -> dict[str, Any]:
     """The compiled validator of a validation table for the definitions `roots` (and those
-    they reach); see the module docstring. `nodes`: subschemas also compiled as functions of
-    their own, named in `nodes` of the plan in the same order (a target's own use of them)."""
+    they reach); see the module docstring. `nodes`: subschemas also compiled, each to the ops
+    checking the variable named beside it, given in `nodes` of the plan in the same order (a
+    target's own use of them: they may call the plan's functions)."""
     return _Planner(table, integers, formats).build(roots, nodes or [])
 
 

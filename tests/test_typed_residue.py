@@ -4,7 +4,8 @@ generator/targets/python/residue.py) checks only what the model holds loosely an
 object asserts beside its fields. Where either refuses, the plain read and the whole compiled
 check decide, and the explaining path says why, so every verdict, value and error must be the
 one the path without the residue gives: held here on a toy schema that reaches every kind of
-residue (presence formulas of oneOf/anyOf/not over required, uniqueItems, if/then, a tagged
+residue (presence formulas of oneOf/anyOf/not over required, if/then/else whose branches reach
+into the fields of nested models, uniqueItems, if/then on a plain value, a tagged
 union with a compiled member, numbers under JSON Schema's integer rule in fields, arrays, maps
 and unions), on valid, invalid and integral-float documents."""
 
@@ -47,6 +48,14 @@ DOCUMENTS = [
     ("Root", {"version": 1, "items": [], "a": "x", "shape": {"type": "square", "side": 1, "labels": ["a", "b", "c", "d"]}}),
     ("Root", {"version": 1, "items": [], "a": "x", "shape": {"type": "triangle"}}),
     ("Root", {"version": 1, "items": [], "a": "x", "other": 1}),
+    ("Root", {"version": 1, "items": [{"name": "Ab"}], "b": True}),  # then: the pattern
+    ("Root", {"version": 1, "items": [{"name": "ab"}], "b": True}),
+    ("Root", {"version": 1, "items": [{"name": "Ab", "weight": 100.0}], "a": "x"}),  # else: the maximum
+    ("Root", {"version": 1, "items": [{"name": "Ab", "weight": 101}], "a": "x"}),
+    ("Root", {"version": 1, "items": [{"name": "Ab", "level": 7}], "a": "x"}),
+    ("Root", {"version": 1, "items": [{"name": "Ab", "level": 7.0}], "b": False}),
+    ("Root", {"version": 1, "items": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}], "a": "x"}),
+    ("Root", {"version": 1, "items": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}], "b": True}),
     ("item", {"weight": 1e400}),
     ("item", {"name": "n", "scores": [1e308, 2.0]}),
     ("item", {"name": "n", "meta": {"a": 1, "b": "x"}}),

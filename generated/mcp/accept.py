@@ -3260,75 +3260,20 @@ def s159(v: Any) -> bool:
 
 
 def s487(v: Any) -> bool:
-    if not (d129(v) or d44(v) or d1(v) or d139(v) or d138(v) or s488(v)):
-        return False
-
-    return True
-
-
-def s488(v: Any) -> bool:
     if not (type(v) is list):
         return False
-    for v489 in v:
-        if not d112(v489):
+    for v488 in v:
+        if not d112(v488):
             return False
 
     return True
 
 
-def s490(v: Any) -> bool:
-    if not (d130(v) or d3(v)):
-        return False
-
-    return True
-
-
-def s491(v: Any) -> bool:
-    if not (d130(v) or d3(v)):
-        return False
-
-    return True
-
-
-def s492(v: Any) -> bool:
-    if not (d129(v) or d44(v) or d1(v) or d139(v) or d138(v) or s493(v)):
-        return False
-
-    return True
-
-
-def s493(v: Any) -> bool:
+def s489(v: Any) -> bool:
     if not (type(v) is list):
         return False
-    for v494 in v:
-        if not d112(v494):
-            return False
-
-    return True
-
-
-def s495(v: Any) -> bool:
-    if not d34(v):
-        return False
-    if not (type(v) is dict):
-        return False
-    if "code" not in v or "data" not in v:
-        return False
-    v496 = v["code"]
-    if not (type(v496) is int or (type(v496) is float and v496.is_integer())):
-        return False
-    if not ((type(v496) is int or type(v496) is float) and v496 == -32042):
-        return False
-    v497 = v["data"]
-    if not (type(v497) is dict):
-        return False
-    if "elicitations" not in v497:
-        return False
-    v498 = v497["elicitations"]
-    if not (type(v498) is list):
-        return False
-    for v499 in v498:
-        if not d28(v499):
+    for v490 in v:
+        if not d112(v490):
             return False
 
     return True
@@ -3467,7 +3412,7 @@ def r22(v: Any) -> bool:
     does not check.
     """
     x97 = v.content
-    if not s487(x97):
+    if not (d129(x97) or d44(x97) or d1(x97) or d139(x97) or d138(x97) or s487(x97)):
         return False
 
     return True
@@ -3514,7 +3459,7 @@ def r31(v: Any) -> bool:
         if not r0(x45):
             return False
     x46 = v.resource
-    if not s490(x46):
+    if not (d130(x46) or d3(x46)):
         return False
 
     return True
@@ -3677,7 +3622,7 @@ def r93(v: Any) -> bool:
     """
     x129 = v.contents
     for x130 in x129:
-        if not s491(x130):
+        if not (d130(x130) or d3(x130)):
             return False
 
     return True
@@ -3700,7 +3645,7 @@ def r111(v: Any) -> bool:
     not check.
     """
     x74 = v.content
-    if not s492(x74):
+    if not (d129(x74) or d44(x74) or d1(x74) or d139(x74) or d138(x74) or s489(x74)):
         return False
 
     return True
@@ -3824,8 +3769,28 @@ def r140(v: Any) -> bool:
     its model does not check.
     """
     x143 = v.error
-    if not s495(x143):
+    if not d34(x143):
         return False
+    if not (type(x143) is dict):
+        return False
+    if "code" not in x143 or "data" not in x143:
+        return False
+    v491 = x143["code"]
+    if not (type(v491) is int or (type(v491) is float and v491.is_integer())):
+        return False
+    if not ((type(v491) is int or type(v491) is float) and v491 == -32042):
+        return False
+    v492 = x143["data"]
+    if not (type(v492) is dict):
+        return False
+    if "elicitations" not in v492:
+        return False
+    v493 = v492["elicitations"]
+    if not (type(v493) is list):
+        return False
+    for v494 in v493:
+        if not d28(v494):
+            return False
 
     return True
 

@@ -3500,151 +3500,20 @@ def s223(v: Any) -> bool:
 
 
 def s502(v: Any) -> bool:
-    if not (d48(v) or d8(v)):
-        return False
-
-    return True
-
-
-def s503(v: Any) -> bool:
-    if not (d142(v) or d44(v) or d1(v) or d151(v) or d150(v) or s504(v)):
-        return False
-
-    return True
-
-
-def s504(v: Any) -> bool:
     if not (type(v) is list):
         return False
-    for v505 in v:
-        if not d128(v505):
+    for v503 in v:
+        if not d128(v503):
             return False
-
-    return True
-
-
-def s506(v: Any) -> bool:
-    if not (d143(v) or d3(v)):
-        return False
-
-    return True
-
-
-def s507(v: Any) -> bool:
-    if not (d48(v) or d39(v)):
-        return False
 
     return True
 
 
 def s508(v: Any) -> bool:
-    if not d36(v):
-        return False
-    if not (type(v) is dict):
-        return False
-    if "code" not in v:
-        return False
-    v509 = v["code"]
-    if not (type(v509) is int or (type(v509) is float and v509.is_integer())):
-        return False
-    if not ((type(v509) is int or type(v509) is float) and v509 == -32020):
-        return False
-
-    return True
-
-
-def s510(v: Any) -> bool:
-    if not d36(v):
-        return False
-    if not (type(v) is dict):
-        return False
-    if "code" not in v or "data" not in v:
-        return False
-    v511 = v["code"]
-    if not (type(v511) is int or (type(v511) is float and v511.is_integer())):
-        return False
-    if not ((type(v511) is int or type(v511) is float) and v511 == -32021):
-        return False
-    v512 = v["data"]
-    if not (type(v512) is dict):
-        return False
-    if "requiredCapabilities" not in v512:
-        return False
-    v513 = v512["requiredCapabilities"]
-    if not d12(v513):
-        return False
-
-    return True
-
-
-def s514(v: Any) -> bool:
-    if not (d143(v) or d3(v)):
-        return False
-
-    return True
-
-
-def s515(v: Any) -> bool:
-    if not (d48(v) or d107(v)):
-        return False
-
-    return True
-
-
-def s516(v: Any) -> bool:
-    if not (d142(v) or d44(v) or d1(v) or d151(v) or d150(v) or s517(v)):
-        return False
-
-    return True
-
-
-def s517(v: Any) -> bool:
     if not (type(v) is list):
         return False
-    for v518 in v:
-        if not d128(v518):
-            return False
-
-    return True
-
-
-def s519(v: Any) -> bool:
-    if not d36(v):
-        return False
-    if not (type(v) is dict):
-        return False
-    if "code" not in v or "data" not in v:
-        return False
-    v520 = v["code"]
-    if not (type(v520) is int or (type(v520) is float and v520.is_integer())):
-        return False
-    if not ((type(v520) is int or type(v520) is float) and v520 == -32022):
-        return False
-    v521 = v["data"]
-    if not (type(v521) is dict):
-        return False
-    if "requested" not in v521 or "supported" not in v521:
-        return False
-    v522 = v521["requested"]
-    if not (type(v522) is str):
-        return False
-    v523 = v521["supported"]
-    if not (type(v523) is list):
-        return False
-    for v524 in v523:
-        if not (type(v524) is str):
-            return False
-
-    return True
-
-
-def s525(v: Any) -> bool:
-    if not (type(v) is list):
-        return False
-    if len(v) > 100:
-        return False
-    for v526 in v:
-        if not (type(v526) is str):
+    for v509 in v:
+        if not d128(v509):
             return False
 
     return True
@@ -3693,7 +3562,7 @@ def r9(v: Any) -> bool:
     model does not check.
     """
     x47 = v.result
-    if not s502(x47):
+    if not (d48(x47) or d8(x47)):
         return False
 
     return True
@@ -3749,7 +3618,7 @@ def r23(v: Any) -> bool:
     does not check.
     """
     x76 = v.content
-    if not s503(x76):
+    if not (d142(x76) or d44(x76) or d1(x76) or d151(x76) or d150(x76) or s502(x76)):
         return False
 
     return True
@@ -3796,7 +3665,7 @@ def r33(v: Any) -> bool:
         if not r0(x40):
             return False
     x41 = v.resource
-    if not s506(x41):
+    if not (d143(x41) or d3(x41)):
         return False
 
     return True
@@ -3829,7 +3698,7 @@ def r40(v: Any) -> bool:
     model does not check.
     """
     x113 = v.result
-    if not s507(x113):
+    if not (d48(x113) or d39(x113)):
         return False
 
     return True
@@ -3840,7 +3709,16 @@ def r41(v: Any) -> bool:
     does not check.
     """
     x114 = v.error
-    if not s508(x114):
+    if not d36(x114):
+        return False
+    if not (type(x114) is dict):
+        return False
+    if "code" not in x114:
+        return False
+    v504 = x114["code"]
+    if not (type(v504) is int or (type(v504) is float and v504.is_integer())):
+        return False
+    if not ((type(v504) is int or type(v504) is float) and v504 == -32020):
         return False
 
     return True
@@ -3904,7 +3782,24 @@ def r84(v: Any) -> bool:
     holds what its model does not check.
     """
     x139 = v.error
-    if not s510(x139):
+    if not d36(x139):
+        return False
+    if not (type(x139) is dict):
+        return False
+    if "code" not in x139 or "data" not in x139:
+        return False
+    v505 = x139["code"]
+    if not (type(v505) is int or (type(v505) is float and v505.is_integer())):
+        return False
+    if not ((type(v505) is int or type(v505) is float) and v505 == -32021):
+        return False
+    v506 = x139["data"]
+    if not (type(v506) is dict):
+        return False
+    if "requiredCapabilities" not in v506:
+        return False
+    v507 = v506["requiredCapabilities"]
+    if not d12(v507):
         return False
 
     return True
@@ -3947,7 +3842,7 @@ def r107(v: Any) -> bool:
     """
     x152 = v.contents
     for x153 in x152:
-        if not s514(x153):
+        if not (d143(x153) or d3(x153)):
             return False
 
     return True
@@ -3958,7 +3853,7 @@ def r108(v: Any) -> bool:
     model does not check.
     """
     x159 = v.result
-    if not s515(x159):
+    if not (d48(x159) or d107(x159)):
         return False
 
     return True
@@ -3981,7 +3876,7 @@ def r127(v: Any) -> bool:
     not check.
     """
     x72 = v.content
-    if not s516(x72):
+    if not (d142(x72) or d44(x72) or d1(x72) or d151(x72) or d150(x72) or s508(x72)):
         return False
 
     return True
@@ -4056,8 +3951,31 @@ def r152(v: Any) -> bool:
     what its model does not check.
     """
     x172 = v.error
-    if not s519(x172):
+    if not d36(x172):
         return False
+    if not (type(x172) is dict):
+        return False
+    if "code" not in x172 or "data" not in x172:
+        return False
+    v510 = x172["code"]
+    if not (type(v510) is int or (type(v510) is float and v510.is_integer())):
+        return False
+    if not ((type(v510) is int or type(v510) is float) and v510 == -32022):
+        return False
+    v511 = x172["data"]
+    if not (type(v511) is dict):
+        return False
+    if "requested" not in v511 or "supported" not in v511:
+        return False
+    v512 = v511["requested"]
+    if not (type(v512) is str):
+        return False
+    v513 = v511["supported"]
+    if not (type(v513) is list):
+        return False
+    for v514 in v513:
+        if not (type(v514) is str):
+            return False
 
     return True
 
@@ -4067,8 +3985,13 @@ def r159(v: Any) -> bool:
     model does not check.
     """
     x60 = v.values
-    if not s525(x60):
+    if not (type(x60) is list):
         return False
+    if len(x60) > 100:
+        return False
+    for v515 in x60:
+        if not (type(v515) is str):
+            return False
 
     return True
 

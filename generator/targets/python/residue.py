@@ -26,15 +26,18 @@ The plan (printed by templates/python/accept.py.j2 as `RESIDUE`):
 
     {"functions": [{"name", "definition", "body": [op...]}], "entry": {definition: function}}
 
-ops: `check` (`var`, `fn`: a compiled validator's function, filled in once the accept plan has
-compiled `node`), `residue` (`var`, `fn`), `attr` (`var`, `attr`, `item`, `optional`, `body`:
+ops: `check` (`var`, `body`: the compiled validator's ops checking `var` by the subschema, filled
+in once the accept plan has compiled it), `residue` (`var`, `fn`), `attr` (`var`, `attr`, `item`, `optional`, `body`:
 the field's value, when present), `each` (`var`, `item`, `index` or None, `body`: every item of
 a list), `values` (`key`, `item`: every member of a dict), `integral` (`var`, `of` and `attr`,
 `index` or `key`: under JSON Schema's integer rule, an integral float stored back as the integer
 where it was read from, as the plain read's hook makes it), `when` (`var`, `tests`, `body`: a union member told apart by
 its Python type), `presence` (`var`, `formula`: `{"has": attr}`, `{"all"|"any"|"one": [...]}`,
 `{"not": f}`, `{"true": bool}`), `when_class` (`var`, `cls`, `body`: a tagged union's member,
-told apart by its class).
+told apart by its class); and, for what an object's `checks` assert of its fields' values
+(`shaped`: a subschema read off the model), `false`, `any`/`one` (`fns`), `none` (`fn`: not),
+`cond` (`fn`, `then`, `else`), whose functions (`q...`, `definition` None) check a subschema on
+the typed value.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ Op = dict[str, Any]
 _OWN = {"kind", "loc", "types", "properties", "additional_properties", "required", "prefix_keyword", "items_keyword", "dependencies_keyword"}
 # keys of a subschema of `checks` that a presence formula can state
 _PRESENCE = {"kind", "loc", "types", "required", "all_of", "any_of", "one_of", "not"}
+# keys of a subschema of `checks` checked on the typed value itself (`shaped`)
+_SHAPED = _PRESENCE | {"properties", "additional_properties", "if", "then", "else", "items", "min_items", "max_items", "unique_items"}
 _SCALARS = (M.TString, M.TInteger, M.TBoolean, M.TConst, M.TEnum)
 
 
@@ -115,7 +120,7 @@ class _Residues:
         ops: list[Op] = []
         if d.checks is not None:
             node = d.checks
-            if set(node) - _OWN - _PRESENCE or node.get("kind") != "schema" or node.get("pattern_properties"):
+            if set(node) - _OWN - _SHAPED or node.get("kind") != "schema" or node.get("pattern_properties"):
                 return None
             if "types" in node and "object" not in node["types"]:
                 return None
@@ -125,10 +130,14 @@ class _Residues:
             properties = node.get("properties") or {}
             if set(properties) != {f.wire for f in d.fields}:
                 return None
-            formula = self.formula({k: v for k, v in node.items() if k not in ("properties", "additional_properties")}, d, tag)
-            if formula is None:
-                return None
-            if formula != {"true": True}:
+            rest = {k: x for k, x in node.items() if k not in ("properties", "additional_properties")}
+            formula = self.formula(rest, d, tag)
+            if formula is None:  # it asserts more than presence: checked on the value's fields
+                found = self.shaped_object(rest, d, v)
+                if found is None:
+                    return None
+                ops += found
+            elif formula != {"true": True}:
                 ops.append({"op": "presence", "var": v, "formula": formula})
         for f in d.fields:
             if f.wire == tag:
@@ -181,6 +190,159 @@ class _Residues:
             return {"true": True}
         return parts[0] if len(parts) == 1 else {"all": parts}
 
+    # -- a subschema on a typed value ----------------------------------------------------------
+
+    def shaped(self, node: dict[str, Any], t: M.TypeExpr, v: str, depth: int = 0) -> list[Op] | None:
+        """The ops checking the subschema `node` on the value of type `t` the typed read made
+        (held in `v`; the typed read has checked `t` there): the compiled validator's own ops
+        where that value is plain JSON; on a model, its keywords through the model's fields
+        (None where a keyword cannot be read off a model)."""
+        if depth > 8:
+            return None
+        if node.get("bool") is True:
+            return []
+        if node.get("bool") is False:
+            return [{"op": "false", "var": v}]
+        t = self.resolved(t)
+        if self.plain(t):
+            return [self.check(node, v)]
+        if node.get("kind") == "ref" or node.get("kind") == "schema" and set(node) <= {"kind", "loc", "ref"} and "ref" in node:
+            name = node.get("name") or node["ref"]
+            if isinstance(t, M.TRef) and t.name == name:
+                return []  # the value is of that definition: its residue is checked where it is held
+            return self.shaped(self.table_node(name), t, v, depth + 1)
+        if node.get("kind") != "schema" or set(node) - _OWN - _SHAPED or node.get("pattern_properties"):
+            return None
+        if isinstance(t, M.TRef) and isinstance(self.ir.defs[t.name], M.ObjectDef):
+            return self.shaped_object(node, self.ir.defs[t.name], v, depth)  # type: ignore[arg-type]
+        if isinstance(t, M.TArray) or isinstance(t, M.TSchema) and t.items is not None:
+            return self.shaped_array(node, t.items, v, depth)  # type: ignore[arg-type]
+        return None
+
+    def shaped_object(self, node: dict[str, Any], d: M.ObjectDef, v: str, depth: int = 0) -> list[Op] | None:
+        if set(node) - _OWN - _SHAPED or {"items", "min_items", "max_items", "unique_items"} & set(node) or node.get("pattern_properties"):
+            return None
+        if "types" in node and "object" not in node["types"]:
+            return [{"op": "false", "var": v}]
+        tag = d.tags[0][0] if d.tags else None
+        ops: list[Op] = []
+        present = []
+        for wire in node.get("required") or ():
+            f = d.field(wire)
+            if f is None:  # never a member of the value the typed read made (it refuses undeclared ones)
+                return [{"op": "false", "var": v}]
+            if not f.required and wire != tag:
+                present.append({"has": self.field_name(wire)})
+        if present:
+            ops.append({"op": "presence", "var": v, "formula": present[0] if len(present) == 1 else {"all": present}})
+        for wire, sub in (node.get("properties") or {}).items():
+            f = d.field(wire)
+            if f is None:
+                continue  # absent from every value the typed read made
+            if wire == tag:
+                return None
+            x = self.fresh()
+            body = self.shaped(sub, f.type, x, depth + 1)
+            if body is None:
+                return None
+            if body:
+                ops.append({"op": "attr", "var": v, "attr": self.field_name(wire), "item": x, "optional": not f.required, "body": body})
+        t = M.TRef(d.name, d.loc)
+        return self.applicators(node, t, v, ops, depth)
+
+    def shaped_array(self, node: dict[str, Any], items: M.TypeExpr, v: str, depth: int) -> list[Op] | None:
+        if set(node) - _OWN - _SHAPED or {"properties", "required", "additional_properties"} & set(node):
+            return None
+        if "types" in node and "array" not in node["types"]:
+            return [{"op": "false", "var": v}]
+        ops: list[Op] = []
+        counted: dict[str, Any] = {k: node[k] for k in ("min_items", "max_items", "unique_items") if k in node}
+        if counted:
+            if "unique_items" in counted and not self.plain(self.resolved(items)):
+                return None
+            ops.append(self.check({"kind": "schema", "loc": node.get("loc", ""), **counted}, v))
+        if "items" in node:
+            x = self.fresh()
+            body = self.shaped(node["items"], items, x, depth + 1)
+            if body is None:
+                return None
+            if body:
+                ops.append({"op": "each", "var": v, "item": x, "index": None, "body": body})
+        return self.applicators(node, M.TArray("", items), v, ops, depth)
+
+    def applicators(self, node: dict[str, Any], t: M.TypeExpr, v: str, ops: list[Op], depth: int) -> list[Op] | None:
+        """`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else` of a subschema, on the typed value."""
+        for sub in node.get("all_of", ()):
+            found = self.shaped(sub, t, v, depth + 1)
+            if found is None:
+                return None
+            ops += found
+        d = self.ir.defs[t.name] if isinstance(t, M.TRef) else None
+        if isinstance(d, M.ObjectDef):  # what is only about presence: one expression, no calls
+            tag = d.tags[0][0] if d.tags else None
+            node = dict(node)
+            for key, word in (("any_of", "any"), ("one_of", "one"), ("not", "not")):
+                if key in node:
+                    subs = [self.formula(sub, d, tag) for sub in (node[key] if key != "not" else [node[key]])]
+                    if all(sub is not None for sub in subs):
+                        ops.append({"op": "presence", "var": v, "formula": {word: subs} if key != "not" else {"not": subs[0]}})
+                        del node[key]
+        for key, word in (("any_of", "any"), ("one_of", "one")):
+            if key in node:
+                fns = [self.verdict(sub, t, depth) for sub in node[key]]
+                if any(fn is None for fn in fns):
+                    return None
+                ops.append({"op": word, "var": v, "fns": fns})
+        if "not" in node:
+            fn = self.verdict(node["not"], t, depth)
+            if fn is None:
+                return None
+            ops.append({"op": "none", "var": v, "fn": fn})
+        if "if" in node:
+            fn = self.verdict(node["if"], t, depth)
+            then = self.shaped(node["then"], t, v, depth + 1) if "then" in node else []
+            otherwise = self.shaped(node["else"], t, v, depth + 1) if "else" in node else []
+            if fn is None or then is None or otherwise is None:
+                return None
+            if then or otherwise:
+                ops.append({"op": "cond", "var": v, "fn": fn, "then": then, "else": otherwise})
+        return ops
+
+    def verdict(self, node: dict[str, Any], t: M.TypeExpr, depth: int) -> str | None:
+        """A function of its own answering whether the typed value satisfies `node`."""
+        body = self.shaped(node, t, "v", depth + 1)
+        if body is None:
+            return None
+        fn = self.fresh("q")
+        self.functions.append({"name": fn, "definition": None, "body": body})
+        return fn
+
+    def resolved(self, t: M.TypeExpr) -> M.TypeExpr:
+        while isinstance(t, M.TRef) and isinstance(self.ir.defs[t.name], M.AliasDef) and t.name not in self.recursive:
+            t = self.ir.defs[t.name].type  # type: ignore[union-attr]
+        return t
+
+    def plain(self, t: M.TypeExpr) -> bool:
+        """Whether the typed read makes a value of `t` plain JSON (no model, no StrEnum)."""
+        t = self.resolved(t)
+        if isinstance(t, (*_SCALARS, M.TNumber, M.TNull, M.TAny)):
+            return True
+        if isinstance(t, M.TSchema):
+            return t.items is None or self.plain(t.items)
+        if isinstance(t, M.TArray):
+            return self.plain(t.items)
+        if isinstance(t, M.TMap):
+            return t.values is None or self.plain(t.values)
+        if isinstance(t, M.TUnion):
+            return not t.discriminator and all(self.plain(m) for m in t.members)
+        return False
+
+    def table_node(self, name: str) -> dict[str, Any]:
+        """A definition's schema where a model is checked against it: an object's `checks`
+        (any other definition is not read off a model here)."""
+        d = self.ir.defs[name]
+        return dict(d.checks) if isinstance(d, M.ObjectDef) and d.checks is not None else {"kind": name}
+
     # -- types --------------------------------------------------------------------------------
 
     def type(self, t: M.TypeExpr, v: str, store: dict[str, str] | None = None) -> list[Op] | None:
@@ -207,7 +369,10 @@ class _Residues:
                     if store is None:
                         return None
                     ops.append({"op": "integral", "var": v, **store})
-            return [*ops, self.check(t.node, v)]
+            node = t.node
+            if t.items is not None:  # a list of exactly typed items, as the typed read made it
+                node = {k: x for k, x in node.items() if k not in ("items", "types")}
+            return [*ops, self.check(node, v)]
         if isinstance(t, M.TNumber):
             if not json_schema:
                 return []
@@ -305,33 +470,54 @@ class _Residues:
         return None
 
 
-def residue_plan(ir: M.IR, slow: list[str], recursive: set[str], field_name: Callable[[str], str], py: dict[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]], Callable[[list[str]], None]]:
-    """The residue plan of the definitions in `slow` (those that have one), the TSchema nodes its
-    `check` ops need compiled, and the function that fills in their compiled functions' names
-    (the accept plan's, in the nodes' order)."""
+def residue_plan(ir: M.IR, slow: list[str], recursive: set[str], field_name: Callable[[str], str], py: dict[str, str]) -> tuple[dict[str, Any], list[tuple[dict[str, Any], str]], Callable[[list[list[Op]]], None]]:
+    """The residue plan of the definitions in `slow` (those that have one), the subschemas its
+    `check` ops need compiled (each with the variable it checks), and the function that fills in
+    their compiled ops (the accept plan's, in the same order)."""
     r = _Residues(ir, slow, recursive, field_name, py)
     for name in slow:
         r.definition(name)
-    kept = sorted((f for f in r.functions if r.entry.get(f["definition"]) == f["name"]), key=lambda f: r.numbers[f["definition"]])
+    # the definitions' functions and the verdicts they call (a definition given up on may have
+    # made some that nothing calls)
+    named = {f["name"]: f for f in r.functions}
+    reached: dict[str, dict[str, Any]] = {}
+
+    def reach(fn: str) -> None:
+        if fn in reached:
+            return
+        reached[fn] = named[fn]
+        stack = list(named[fn]["body"])
+        while stack:
+            op = stack.pop()
+            for called in ([op["fn"]] if "fn" in op else []) + op.get("fns", []):
+                reach(called)
+            for key in ("body", "then", "else"):
+                stack += op.get(key) or []
+
+    for name, fn in r.entry.items():
+        if fn is not None:
+            reach(fn)
+    kept = sorted(reached.values(), key=lambda f: (r.numbers.get(f["definition"], len(r.numbers)), f["name"]))
     # a residue that is the whole check of the value gains nothing over the plain read and the
     # compiled check: such a definition keeps that path (its function serves references)
     whole = {f["definition"] for f in kept if [op["op"] for op in f["body"]] == ["check"] and f["body"][0]["var"] == "v"}
-    plan = {"functions": kept, "entry": {n: fn for n, fn in r.entry.items() if fn is not None and n not in whole and n in r.slow}}
+    plan: dict[str, Any] = {"functions": kept, "entry": {n: fn for n, fn in r.entry.items() if fn is not None and n not in whole and n in r.slow}}
     checks: list[Op] = []
 
     def walk(body: list[Op]) -> None:
         for op in body:
             if op["op"] == "check":
                 checks.append(op)
-            walk(op.get("body", []))
+            for key in ("body", "then", "else"):
+                walk(op.get(key) or [])
 
     for f in kept:
         walk(f["body"])
-    nodes = [r.nodes[op["node"]] for op in checks]
+    nodes = [(r.nodes[op["node"]], op["var"]) for op in checks]
 
-    def fill(names: list[str]) -> None:
-        for op, fn in zip(checks, names):
+    def fill(compiled: list[list[Op]]) -> None:
+        for op, body in zip(checks, compiled):
             op.pop("node")
-            op["fn"] = fn
+            op["body"] = body
 
     return plan, nodes, fill
