@@ -200,7 +200,7 @@ def test_a_comparison_check_fills_its_message(tmp_path: Path, target: list[str])
     """MCP 2026-07-28's CANCEL-SERVER-LISTEN check (`expect request method ==
     "subscriptions/listen"`) shares its rule with a track that fills {detail}: the check's finding
     ended `...of the client: ?`. A comparison's check now fills {actual}, {expected}, {field}
-    and {detail}, in both bindings."""
+    and {detail}, in both bindings; {ids} names the request the notification names."""
     import json
 
     if target:
@@ -216,3 +216,7 @@ def test_a_comparison_check_fills_its_message(tmp_path: Path, target: list[str])
     [finding] = json.loads(result.stdout)["violations"]
     assert finding["rule"] == "CANCEL-SERVER-LISTEN"
     assert finding["message"].endswith("of the client: request method is tools/call, not subscriptions/listen"), finding
+    # the notification has no id of its own: {ids} is the request it names (it printed
+    # "names request , which")
+    assert "names request 1, which" in finding["message"], finding
+    assert finding["ids"] == ["1"], finding

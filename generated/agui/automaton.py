@@ -1509,6 +1509,10 @@ class Automaton:
                     )
                     repeated = sorted(v for v, n in counted.items() if n > 1)
                     ids, total = tuple(repeated[:MAX_IDS]), len(repeated)
+                elif self._dialogue is not None and self._dialogue.about is not None:
+                    ids = (
+                        self._dialogue.about,
+                    )  # the request the message answers or names
                 shown: dict[str, Any] = {"index": i if names is None else names[i]}
                 if expect["op"] == "cmp":
                     shown.update(_sides(expect, target, self))

@@ -218,6 +218,9 @@ class Dialogue:
         self.request: dict[tuple[str, ...], Any] | None = (
             None  # what `request PATH` reads now
         )
+        # the id of that request, as a check's finding names it in {ids}: a notification that
+        # names a request (a cancellation) carries no id of its own
+        self.about: str | None = None
 
     # -- what rules read ------------------------------------------------------------------------
 
@@ -400,6 +403,7 @@ class Dialogue:
         if record is not None:
             self._choose(record, message, sender)
         self.request = None
+        self.about = None
         reference = _REFERENCES.get(type_)
         if reference is not None and not self._refer(reference, message, sender, type_):
             return
@@ -524,7 +528,7 @@ class Dialogue:
                             rising["rule"], type_, detail, (_text(value),)
                         )
                     record[5][rising["wire"]] = now
-        self.request = record[3]
+        self.request, self.about = record[3], _text(record[6])
         return True
 
     # -- results and errors ---------------------------------------------------------------------
@@ -638,7 +642,7 @@ class Dialogue:
                 return
             for issue in typed.warnings:
                 self._report("stripped_rule", type_, str(issue), table=True)
-        self.request = record[3]
+        self.request, self.about = record[3], _text(record[6])
         self._take(type_, message[payload_name])
 
     def _chosen(self, record: list[Any], payload: Any) -> str:
@@ -708,6 +712,7 @@ class Dialogue:
         host._last = view
         host._apply(view, type_)
         self.request = None
+        self.about = None
 
     def _count(self, type_: str) -> None:
         counts = self.host.counts

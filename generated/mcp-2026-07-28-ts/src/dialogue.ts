@@ -131,6 +131,9 @@ export class Dialogue {
   private readonly tracked = new Map<string, Exchange>();
   readonly facts = new Map<string, [any, number]>();
   private request: Map<string, any> | null = null;
+  /** the id of that request, as a check's finding names it in {ids}: a notification that names a
+   * request (a cancellation) carries no id of its own */
+  about: string | null = null;
 
   constructor(private readonly host: Host) {}
 
@@ -268,6 +271,7 @@ export class Dialogue {
     }
     if (record !== null) this.choose(record, message, sender);
     this.request = null;
+    this.about = null;
     const reference = REFERENCES[type];
     if (reference !== undefined && !this.refer(reference, message, sender, type)) return;
     this.take(type, message);
@@ -356,6 +360,7 @@ export class Dialogue {
       }
     }
     this.request = record[3];
+    this.about = text(record[6]);
     return true;
   }
 
@@ -425,6 +430,7 @@ export class Dialogue {
       for (const issue of typed.warnings) this.reportTable("stripped_rule", type, String(issue));
     }
     this.request = record[3];
+    this.about = text(record[6]);
     this.take(type, payload);
   }
 
@@ -470,6 +476,7 @@ export class Dialogue {
     }
     this.host.applyMessage(value, type);
     this.request = null;
+    this.about = null;
   }
 
   private count(type: string): void {

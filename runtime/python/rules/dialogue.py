@@ -195,6 +195,9 @@ class Dialogue:
         self.tracked: dict[tuple[str, tuple[str, ...], Any], list[Any]] = {}
         self.facts: dict[str, tuple[Any, int]] = {}  # name -> (value, index of the message)
         self.request: dict[tuple[str, ...], Any] | None = None  # what `request PATH` reads now
+        # the id of that request, as a check's finding names it in {ids}: a notification that
+        # names a request (a cancellation) carries no id of its own
+        self.about: str | None = None
 
     # -- what rules read ------------------------------------------------------------------------
 
@@ -317,6 +320,7 @@ class Dialogue:
         if record is not None:
             self._choose(record, message, sender)
         self.request = None
+        self.about = None
         reference = _REFERENCES.get(type_)
         if reference is not None and not self._refer(reference, message, sender, type_):
             return
@@ -393,7 +397,7 @@ class Dialogue:
                         detail = f"{rising['wire']} {_text(now)} does not exceed {_text(last)}, the last for {requester}'s {record[1]} request {_text(record[6])}"
                         self._report_rule(rising["rule"], type_, detail, (_text(value),))
                     record[5][rising["wire"]] = now
-        self.request = record[3]
+        self.request, self.about = record[3], _text(record[6])
         return True
 
     # -- results and errors ---------------------------------------------------------------------
@@ -456,7 +460,7 @@ class Dialogue:
                 return
             for issue in typed.warnings:
                 self._report("stripped_rule", type_, str(issue), table=True)
-        self.request = record[3]
+        self.request, self.about = record[3], _text(record[6])
         self._take(type_, message[payload_name])
 
     def _chosen(self, record: list[Any], payload: Any) -> str:
@@ -513,6 +517,7 @@ class Dialogue:
         host._last = view
         host._apply(view, type_)
         self.request = None
+        self.about = None
 
     def _count(self, type_: str) -> None:
         counts = self.host.counts

@@ -1015,7 +1015,7 @@ export class Automaton {
           const repeated = [...counted].filter(([, n]) => n > 1).map(([v]) => v).sort(codePointOrder);
           ids = repeated.slice(0, MAX_IDS);
           total = repeated.length;
-        }
+        } else if (this.dialogue !== null && this.dialogue.about !== null) ids = [this.dialogue.about]; // the request the message answers or names
         const shown: Obj = { index: names === null ? i : names[i] };
         if (expect.op === "cmp") Object.assign(shown, sides(expect, target, this.dialogue));
         if (check["facts"] && this.dialogue !== null) shown["declared"] = this.dialogue.declared(check["facts"]);
