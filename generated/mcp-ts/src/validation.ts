@@ -291,15 +291,22 @@ export class Validation {
     }
   }
 
+  /** Whether an error found now is only counted: the errors are at their cap and no subschema is
+   * being tried apart (its errors would be looked at). Its message is then not made: a document
+   * of half a million wrong items costs their checking, not their explanations. */
+  protected unlisted(): boolean {
+    return this.trials === 0 && this.maxErrors !== null && this.errors.length >= this.maxErrors;
+  }
+
   error(ptr: string, definition: string, keyword: string, message: string, at: string): void {
-    if (this.trials === 0 && this.maxErrors !== null && this.errors.length >= this.maxErrors) this.moreErrors++;
+    if (this.unlisted()) this.moreErrors++;
     else this.errors.push(new Issue(ptr, definition, keyword, message, at));
   }
 
   /** Errors found apart (a subschema's), added as if found here. */
   adopt(errors: Issue[]): void {
     for (const issue of errors) {
-      if (this.trials === 0 && this.maxErrors !== null && this.errors.length >= this.maxErrors) this.moreErrors++;
+      if (this.unlisted()) this.moreErrors++;
       else this.errors.push(issue);
     }
   }
@@ -374,6 +381,10 @@ export class Validation {
   }
 
   protected typeError(value: unknown, expected: string, node: Node, ptr: string, definition: string): void {
+    if (this.unlisted()) {
+      this.moreErrors++;
+      return;
+    }
     let got = jsonType(value);
     if (value instanceof PyFloat && expected === "integer") got = "a number with a fraction part (integers are written without one)";
     this.error(ptr, definition, "type", `expected ${expected}, got ${got}`, loc(node.loc, "type"));
@@ -431,6 +442,10 @@ export class Validation {
     const tags = node["tags"] as Record<string, string>;
     const field: string = node["field"];
     const keyword: string = node["keyword"];
+    if (!isObject(value) && this.unlisted()) {
+      this.moreErrors++;
+      return value;
+    }
     const choices = listed(tags);
     const where = loc(node.loc, keyword);
     if (!isObject(value)) {
@@ -458,6 +473,10 @@ export class Validation {
     const got = jsonType(value);
     const members = node["members"] as [string[], Node][];
     for (const [kinds, member] of members) if (kinds.includes(got) || (got === "integer" && kinds.includes("number"))) return this.check(value, member, ptr, definition);
+    if (this.unlisted()) {
+      this.moreErrors++;
+      return value;
+    }
     const expected = [...new Set(members.flatMap(([kinds]) => kinds))].sort(codePointOrder).join(" or ");
     const keyword: string = node["keyword"];
     this.error(ptr, definition, keyword, `expected ${expected}, got ${got}`, loc(node.loc, keyword));
@@ -529,21 +548,21 @@ export class Validation {
       this.typeError(value, "array", node, ptr, definition);
       return value;
     }
-    const out: unknown[] = [];
-    let changed = false;
-    value.forEach((item, i) => {
-      const checked = this.check(item, node["items"], `${ptr}/${i}`, definition);
-      if (checked === DROP) {
-        changed = true;
-        return;
-      }
-      changed ||= checked !== item;
-      out.push(checked);
-    });
-    const least = node["min_items"];
-    if (least && out.length < least) {
-      this.error(ptr, definition, "minItems", `has ${out.length} item${out.length !== 1 ? "s" : ""}, fewer than the minimum ${least}`, loc(node.loc, "minItems"));
+    // copied from the first item that changes, as objects are (none: the array itself)
+    let out: unknown[] | null = null;
+    const items: Node = node["items"];
+    const at = ptr + "/";
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const checked = this.check(item, items, at + i, definition);
+      if (out === null && checked !== item) out = value.slice(0, i);
+      if (out !== null && checked !== DROP) out.push(checked);
     }
-    return changed ? out : value;
+    const kept = out === null ? value.length : out.length;
+    const least = node["min_items"];
+    if (least && kept < least) {
+      this.error(ptr, definition, "minItems", `has ${kept} item${kept !== 1 ? "s" : ""}, fewer than the minimum ${least}`, loc(node.loc, "minItems"));
+    }
+    return out ?? value;
   }
 }
