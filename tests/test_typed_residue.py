@@ -57,6 +57,7 @@ DOCUMENTS = [
     ("Root", {"version": 1, "items": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}], "a": "x"}),
     ("Root", {"version": 1, "items": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}], "b": True}),
     ("item", {"weight": 1e400}),
+    ("Root", {"version": 1, "items": [{"weight": 1e300, "scores": [1.7976931348623157e308]}], "a": "x"}),  # a "+": the plain read
     ("item", {"name": "n", "scores": [1e308, 2.0]}),
     ("item", {"name": "n", "meta": {"a": 1, "b": "x"}}),
     ("shape", {"type": "square", "side": 2.0}),

@@ -4217,7 +4217,6 @@ RESIDUE: dict[str, Callable[[Any], bool]] = {
     "PromptMessage": r103,
     "GetPromptResultResponse": r40,
     "HeaderMismatchError": r41,
-    "InputResponses": r51,
     "MissingRequiredClientCapabilityError": r84,
     "ReadResourceResult": r107,
     "ReadResourceResultResponse": r108,
