@@ -56,6 +56,13 @@ const PROBES = {
     throw new Error("decoded a number past a double");
   },
   member_scalar: () => J.memberScalar(raw("1.0", ""), "source"),
+  // the ids of a finding about a long id (the automaton quotes MAX_SHOWN characters of it)
+  finding_ids: () => {
+    const automaton = new C.Automaton();
+    automaton.feed({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    automaton.feed({ type: "TEXT_MESSAGE_CONTENT", messageId: `m${padding()}`, delta: "hi" });
+    return automaton.findings.flatMap((f) => f.ids);
+  },
 };
 
 // every path warmed first: optimized code is what a long run's strings come from

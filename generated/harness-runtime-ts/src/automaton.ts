@@ -19,7 +19,7 @@
 import { check, checkLenient } from "./codec_json.js";
 import { accepts, objectsOnly } from "./validation.js";
 import { DecodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_ERRORS, ORDER, PyFloat, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
+import { JSONParseError, MAX_ERRORS, ORDER, PyFloat, codePointOrder, dumps, jsonEqual, keysOf, memberScalar, ownSlice, parseJson, parseText, pyRepr, pyStr, setMember, wasExact } from "./json.js";
 import { TABLES } from "./automaton_table.js";
 import { DEFINITIONS } from "./schema_table.js";
 import type { Node } from "./validation.js";
@@ -301,7 +301,8 @@ function cut(text: string): string {
     i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
     n++;
   }
-  return n <= MAX_SHOWN ? text : text.slice(0, keep) + "...";
+  // a copy: a slice of a long value would keep all of it alive in the finding (V8's views)
+  return n <= MAX_SHOWN ? text : ownSlice(text, 0, keep) + "...";
 }
 
 function format(template: string, values: Obj): string {

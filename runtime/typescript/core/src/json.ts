@@ -56,7 +56,7 @@ export class Refused {
   get message(): string {
     if (this.digits >= 0) return `integer of ${this.digits} digits: beyond the limit of ${INT_DIGITS_LIMIT} digits an integer may have`;
     const long = this.end - this.start > 40;
-    return `number ${cut(this.text, this.start, long ? this.start + 40 : this.end)}${long ? "..." : ""} is out of the range of a double`;
+    return `number ${ownSlice(this.text, this.start, long ? this.start + 40 : this.end)}${long ? "..." : ""} is out of the range of a double`;
   }
 }
 
@@ -336,17 +336,19 @@ function opens(s: string): number {
 // V8 makes a substring of 13 characters or more (SlicedString::kMinLength) a view into the text it
 // was cut from, which keeps that whole text alive for as long as the substring lives: one value
 // of 46 characters kept from an 18 MB document read exactly kept all 18 MB. JSON.parse copies its
-// strings; the exact reader's strings are copies too (`cut`), member names apart (`str`).
+// strings; the exact reader's strings are copies too (`ownSlice`), member names apart (`str`).
 const VIEW = 13;
 
-/** s[from, to) as a string of its own: two pieces joined (a rope) and flattened. */
-function cut(s: string, from: number, to: number): string {
+/** s.slice(from, to) as a string of its own (see VIEW): two pieces joined (a rope) and
+ * flattened. What a caller keeps of a string that may be long (a value cut for a message) is cut
+ * by it too. */
+export function ownSlice(s: string, from: number, to: number): string {
   return to - from < VIEW ? s.slice(from, to) : flat(s[from]! + s.slice(from + 1, to));
 }
 
 /** A string of its own with the characters of a string that may be a view. */
 function cutAll(s: string): string {
-  return cut(s, 0, s.length);
+  return ownSlice(s, 0, s.length);
 }
 
 /** A rope (strings joined, of VIEW characters or more) flattened: reading a character of it
@@ -592,13 +594,13 @@ class ExactReader {
     this.at = i;
   }
 
-  /** The string whose opening quote is just before `at`, a string of its own (`cut`). */
+  /** The string whose opening quote is just before `at`, a string of its own (`ownSlice`). */
   private str(): string {
     const begin = this.at;
     const j = plainEnd(this.s, begin, this.n);
     if (j < 0) return this.escaped(begin, true);
     this.at = j + 1;
-    return cut(this.s, begin, j);
+    return ownSlice(this.s, begin, j);
   }
 
   /** The member name whose opening quote is just before `at`: a view into the text, which the
@@ -779,7 +781,7 @@ function plainEnd(s: string, begin: number, n: number): number {
 
 /** The string whose opening quote is just before `begin`, read as CPython's scanner reads it:
  * [its value, the index after its closing quote, whether it holds a lone surrogate escape]. The
- * value is a string of its own (`cut`) unless `own` is false (a value only looked at). */
+ * value is a string of its own (`ownSlice`) unless `own` is false (a value only looked at). */
 function readString(s: string, begin: number, own = true): [string, number, boolean] {
   const n = s.length;
   let out = "";
@@ -798,7 +800,7 @@ function readString(s: string, begin: number, own = true): [string, number, bool
     if (next !== end) out += s.slice(end, next);
     next++;
     // pieces joined are a rope of views into the text: copied into one string of its own
-    if (c === 0x22) return [!own ? out : escaped ? flat(out) : cut(s, begin, next - 1), next, lone];
+    if (c === 0x22) return [!own ? out : escaped ? flat(out) : ownSlice(s, begin, next - 1), next, lone];
     if (next === n) throw new ScanError("Unterminated string starting at", begin - 1);
     escaped = true;
     const e = s.charCodeAt(next);
