@@ -20,7 +20,7 @@ The plan is plain data (docs/targets.md, "The compiled validator"):
 
     {"functions": [{"name", "definition" | None, "var", "body": [op...]}],
      "entry": {definition: function}, "patterns": [...], "sets": [[...]], "values": [...],
-     "tags": [{tag: function}], "formats": [...], "depths": {definition: n}}
+     "tags": [{tag: function}], "formats": [...], "depths": {definition: n}, "nodes": [[op...]]}
 
 `depths`: for the definitions whose schema bounds how deep their valid values nest, that bound
 (arrays and objects counted; `depth_bounds`): a target whose decoder refuses documents nesting
@@ -151,9 +151,10 @@ class _Planner:
             return [{**op, "var": v} for op in leaf]
         return [{"op": "call", "var": v, "fn": fn}]
 
-    def build(self, roots: list[str]) -> dict[str, Any]:
+    def build(self, roots: list[str], nodes: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
         for name in roots:
             self.call(name)
+        compiled = [self.node(node, var) for node, var in nodes]
         self.functions.sort(key=lambda f: (f["definition"] is None, self.numbers.get(f["definition"], 0), f["name"]))
         return {
             "functions": self.functions,
@@ -165,6 +166,7 @@ class _Planner:
             "formats": self.format_names,
             "integers": self.integers,
             "depths": {name: d for name, d in depth_bounds(self.table).items() if name in self.entry},
+            "nodes": compiled,
         }
 
     def function(self, node: dict[str, Any], keep: bool = True) -> Any:
@@ -430,10 +432,12 @@ def _unevaluated(node: Any) -> bool:
     return False
 
 
-def accept_plan(table: dict[str, Any], integers: str, formats: bool, roots: list[str]) -> dict[str, Any]:
+def accept_plan(table: dict[str, Any], integers: str, formats: bool, roots: list[str], nodes: list[tuple[dict[str, Any], str]] | None = None) -> dict[str, Any]:
     """The compiled validator of a validation table for the definitions `roots` (and those
-    they reach); see the module docstring."""
-    return _Planner(table, integers, formats).build(roots)
+    they reach); see the module docstring. `nodes`: subschemas also compiled, each to the ops
+    checking the variable named beside it, given in `nodes` of the plan in the same order (a
+    target's own use of them: they may call the plan's functions)."""
+    return _Planner(table, integers, formats).build(roots, nodes or [])
 
 
 def general_roots(table: dict[str, Any]) -> list[str]:

@@ -56,6 +56,13 @@ const PROBES = {
     throw new Error("decoded a number past a double");
   },
   member_scalar: () => J.memberScalar(raw("1.0", ""), "source"),
+  // an automaton's last event read exactly (the reader kept it until its next exact read)
+  automaton_document: () => {
+    const automaton = new C.Automaton();
+    automaton.feedText(floats(""));
+    automaton.feedDocument(new TextEncoder().encode(floats("")));
+    return automaton.findings.length ? "findings" : null;
+  },
   // the ids of a finding about a long id (the automaton quotes MAX_SHOWN characters of it)
   finding_ids: () => {
     const automaton = new C.Automaton();

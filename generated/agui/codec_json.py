@@ -319,8 +319,10 @@ _FAST: dict[str, tuple[Any, Any, Any, Any]] = {
 
 _SLOW: frozenset[str] = frozenset({})
 """Definitions the typed decoder alone would not check exactly (a value only the general
-validator checks is reachable from them): their documents are decoded by that validator, then
-converted to the typed model."""
+validator checks is reachable from them): their documents are read by the typed decoder and
+checked by the residue the model leaves (``accept.RESIDUE``, where the definition has one), else
+(or where either refuses) read as plain JSON, checked by the compiled validator and converted to
+the typed model."""
 
 
 class Decoded(NamedTuple):

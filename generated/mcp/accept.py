@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from msgspec import UNSET
+
+from . import models
 from .vocabulary import FORMAT_CHECKS, distinct, multiple, same
 
-__all__ = ["ACCEPT"]
+__all__ = ["ACCEPT", "RESIDUE"]
 
 _S0: frozenset[str] = frozenset(
     {
@@ -3256,6 +3259,554 @@ def s159(v: Any) -> bool:
     return True
 
 
+def s487(v: Any) -> bool:
+    if not (type(v) is list):
+        return False
+    for v488 in v:
+        if not d112(v488):
+            return False
+
+    return True
+
+
+def s489(v: Any) -> bool:
+    if not (type(v) is list):
+        return False
+    for v490 in v:
+        if not d112(v490):
+            return False
+
+    return True
+
+
+def r0(v: Any) -> bool:
+    """Whether a typed value of Annotations that msgspec read holds what its model does not
+    check.
+    """
+    x15 = v.priority
+    if x15 is not UNSET:
+        if (
+            type(x15) is float and x15.is_integer()
+        ):  # 1.0 is the integer 1, as the plain read makes it
+            x15 = v.priority = int(x15)
+
+    return True
+
+
+def r1(v: Any) -> bool:
+    """Whether a typed value of AudioContent that msgspec read holds what its model does
+    not check.
+    """
+    x26 = v.annotations_
+    if x26 is not UNSET:
+        if not r0(x26):
+            return False
+
+    return True
+
+
+def r7(v: Any) -> bool:
+    """Whether a typed value of CallToolResult that msgspec read holds what its model does
+    not check.
+    """
+    x4 = v.content
+    for x5 in x4:
+        if not r19(x5):
+            return False
+
+    return True
+
+
+def r9(v: Any) -> bool:
+    """Whether a typed value of CancelTaskResult that msgspec read holds what its model
+    does not check.
+    """
+    if not d9(v):
+        return False
+
+    return True
+
+
+def r13(v: Any) -> bool:
+    """Whether a typed value of ClientNotification that msgspec read holds what its model
+    does not check.
+    """
+    if type(v) is models.ProgressNotification:
+        if not r83(v):
+            return False
+    if type(v) is models.TaskStatusNotification:
+        if not r127(v):
+            return False
+
+    return True
+
+
+def r15(v: Any) -> bool:
+    """Whether a typed value of ClientResult that msgspec read holds what its model does
+    not check.
+    """
+    if not d15(v):
+        return False
+
+    return True
+
+
+def r19(v: Any) -> bool:
+    """Whether a typed value of ContentBlock that msgspec read holds what its model does
+    not check.
+    """
+    if type(v) is models.TextContent:
+        if not r129(v):
+            return False
+    if type(v) is models.ImageContent:
+        if not r44(v):
+            return False
+    if type(v) is models.AudioContent:
+        if not r1(v):
+            return False
+    if type(v) is models.ResourceLink:
+        if not r100(v):
+            return False
+    if type(v) is models.EmbeddedResource:
+        if not r31(v):
+            return False
+
+    return True
+
+
+def r20(v: Any) -> bool:
+    """Whether a typed value of CreateMessageRequest that msgspec read holds what its model
+    does not check.
+    """
+    x64 = v.params
+    if not r21(x64):
+        return False
+
+    return True
+
+
+def r21(v: Any) -> bool:
+    """Whether a typed value of CreateMessageRequestParams that msgspec read holds what its
+    model does not check.
+    """
+    x68 = v.messages
+    for x69 in x68:
+        if not r111(x69):
+            return False
+    x77 = v.model_preferences
+    if x77 is not UNSET:
+        if not r73(x77):
+            return False
+    x89 = v.temperature
+    if x89 is not UNSET:
+        if (
+            type(x89) is float and x89.is_integer()
+        ):  # 1.0 is the integer 1, as the plain read makes it
+            x89 = v.temperature = int(x89)
+
+    return True
+
+
+def r22(v: Any) -> bool:
+    """Whether a typed value of CreateMessageResult that msgspec read holds what its model
+    does not check.
+    """
+    x97 = v.content
+    if not (d129(x97) or d44(x97) or d1(x97) or d139(x97) or d138(x97) or s487(x97)):
+        return False
+
+    return True
+
+
+def r25(v: Any) -> bool:
+    """Whether a typed value of ElicitRequest that msgspec read holds what its model does
+    not check.
+    """
+    x103 = v.params
+    if not r27(x103):
+        return False
+
+    return True
+
+
+def r26(v: Any) -> bool:
+    """Whether a typed value of ElicitRequestFormParams that msgspec read holds what its
+    model does not check.
+    """
+    x107 = v.requested_schema
+    if not r162(x107):
+        return False
+
+    return True
+
+
+def r27(v: Any) -> bool:
+    """Whether a typed value of ElicitRequestParams that msgspec read holds what its model
+    does not check.
+    """
+    if not d27(v):
+        return False
+
+    return True
+
+
+def r31(v: Any) -> bool:
+    """Whether a typed value of EmbeddedResource that msgspec read holds what its model
+    does not check.
+    """
+    x45 = v.annotations_
+    if x45 is not UNSET:
+        if not r0(x45):
+            return False
+    x46 = v.resource
+    if not (d130(x46) or d3(x46)):
+        return False
+
+    return True
+
+
+def r33(v: Any) -> bool:
+    """Whether a typed value of EnumSchema that msgspec read holds what its model does not
+    check.
+    """
+    if not d33(v):
+        return False
+
+    return True
+
+
+def r37(v: Any) -> bool:
+    """Whether a typed value of GetPromptResult that msgspec read holds what its model does
+    not check.
+    """
+    x121 = v.messages
+    for x122 in x121:
+        if not r89(x122):
+            return False
+
+    return True
+
+
+def r41(v: Any) -> bool:
+    """Whether a typed value of GetTaskResult that msgspec read holds what its model does
+    not check.
+    """
+    if not d41(v):
+        return False
+
+    return True
+
+
+def r44(v: Any) -> bool:
+    """Whether a typed value of ImageContent that msgspec read holds what its model does
+    not check.
+    """
+    x20 = v.annotations_
+    if x20 is not UNSET:
+        if not r0(x20):
+            return False
+
+    return True
+
+
+def r51(v: Any) -> bool:
+    """Whether a typed value of JSONRPCMessage that msgspec read holds what its model does
+    not check.
+    """
+    if not d51(v):
+        return False
+
+    return True
+
+
+def r54(v: Any) -> bool:
+    """Whether a typed value of JSONRPCResponse that msgspec read holds what its model does
+    not check.
+    """
+    if not d54(v):
+        return False
+
+    return True
+
+
+def r73(v: Any) -> bool:
+    """Whether a typed value of ModelPreferences that msgspec read holds what its model
+    does not check.
+    """
+    x78 = v.cost_priority
+    if x78 is not UNSET:
+        if (
+            type(x78) is float and x78.is_integer()
+        ):  # 1.0 is the integer 1, as the plain read makes it
+            x78 = v.cost_priority = int(x78)
+    x82 = v.intelligence_priority
+    if x82 is not UNSET:
+        if (
+            type(x82) is float and x82.is_integer()
+        ):  # 1.0 is the integer 1, as the plain read makes it
+            x82 = v.intelligence_priority = int(x82)
+    x83 = v.speed_priority
+    if x83 is not UNSET:
+        if (
+            type(x83) is float and x83.is_integer()
+        ):  # 1.0 is the integer 1, as the plain read makes it
+            x83 = v.speed_priority = int(x83)
+
+    return True
+
+
+def r74(v: Any) -> bool:
+    """Whether a typed value of MultiSelectEnumSchema that msgspec read holds what its
+    model does not check.
+    """
+    if not d74(v):
+        return False
+
+    return True
+
+
+def r82(v: Any) -> bool:
+    """Whether a typed value of PrimitiveSchemaDefinition that msgspec read holds what its
+    model does not check.
+    """
+    if not d82(v):
+        return False
+
+    return True
+
+
+def r83(v: Any) -> bool:
+    """Whether a typed value of ProgressNotification that msgspec read holds what its model
+    does not check.
+    """
+    x52 = v.params
+    if not r84(x52):
+        return False
+
+    return True
+
+
+def r84(v: Any) -> bool:
+    """Whether a typed value of ProgressNotificationParams that msgspec read holds what its
+    model does not check.
+    """
+    x57 = v.progress
+    if (
+        type(x57) is float and x57.is_integer()
+    ):  # 1.0 is the integer 1, as the plain read makes it
+        x57 = v.progress = int(x57)
+    x59 = v.total
+    if x59 is not UNSET:
+        if (
+            type(x59) is float and x59.is_integer()
+        ):  # 1.0 is the integer 1, as the plain read makes it
+            x59 = v.total = int(x59)
+
+    return True
+
+
+def r89(v: Any) -> bool:
+    """Whether a typed value of PromptMessage that msgspec read holds what its model does
+    not check.
+    """
+    x124 = v.content
+    if not r19(x124):
+        return False
+
+    return True
+
+
+def r93(v: Any) -> bool:
+    """Whether a typed value of ReadResourceResult that msgspec read holds what its model
+    does not check.
+    """
+    x129 = v.contents
+    for x130 in x129:
+        if not (d130(x130) or d3(x130)):
+            return False
+
+    return True
+
+
+def r100(v: Any) -> bool:
+    """Whether a typed value of ResourceLink that msgspec read holds what its model does
+    not check.
+    """
+    x32 = v.annotations_
+    if x32 is not UNSET:
+        if not r0(x32):
+            return False
+
+    return True
+
+
+def r111(v: Any) -> bool:
+    """Whether a typed value of SamplingMessage that msgspec read holds what its model does
+    not check.
+    """
+    x74 = v.content
+    if not (d129(x74) or d44(x74) or d1(x74) or d139(x74) or d138(x74) or s489(x74)):
+        return False
+
+    return True
+
+
+def r112(v: Any) -> bool:
+    """Whether a typed value of SamplingMessageContentBlock that msgspec read holds what
+    its model does not check.
+    """
+    if type(v) is models.TextContent:
+        if not r129(v):
+            return False
+    if type(v) is models.ImageContent:
+        if not r44(v):
+            return False
+    if type(v) is models.AudioContent:
+        if not r1(v):
+            return False
+    if type(v) is models.ToolResultContent:
+        if not r138(v):
+            return False
+
+    return True
+
+
+def r114(v: Any) -> bool:
+    """Whether a typed value of ServerNotification that msgspec read holds what its model
+    does not check.
+    """
+    if type(v) is models.ProgressNotification:
+        if not r83(v):
+            return False
+    if type(v) is models.TaskStatusNotification:
+        if not r127(v):
+            return False
+
+    return True
+
+
+def r115(v: Any) -> bool:
+    """Whether a typed value of ServerRequest that msgspec read holds what its model does
+    not check.
+    """
+    if type(v) is models.CreateMessageRequest:
+        if not r20(v):
+            return False
+    if type(v) is models.ElicitRequest:
+        if not r25(v):
+            return False
+
+    return True
+
+
+def r116(v: Any) -> bool:
+    """Whether a typed value of ServerResult that msgspec read holds what its model does
+    not check.
+    """
+    if not d116(v):
+        return False
+
+    return True
+
+
+def r119(v: Any) -> bool:
+    """Whether a typed value of SingleSelectEnumSchema that msgspec read holds what its
+    model does not check.
+    """
+    if not d119(v):
+        return False
+
+    return True
+
+
+def r127(v: Any) -> bool:
+    """Whether a typed value of TaskStatusNotification that msgspec read holds what its
+    model does not check.
+    """
+    x61 = v.params
+    if not r128(x61):
+        return False
+
+    return True
+
+
+def r128(v: Any) -> bool:
+    """Whether a typed value of TaskStatusNotificationParams that msgspec read holds what
+    its model does not check.
+    """
+    if not d128(v):
+        return False
+
+    return True
+
+
+def r129(v: Any) -> bool:
+    """Whether a typed value of TextContent that msgspec read holds what its model does not
+    check.
+    """
+    x10 = v.annotations_
+    if x10 is not UNSET:
+        if not r0(x10):
+            return False
+
+    return True
+
+
+def r138(v: Any) -> bool:
+    """Whether a typed value of ToolResultContent that msgspec read holds what its model
+    does not check.
+    """
+    x135 = v.content
+    for x136 in x135:
+        if not r19(x136):
+            return False
+
+    return True
+
+
+def r140(v: Any) -> bool:
+    """Whether a typed value of URLElicitationRequiredError that msgspec read holds what
+    its model does not check.
+    """
+    x143 = v.error
+    if not d34(x143):
+        return False
+    if not (type(x143) is dict):
+        return False
+    if "code" not in x143 or "data" not in x143:
+        return False
+    v491 = x143["code"]
+    if not (type(v491) is int or (type(v491) is float and v491.is_integer())):
+        return False
+    if not ((type(v491) is int or type(v491) is float) and v491 == -32042):
+        return False
+    v492 = x143["data"]
+    if not (type(v492) is dict):
+        return False
+    if "elicitations" not in v492:
+        return False
+    v493 = v492["elicitations"]
+    if not (type(v493) is list):
+        return False
+    for v494 in v493:
+        if not d28(v494):
+            return False
+
+    return True
+
+
+def r162(v: Any) -> bool:
+    """Whether a typed value of ElicitRequestFormParamsRequestedSchema that msgspec read
+    holds what its model does not check.
+    """
+    x109 = v.properties
+    for k111, x110 in x109.items():
+        if not r82(x110):
+            return False
+
+    return True
+
+
 _T0: dict[str, Callable[[Any], bool]] = {
     "audio": d1,
     "image": d44,
@@ -3452,3 +4003,29 @@ ACCEPT: dict[str, Callable[[Any], bool]] = {
     "ToolOutputSchema": d185,
 }
 """Definition -> whether a parsed document is a valid instance of it."""
+
+RESIDUE: dict[str, Callable[[Any], bool]] = {
+    "CallToolResult": r7,
+    "ContentBlock": r19,
+    "EmbeddedResource": r31,
+    "ClientNotification": r13,
+    "TaskStatusNotification": r127,
+    "CreateMessageRequest": r20,
+    "CreateMessageRequestParams": r21,
+    "SamplingMessage": r111,
+    "CreateMessageResult": r22,
+    "ElicitRequest": r25,
+    "ElicitRequestFormParams": r26,
+    "ElicitRequestFormParamsRequestedSchema": r162,
+    "GetPromptResult": r37,
+    "PromptMessage": r89,
+    "ReadResourceResult": r93,
+    "SamplingMessageContentBlock": r112,
+    "ToolResultContent": r138,
+    "ServerNotification": r114,
+    "ServerRequest": r115,
+    "URLElicitationRequiredError": r140,
+}
+"""Definition -> whether the value msgspec's typed read of its model gave is valid, given that
+the read checked everything the model states (generator/targets/python/residue.py): only what
+the model holds loosely and what an object asserts beside its fields is looked at here."""

@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from msgspec import UNSET
+
+from . import models
 from .vocabulary import FORMAT_CHECKS, distinct, multiple, same
 
-__all__ = ["ACCEPT"]
+__all__ = ["ACCEPT", "RESIDUE"]
 
 _S0: frozenset[str] = frozenset(
     {
@@ -3496,6 +3499,515 @@ def s223(v: Any) -> bool:
     return True
 
 
+def s502(v: Any) -> bool:
+    if not (type(v) is list):
+        return False
+    for v503 in v:
+        if not d128(v503):
+            return False
+
+    return True
+
+
+def s508(v: Any) -> bool:
+    if not (type(v) is list):
+        return False
+    for v509 in v:
+        if not d128(v509):
+            return False
+
+    return True
+
+
+def r0(v: Any) -> bool:
+    """Whether a typed value of Annotations that msgspec read holds what its model does not
+    check.
+    """
+    x18 = v.priority
+    if x18 is not UNSET:
+        if (
+            type(x18) is float and x18.is_integer()
+        ):  # 1.0 is the integer 1, as the plain read makes it
+            x18 = v.priority = int(x18)
+
+    return True
+
+
+def r1(v: Any) -> bool:
+    """Whether a typed value of AudioContent that msgspec read holds what its model does
+    not check.
+    """
+    x25 = v.annotations_
+    if x25 is not UNSET:
+        if not r0(x25):
+            return False
+
+    return True
+
+
+def r8(v: Any) -> bool:
+    """Whether a typed value of CallToolResult that msgspec read holds what its model does
+    not check.
+    """
+    x9 = v.content
+    for x10 in x9:
+        if not r20(x10):
+            return False
+
+    return True
+
+
+def r9(v: Any) -> bool:
+    """Whether a typed value of CallToolResultResponse that msgspec read holds what its
+    model does not check.
+    """
+    x47 = v.result
+    if not (d48(x47) or d8(x47)):
+        return False
+
+    return True
+
+
+def r18(v: Any) -> bool:
+    """Whether a typed value of CompleteResult that msgspec read holds what its model does
+    not check.
+    """
+    x57 = v.completion
+    if not r159(x57):
+        return False
+
+    return True
+
+
+def r19(v: Any) -> bool:
+    """Whether a typed value of CompleteResultResponse that msgspec read holds what its
+    model does not check.
+    """
+    x64 = v.result
+    if not r18(x64):
+        return False
+
+    return True
+
+
+def r20(v: Any) -> bool:
+    """Whether a typed value of ContentBlock that msgspec read holds what its model does
+    not check.
+    """
+    if type(v) is models.TextContent:
+        if not r142(v):
+            return False
+    if type(v) is models.ImageContent:
+        if not r44(v):
+            return False
+    if type(v) is models.AudioContent:
+        if not r1(v):
+            return False
+    if type(v) is models.ResourceLink:
+        if not r115(v):
+            return False
+    if type(v) is models.EmbeddedResource:
+        if not r33(v):
+            return False
+
+    return True
+
+
+def r23(v: Any) -> bool:
+    """Whether a typed value of CreateMessageResult that msgspec read holds what its model
+    does not check.
+    """
+    x76 = v.content
+    if not (d142(x76) or d44(x76) or d1(x76) or d151(x76) or d150(x76) or s502(x76)):
+        return False
+
+    return True
+
+
+def r28(v: Any) -> bool:
+    """Whether a typed value of ElicitRequest that msgspec read holds what its model does
+    not check.
+    """
+    x87 = v.params
+    if not r30(x87):
+        return False
+
+    return True
+
+
+def r29(v: Any) -> bool:
+    """Whether a typed value of ElicitRequestFormParams that msgspec read holds what its
+    model does not check.
+    """
+    x90 = v.requested_schema
+    if not r160(x90):
+        return False
+
+    return True
+
+
+def r30(v: Any) -> bool:
+    """Whether a typed value of ElicitRequestParams that msgspec read holds what its model
+    does not check.
+    """
+    if not d30(v):
+        return False
+
+    return True
+
+
+def r33(v: Any) -> bool:
+    """Whether a typed value of EmbeddedResource that msgspec read holds what its model
+    does not check.
+    """
+    x40 = v.annotations_
+    if x40 is not UNSET:
+        if not r0(x40):
+            return False
+    x41 = v.resource
+    if not (d143(x41) or d3(x41)):
+        return False
+
+    return True
+
+
+def r35(v: Any) -> bool:
+    """Whether a typed value of EnumSchema that msgspec read holds what its model does not
+    check.
+    """
+    if not d35(v):
+        return False
+
+    return True
+
+
+def r39(v: Any) -> bool:
+    """Whether a typed value of GetPromptResult that msgspec read holds what its model does
+    not check.
+    """
+    x105 = v.messages
+    for x106 in x105:
+        if not r103(x106):
+            return False
+
+    return True
+
+
+def r40(v: Any) -> bool:
+    """Whether a typed value of GetPromptResultResponse that msgspec read holds what its
+    model does not check.
+    """
+    x113 = v.result
+    if not (d48(x113) or d39(x113)):
+        return False
+
+    return True
+
+
+def r41(v: Any) -> bool:
+    """Whether a typed value of HeaderMismatchError that msgspec read holds what its model
+    does not check.
+    """
+    x114 = v.error
+    if not d36(x114):
+        return False
+    if not (type(x114) is dict):
+        return False
+    if "code" not in x114:
+        return False
+    v504 = x114["code"]
+    if not (type(v504) is int or (type(v504) is float and v504.is_integer())):
+        return False
+    if not ((type(v504) is int or type(v504) is float) and v504 == -32020):
+        return False
+
+    return True
+
+
+def r44(v: Any) -> bool:
+    """Whether a typed value of ImageContent that msgspec read holds what its model does
+    not check.
+    """
+    x21 = v.annotations_
+    if x21 is not UNSET:
+        if not r0(x21):
+            return False
+
+    return True
+
+
+def r49(v: Any) -> bool:
+    """Whether a typed value of InputResponse that msgspec read holds what its model does
+    not check.
+    """
+    if not d49(v):
+        return False
+
+    return True
+
+
+def r51(v: Any) -> bool:
+    """Whether a typed value of InputResponses that msgspec read holds what its model does
+    not check.
+    """
+    for k123, x122 in v.items():
+        if not r49(x122):
+            return False
+
+    return True
+
+
+def r58(v: Any) -> bool:
+    """Whether a typed value of JSONRPCMessage that msgspec read holds what its model does
+    not check.
+    """
+    if not d58(v):
+        return False
+
+    return True
+
+
+def r61(v: Any) -> bool:
+    """Whether a typed value of JSONRPCResponse that msgspec read holds what its model does
+    not check.
+    """
+    if not d61(v):
+        return False
+
+    return True
+
+
+def r84(v: Any) -> bool:
+    """Whether a typed value of MissingRequiredClientCapabilityError that msgspec read
+    holds what its model does not check.
+    """
+    x139 = v.error
+    if not d36(x139):
+        return False
+    if not (type(x139) is dict):
+        return False
+    if "code" not in x139 or "data" not in x139:
+        return False
+    v505 = x139["code"]
+    if not (type(v505) is int or (type(v505) is float and v505.is_integer())):
+        return False
+    if not ((type(v505) is int or type(v505) is float) and v505 == -32021):
+        return False
+    v506 = x139["data"]
+    if not (type(v506) is dict):
+        return False
+    if "requiredCapabilities" not in v506:
+        return False
+    v507 = v506["requiredCapabilities"]
+    if not d12(v507):
+        return False
+
+    return True
+
+
+def r87(v: Any) -> bool:
+    """Whether a typed value of MultiSelectEnumSchema that msgspec read holds what its
+    model does not check.
+    """
+    if not d87(v):
+        return False
+
+    return True
+
+
+def r96(v: Any) -> bool:
+    """Whether a typed value of PrimitiveSchemaDefinition that msgspec read holds what its
+    model does not check.
+    """
+    if not d96(v):
+        return False
+
+    return True
+
+
+def r103(v: Any) -> bool:
+    """Whether a typed value of PromptMessage that msgspec read holds what its model does
+    not check.
+    """
+    x108 = v.content
+    if not r20(x108):
+        return False
+
+    return True
+
+
+def r107(v: Any) -> bool:
+    """Whether a typed value of ReadResourceResult that msgspec read holds what its model
+    does not check.
+    """
+    x152 = v.contents
+    for x153 in x152:
+        if not (d143(x153) or d3(x153)):
+            return False
+
+    return True
+
+
+def r108(v: Any) -> bool:
+    """Whether a typed value of ReadResourceResultResponse that msgspec read holds what its
+    model does not check.
+    """
+    x159 = v.result
+    if not (d48(x159) or d107(x159)):
+        return False
+
+    return True
+
+
+def r115(v: Any) -> bool:
+    """Whether a typed value of ResourceLink that msgspec read holds what its model does
+    not check.
+    """
+    x29 = v.annotations_
+    if x29 is not UNSET:
+        if not r0(x29):
+            return False
+
+    return True
+
+
+def r127(v: Any) -> bool:
+    """Whether a typed value of SamplingMessage that msgspec read holds what its model does
+    not check.
+    """
+    x72 = v.content
+    if not (d142(x72) or d44(x72) or d1(x72) or d151(x72) or d150(x72) or s508(x72)):
+        return False
+
+    return True
+
+
+def r128(v: Any) -> bool:
+    """Whether a typed value of SamplingMessageContentBlock that msgspec read holds what
+    its model does not check.
+    """
+    if type(v) is models.TextContent:
+        if not r142(v):
+            return False
+    if type(v) is models.ImageContent:
+        if not r44(v):
+            return False
+    if type(v) is models.AudioContent:
+        if not r1(v):
+            return False
+    if type(v) is models.ToolResultContent:
+        if not r150(v):
+            return False
+
+    return True
+
+
+def r131(v: Any) -> bool:
+    """Whether a typed value of ServerResult that msgspec read holds what its model does
+    not check.
+    """
+    if not d131(v):
+        return False
+
+    return True
+
+
+def r132(v: Any) -> bool:
+    """Whether a typed value of SingleSelectEnumSchema that msgspec read holds what its
+    model does not check.
+    """
+    if not d132(v):
+        return False
+
+    return True
+
+
+def r142(v: Any) -> bool:
+    """Whether a typed value of TextContent that msgspec read holds what its model does not
+    check.
+    """
+    x13 = v.annotations_
+    if x13 is not UNSET:
+        if not r0(x13):
+            return False
+
+    return True
+
+
+def r150(v: Any) -> bool:
+    """Whether a typed value of ToolResultContent that msgspec read holds what its model
+    does not check.
+    """
+    x162 = v.content
+    for x163 in x162:
+        if not r20(x163):
+            return False
+
+    return True
+
+
+def r152(v: Any) -> bool:
+    """Whether a typed value of UnsupportedProtocolVersionError that msgspec read holds
+    what its model does not check.
+    """
+    x172 = v.error
+    if not d36(x172):
+        return False
+    if not (type(x172) is dict):
+        return False
+    if "code" not in x172 or "data" not in x172:
+        return False
+    v510 = x172["code"]
+    if not (type(v510) is int or (type(v510) is float and v510.is_integer())):
+        return False
+    if not ((type(v510) is int or type(v510) is float) and v510 == -32022):
+        return False
+    v511 = x172["data"]
+    if not (type(v511) is dict):
+        return False
+    if "requested" not in v511 or "supported" not in v511:
+        return False
+    v512 = v511["requested"]
+    if not (type(v512) is str):
+        return False
+    v513 = v511["supported"]
+    if not (type(v513) is list):
+        return False
+    for v514 in v513:
+        if not (type(v514) is str):
+            return False
+
+    return True
+
+
+def r159(v: Any) -> bool:
+    """Whether a typed value of CompleteResultCompletion that msgspec read holds what its
+    model does not check.
+    """
+    x60 = v.values
+    if not (type(x60) is list):
+        return False
+    if len(x60) > 100:
+        return False
+    for v515 in x60:
+        if not (type(v515) is str):
+            return False
+
+    return True
+
+
+def r160(v: Any) -> bool:
+    """Whether a typed value of ElicitRequestFormParamsRequestedSchema that msgspec read
+    holds what its model does not check.
+    """
+    x92 = v.properties
+    for k94, x93 in x92.items():
+        if not r96(x93):
+            return False
+
+    return True
+
+
 _T0: dict[str, Callable[[Any], bool]] = {
     "audio": d1,
     "image": d44,
@@ -3687,3 +4199,31 @@ ACCEPT: dict[str, Callable[[Any], bool]] = {
     "ToolOutputSchema": d170,
 }
 """Definition -> whether a parsed document is a valid instance of it."""
+
+RESIDUE: dict[str, Callable[[Any], bool]] = {
+    "CallToolResult": r8,
+    "ContentBlock": r20,
+    "EmbeddedResource": r33,
+    "CallToolResultResponse": r9,
+    "CompleteResult": r18,
+    "CompleteResultCompletion": r159,
+    "CompleteResultResponse": r19,
+    "SamplingMessage": r127,
+    "CreateMessageResult": r23,
+    "ElicitRequest": r28,
+    "ElicitRequestFormParams": r29,
+    "ElicitRequestFormParamsRequestedSchema": r160,
+    "GetPromptResult": r39,
+    "PromptMessage": r103,
+    "GetPromptResultResponse": r40,
+    "HeaderMismatchError": r41,
+    "MissingRequiredClientCapabilityError": r84,
+    "ReadResourceResult": r107,
+    "ReadResourceResultResponse": r108,
+    "SamplingMessageContentBlock": r128,
+    "ToolResultContent": r150,
+    "UnsupportedProtocolVersionError": r152,
+}
+"""Definition -> whether the value msgspec's typed read of its model gave is valid, given that
+the read checked everything the model states (generator/targets/python/residue.py): only what
+the model holds loosely and what an object asserts beside its fields is looked at here."""

@@ -361,7 +361,8 @@ function flat(rope: string): string {
 }
 
 let lastExact = false;
-// the last document parseText read exactly, and where the PyFloats in it are (holder, key, flat)
+// the last document parseText read exactly when asked to keep it, and where the PyFloats in it
+// are (holder, key, flat)
 let lastRead: unknown = undefined;
 let lastFloats: unknown[] | null = null;
 
@@ -398,8 +399,10 @@ export function wasExact(): boolean {
 }
 
 /** The document, or JSONParseError saying where and why (see the module comment), listing the
- * first `maxErrors` lone surrogates and refused numbers. */
-export function parseJson(data: Uint8Array | string, maxErrors: number | null = MAX_ERRORS): unknown {
+ * first `maxErrors` lone surrogates and refused numbers. `keep`: a document read exactly is kept
+ * until `plainDocument` or `releaseDocument` is asked for it (a strict decode's), else nothing is
+ * kept past the call. */
+export function parseJson(data: Uint8Array | string, maxErrors: number | null = MAX_ERRORS, keep = false): unknown {
   let text: string;
   let size: number;
   if (typeof data === "string") {
@@ -418,12 +421,12 @@ export function parseJson(data: Uint8Array | string, maxErrors: number | null = 
     }
     size = data.length;
   }
-  return parseText(text, size, maxErrors);
+  return parseText(text, size, maxErrors, keep);
 }
 
 /** A text known to be Unicode (decoded from UTF-8: no lone surrogate, no byte order mark
  * checked here) of `size` UTF-8 bytes (-1: not known yet; counted only when it matters). */
-export function parseText(text: string, size = -1, maxErrors: number | null = MAX_ERRORS): unknown {
+export function parseText(text: string, size = -1, maxErrors: number | null = MAX_ERRORS, keep = false): unknown {
   lastRead = lastFloats = null;
   const found = survey(text);
   if (found === DEEP) {
@@ -454,8 +457,10 @@ export function parseText(text: string, size = -1, maxErrors: number | null = MA
     // INDEX_RX of member names of digits, views into this text, which would stay held
     FORGET_RX.test("");
   }
-  lastRead = doc.value;
-  lastFloats = doc.floats;
+  if (keep) {
+    lastRead = doc.value;
+    lastFloats = doc.floats;
+  }
   if (doc.unreadable) {
     const [issues, count] = firstUnreadable(doc.value, maxErrors);
     if (count) {

@@ -67,7 +67,7 @@ function most(options: DecodeOptions): number | null {
 
 function parsed(data: Uint8Array | string, definition: string, options: DecodeOptions): unknown {
   try {
-    return parseJson(data, most(options));
+    return parseJson(data, most(options), true);
   } catch (e) {
     if (e instanceof JSONParseError) throw new DecodeError(definition, e.issues.map(([ptr, keyword, message]) => new Issue(ptr, definition, keyword, message)), e.count);
     throw e;

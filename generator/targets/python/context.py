@@ -18,6 +18,7 @@ from ...products import Products
 from ...regex import ecma_to_python
 from ...rules.diagram import as_context, diagrams
 from ...accept_plan import accept_plan
+from .residue import residue_plan
 from ...validation_table import map_patterns, needs_vocabulary
 from .. import Data, Plan
 from .symbols import Symbols
@@ -51,7 +52,12 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     vocabulary = needs_vocabulary(ir, products.validation) or bool(slow)
     accept = None
     if slow:
-        accept = accept_plan(products.validation, ir.integers, ir.formats, slow)
+        # what the typed read of each compiled definition leaves unchecked (residue.py): the
+        # subschemas it checks are compiled beside the definitions
+        residue, nodes, fill = residue_plan(ir, slow, ctx.recursive(), ctx.field_name, sym.py)
+        accept = accept_plan(products.validation, ir.integers, ir.formats, slow, nodes)
+        fill(accept.pop("nodes"))
+        accept["residue"] = residue
         accept["patterns"] = [ecma_to_python(p) for p in accept["patterns"]]
     pointers = ctx.reference_pointers()
     family = load_family(binding.spec_dir)
