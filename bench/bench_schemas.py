@@ -271,6 +271,9 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="a spec name of CHOSEN (repeatable)")
     parser.add_argument("--why", type=int, default=3, help="print the definitions taking most of specbind's time (default 3)")
     args = parser.parse_args()
+    unknown = sorted(set(args.only or ()) - {n for _, n in CHOSEN})
+    if unknown:  # else the run would print empty tables and exit 0
+        parser.error(f"--only {', '.join(unknown)}: no such schema; choose from {', '.join(n for _, n in CHOSEN)}")
     _peers.require(__file__, PEERS)
     import msgspec
     import pydantic

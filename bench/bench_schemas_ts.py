@@ -93,6 +93,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every figure as JSON")
     parser.add_argument("--keep", type=Path, help="keep each schema's package and job (job.json: `node bench/bench_schemas_ts.mjs DIR/NAME/job.json`) under DIR, to profile")
     args = parser.parse_args()
+    unknown = sorted(set(args.only or ()) - {n for _, n in bench_schemas.CHOSEN})
+    if unknown:
+        parser.error(f"--only {', '.join(unknown)}: no such schema; choose from {', '.join(n for _, n in bench_schemas.CHOSEN)}")
+    if args.keep is not None and args.keep.exists() and not args.keep.is_dir():
+        parser.error(f"--keep {args.keep}: not a directory")
     _peers.require(__file__, {"jsonschema": "jsonschema"})
     if not TSC.exists() or shutil.which("node") is None:
         raise SystemExit("needs node and tests/node's packages: npm install --prefix tests/node --no-audit --no-fund")
@@ -102,8 +107,6 @@ def main() -> None:
             continue
         print(f"... {n}", file=sys.stderr, flush=True)
         results.append(bench(f, n, args.docs, args.rounds, args.keep))
-    if not results:
-        raise SystemExit(f"no schema named {args.only}: choose from {', '.join(n for _, n in bench_schemas.CHOSEN)}")
     print(f"node {results[0]['node']}, ajv {results[0]['ajv']}")
     print("\n| schema (draft) | docs timed | specbind TS | ajv | specbind / ajv | agreement specbind TS | agreement ajv |")
     print("|---|---:|---:|---:|---:|---:|---:|")

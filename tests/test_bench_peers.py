@@ -46,3 +46,22 @@ def test_missing_peer_is_one_line_and_exit_4(script: str) -> None:
 def test_hostile_probe_without_arguments_prints_usage() -> None:
     done = subprocess.run([sys.executable, str(REPO / "bench" / "hostile_probe.py")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and done.stderr.startswith("usage: ") and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("script", ["bench_schemas.py", "bench_schemas_ts.py"])
+def test_an_unknown_schema_name_is_a_bad_option(script: str) -> None:
+    """`--only` with a name no vendored schema has printed empty tables and exited 0 (or 1): it
+    is a bad option, exit 2, before any work or peer check."""
+    done = subprocess.run([sys.executable, str(REPO / "bench" / script), "--only", "dependabot", "--only", "nosuch"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    assert "--only nosuch: no such schema; choose from dependabot" in done.stderr
+
+
+def test_keep_that_is_a_file_is_a_bad_option(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "bench_schemas_ts.py"), "--keep", str(afile)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    assert "not a directory" in done.stderr
