@@ -96,6 +96,20 @@ SHAPES: dict[str, tuple[Any, int, list[tuple[str, ...]]]] = {
     "tool_calls": (hostile.tool_calls, 8_000, [("python", "consumer")]),
     "replaced_last": (hostile.replaced_last, 5_500, [("python", "consumer")]),
     "long_name_reopened": (hostile.long_name_reopened, 900_000, [("python", "consumer"), ("python", "automaton"), ("typescript", "replay")]),
+    # numbers msgspec's own reader reads slowly (10^289 or more), beside the peers on the same bytes
+    "big_exponents": (hostile.big_exponents, 166_000, [
+        ("python", "json"), ("python", "json_lenient"), ("typescript", "json"), ("typescript", "json_lenient"),
+        ("python", "automaton"), ("typescript", "replay"), ("python", "json_loads"), ("python", "agui_sdk"),
+    ]),
+    "big_exponent_lines": (hostile.big_exponent_lines, 3_450, [
+        ("python", "automaton"), ("python", "replay"), ("typescript", "replay"), ("python", "consumer"),
+    ]),
+    "refused_big_exponents": (hostile.refused_big_exponents, 166_000, [
+        ("python", "json"), ("python", "json_lenient"), ("typescript", "json"), ("python", "json_loads"),
+    ]),
+    "big_exponent_members": (hostile.big_exponent_members, 12_300, [
+        ("python", "json"), ("python", "json_lenient"), ("typescript", "json"), ("python", "json_loads"), ("python", "agui_sdk"),
+    ]),
 }
 
 

@@ -52,7 +52,23 @@ def _lines(data: bytes) -> list[bytes]:
 def entry(name: str, data: bytes) -> Callable[[], Any]:
     """The call to time (everything it needs prepared outside it). ``harness_`` before a name:
     the Harness package's entry point of that name (json, json_lenient, proto, proto_lenient,
-    framing, automaton, replay)."""
+    framing, automaton, replay). ``json_loads`` and ``agui_sdk``: the peers (``json.loads``, the
+    official AG-UI SDK's pydantic ``validate_json`` of one event), for the rows that compare."""
+    if name == "json_loads":  # a peer: the standard library's reader of the same bytes
+        return lambda: json.loads(data)
+    if name == "agui_sdk":  # a peer: the official AG-UI SDK (pydantic) validating the same bytes
+        from ag_ui.core import Event
+        from pydantic import TypeAdapter, ValidationError
+
+        adapter = TypeAdapter(Event)
+
+        def run() -> Any:
+            try:
+                return adapter.validate_json(data)
+            except ValidationError as exc:
+                return str(exc)
+
+        return run
     package = "harness_runtime" if name.startswith("harness_") else "agui"
     name = name.removeprefix("harness_")
     if name in ("json", "json_lenient"):

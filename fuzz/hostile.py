@@ -134,6 +134,33 @@ def refused_numbers(n: int) -> bytes:
     return b'{"type":"CUSTOM","name":"n","value":[' + b",".join([b"1e400"] * n) + b"]}"
 
 
+def big_exponents(n: int) -> bytes:
+    """A CUSTOM event whose value is ``n`` numbers ``1e300`` (valid: any JSON). msgspec's own
+    number reader takes 7-14 us for each of 10^289 or more (its fast algorithm stops at an
+    exponent of 288), ~400 times any other number: 1 MB of them cost 1.5 s, ``json.loads`` 50 ms."""
+    return b'{"type":"CUSTOM","name":"n","value":[' + b",".join([b"1e300"] * n) + b"]}"
+
+
+def big_exponent_lines(n: int) -> bytes:
+    """``n`` lines, each a CUSTOM event whose value is ten numbers ``1.7976931348623157e308``
+    (the slowest for msgspec's reader) and whose rawEvent is one: a stream of valid events."""
+    line = b'{"type":"CUSTOM","name":"n","value":[' + b",".join([b"1.7976931348623157e308"] * 10) + b'],"rawEvent":1e300}\n'
+    return line * n
+
+
+def refused_big_exponents(n: int) -> bytes:
+    """A MESSAGES_SNAPSHOT whose ``messages`` are ``n`` numbers ``1e300`` (each the wrong type:
+    the explaining path reads the document again, as plain JSON)."""
+    return b'{"type":"MESSAGES_SNAPSHOT","messages":[' + b",".join([b"1e300"] * n) + b"]}"
+
+
+def big_exponent_members(n: int) -> bytes:
+    """A MESSAGES_SNAPSHOT of ``n`` user messages, each one text part whose metadata is
+    ``1e300`` (a member typed any JSON but null: msgspec reads a number there itself, by type)."""
+    item = b'{"id":"m","role":"user","content":[{"type":"text","text":"t","metadata":1e300}]}'
+    return b'{"type":"MESSAGES_SNAPSHOT","messages":[' + b",".join([item] * n) + b"]}"
+
+
 def deep_units(n: int) -> bytes:
     """A CUSTOM event whose value holds ``n`` arrays each nested 120 deep (within the limit): a
     depth check that peels one level per pass over the whole text costs 120 passes."""
@@ -233,6 +260,10 @@ SIZES: dict[str, tuple[Builder, int]] = {
     "bad_members": (bad_members, 20_000),
     "refused_numbers": (refused_numbers, 160_000),
     "deep_units": (deep_units, 4_000),
+    "big_exponents": (big_exponents, 166_000),
+    "big_exponent_lines": (big_exponent_lines, 3_450),
+    "refused_big_exponents": (refused_big_exponents, 166_000),
+    "big_exponent_members": (big_exponent_members, 12_300),
     "nested_struct": (nested_struct, 900_000),
     "nested_list": (nested_list, 900_000),
     "unknown_fields": (unknown_fields, 300_000),

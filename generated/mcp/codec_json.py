@@ -2372,10 +2372,17 @@ def _reader_of(of: Any) -> msgspec.json.Decoder[Any]:
     try:
         found = _READERS.get(of)
     except TypeError:  # a type that does not hash: a decoder of its own
-        return msgspec.json.Decoder(of)
+        return msgspec.json.Decoder(of, float_hook=_FLOAT)
     if found is None:
-        found = _READERS[of] = msgspec.json.Decoder(of)
+        found = _READERS[of] = msgspec.json.Decoder(of, float_hook=_FLOAT)
     return found
+
+
+_FLOAT = limits.finite_float
+"""How every msgspec decoder of this module reads a number with a fraction or an exponent where
+any JSON may be (msgspec's own reader spends 7-14 us on each of 10^289 or more: a megabyte of
+``1e300`` in a value of any JSON cost 1.5 s; read so, 0.1 s). Where a field is typed as a number,
+msgspec reads it itself (docs/limits.md)."""
 
 
 _AT = " - at `"
@@ -2383,7 +2390,7 @@ _AT = " - at `"
 _MEMBERS: msgspec.json.Decoder[dict[str, msgspec.Raw]] = msgspec.json.Decoder(
     dict[str, msgspec.Raw]
 )
-_ANY: msgspec.json.Decoder[Any] = msgspec.json.Decoder()
+_ANY: msgspec.json.Decoder[Any] = msgspec.json.Decoder(float_hook=_FLOAT)
 _ADOPT = not any(cls.__struct_config__.frozen for cls in _TWINS.values())
 """Whether a twin's instance can become its class's (the two have the same fields in the same
 order: the same layout). Frozen classes refuse it; the codec then reads the twin again."""
@@ -2608,7 +2615,10 @@ _CHECKS: dict[type[Any], tuple[msgspec.json.Decoder[Any], Decoder]] = {}
 def _check_for(cls: type[Any]) -> tuple[msgspec.json.Decoder[Any], Decoder]:
     found = _CHECKS.get(cls)
     if found is None:
-        found = _CHECKS[cls] = (msgspec.json.Decoder(cls), decoder(_name(cls)))
+        found = _CHECKS[cls] = (
+            msgspec.json.Decoder(cls, float_hook=_FLOAT),
+            decoder(_name(cls)),
+        )
     return found
 
 

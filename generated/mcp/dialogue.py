@@ -25,7 +25,7 @@ from msgspec import UNSET
 from . import codec_json
 from .automaton_table import TABLES
 from .errors import DecodeError, Issue, JSONParseError
-from .limits import lone_surrogate_escape, too_deep
+from .limits import finite_float, lone_surrogate_escape, too_deep
 from .shown import py_str
 
 if TYPE_CHECKING:
@@ -64,7 +64,9 @@ class _Missing:
 
 MISSING: Any = _Missing()
 _ENTRY = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_ANY = msgspec.json.Decoder()
+_ANY = msgspec.json.Decoder(
+    float_hook=finite_float
+)  # msgspec reads 1e300 slowly: limits.finite_float
 
 
 def _marks() -> list[tuple[str, frozenset[str], dict[str, Any]]]:

@@ -1,0 +1,150 @@
+"""Numbers msgspec's own reader reads slowly (10^289 or more: ``1e300`` takes it 7-14 us, any
+other number ~20 ns) are read by ``limits.finite_float`` wherever msgspec reads a number of any
+JSON: the same double, the same refusal, on every path a document takes. These tests count the
+hook's calls (which path a number takes); what it saves is bench/bench_hostile.py's to measure
+(the ``big_exponent*`` shapes, beside ``json.loads``)."""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import struct
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import msgspec
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "generated"))
+
+PACKAGES = ["agui", "harness_runtime", "mcp", "mcp_2026_07_28"]
+
+NUMBERS = [
+    "1e300", "1E300", "1e+300", "-1e300", "1e289", "1e288", "9.99e288", "0.00001e294", "1e0000000300",
+    "1.7976931348623157e308", "1.7976931348623158e308", "2.2250738585072014e-308", "4.9e-324", "1e-400",
+    "1e23", "2e23", "9007199254740993.0", "1.00000000000000011102230246251565404236316680908203125",
+    "-0.0", "0.0", "1.5", "1E5", "123456789012345678901234567890.5", "1" * 400 + ".0", "0." + "0" * 300 + "1",
+]
+
+
+def _bits(value: Any) -> Any:
+    return struct.pack("<d", value) if isinstance(value, float) else value
+
+
+def _read(read: Callable[[bytes], Any], document: bytes) -> Any:
+    try:
+        return [_bits(v) for v in read(document)]
+    except msgspec.ValidationError as exc:
+        return str(exc)
+
+
+def _calls(run: Callable[[], Any], function: Callable[..., Any]) -> int:
+    """How many times ``run`` called the Python ``function``."""
+    code, calls = function.__code__, [0]
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is code:
+            calls[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return calls[0]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_hook_reads_every_number_as_msgspec_does(package: str) -> None:
+    limits = importlib.import_module(f"{package}.limits")
+    hooked = msgspec.json.Decoder(float_hook=limits.finite_float)
+    rng = random.Random(7)
+    texts = NUMBERS + [repr(rng.uniform(-1, 1) * 10 ** rng.randint(-320, 308)) for _ in range(2000)]
+    texts += [f"{rng.randint(1, 9)}.{rng.randint(0, 10**15)}e{rng.randint(-330, 308)}" for _ in range(2000)]
+    refused = 0
+    for text in texts:
+        document = f"[{text}]".encode()
+        assert _read(hooked.decode, document) == _read(msgspec.json.decode, document), text
+        refused += isinstance(_read(hooked.decode, document), str)
+    assert 0 < refused < len(texts) // 10
+    for text in ["1e400", "-1e400", "1.8e308", "[1, {\"a\": 2e308}]"]:
+        document = (text if text.startswith("[") else f"[{text}]").encode()
+        with pytest.raises(msgspec.ValidationError) as native:
+            msgspec.json.decode(document)
+        with pytest.raises(msgspec.ValidationError) as ours:
+            hooked.decode(document)
+        assert str(ours.value) == str(native.value)
+
+
+def _agui(k: int) -> tuple[bytes, bytes, bytes]:
+    numbers = b",".join([b"1e300", b"1.7976931348623157e308"] * (k // 2))
+    valid = b'{"type":"CUSTOM","name":"n","value":[' + numbers + b'],"rawEvent":{"a":[' + numbers + b"]}}"
+    refused = b'{"type":"MESSAGES_SNAPSHOT","messages":[' + numbers + b"]}"
+    state = b'{"type":"STATE_SNAPSHOT","snapshot":{"a":[' + numbers + b"]}}"
+    return valid, refused, state
+
+
+def test_a_number_of_any_json_takes_the_hook_on_every_path() -> None:
+    """Red before: msgspec read these numbers itself (no call), 1.5 s a megabyte."""
+    from agui import DecodeError, codec_json, limits, validation
+    from agui.automaton import Automaton
+
+    hook, k = limits.finite_float, 40
+    valid, refused, state = _agui(k)
+    decoder = codec_json.Decoder("Event")
+    expected = codec_json.decode(valid)
+    assert expected.value[:2] == [1e300, 1.7976931348623157e308]
+    for name, run in [
+        ("decode", lambda: decoder.decode(valid)),
+        ("decode_lenient", lambda: decoder.decode_lenient(valid)),
+        ("fast", lambda: decoder.fast(valid)),
+        ("accepts", lambda: decoder.accepts(valid)),
+        ("a str", lambda: decoder.decode(valid.decode())),
+        ("a state", lambda: decoder.decode(state)),
+        ("a definition of its own", lambda: codec_json.decode(b'{"a":[' + b",".join([b"1e300"] * k) + b"]}", "State")),
+    ]:
+        assert _calls(run, hook) >= k, name
+    assert decoder.decode(valid) == expected and decoder.fast(valid) == expected
+    assert decoder.decode_lenient(valid).value == expected
+
+    def explain() -> None:
+        with pytest.raises(DecodeError):
+            decoder.decode(refused)
+
+    assert _calls(explain, hook) >= k  # the explaining path's plain read
+    assert _calls(lambda: validation.parse_json(refused), hook) == k
+    assert _calls(lambda: Automaton().feed_document(valid), hook) >= k
+    assert _calls(lambda: Automaton().feed_document(refused), hook) >= k
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_reader_of_any_json_has_the_hook(package: str) -> None:
+    """Every msgspec decoder the codec reads documents through (each definition's typed read,
+    the plain reads, the explaining path's) reads a number of any JSON with a hook."""
+    codec_json = importlib.import_module(f"{package}.codec_json")
+    validation = importlib.import_module(f"{package}.validation")
+    assert validation._READ.__self__.float_hook is not None
+    for name, held in vars(codec_json).items():
+        if isinstance(held, msgspec.json.Decoder) and held.type is Any:
+            assert held.float_hook is not None, name
+    for definition in codec_json._FAST:
+        decoder = codec_json.Decoder(definition)
+        assert decoder._fast.float_hook is not None, definition
+
+
+def test_an_out_of_range_number_of_any_json_is_refused_as_before() -> None:
+    from agui import DecodeError, codec_json
+
+    decoder = codec_json.Decoder("Event")
+    for document in [b'{"type":"CUSTOM","name":"n","value":[1.5,1e400]}', b'{"type":"CUSTOM","name":"n","value":-1e400}']:
+        with pytest.raises(DecodeError) as refused:
+            decoder.decode(document)
+        assert [(i.pointer, i.keyword) for i in refused.value.errors] == [("/value/1" if b"[" in document else "/value", "json")]
+        assert "out of the range of a double" in str(refused.value)
+        assert decoder.fast(document) is codec_json.FULL
+        with pytest.raises(DecodeError):
+            decoder.decode_lenient(document)
+    assert math.isinf(float("1e400"))
