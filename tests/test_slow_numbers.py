@@ -148,3 +148,44 @@ def test_an_out_of_range_number_of_any_json_is_refused_as_before() -> None:
         with pytest.raises(DecodeError):
             decoder.decode_lenient(document)
     assert math.isinf(float("1e400"))
+
+
+def _members(n: int) -> dict[str, Any]:
+    return {"type": "RUN_STARTED", "threadId": "t", "runId": "r", **{f"x{i}": i for i in range(n)}}
+
+
+def test_a_validation_keeps_nothing_for_the_undeclared_members_of_an_open_object() -> None:
+    """A member an open object does not declare is valid and left as it is: the validator made
+    and kept its pointer (``Validation.ignored``, read by nothing: 100,000 strings for a document
+    of 100,000 such members) until the pass ended. Red before: the list was there and grew."""
+    from agui import validation
+
+    sizes = []
+    for n in (10, 10_000):
+        check = validation.Validation()
+        assert check.run(_members(n), "BaseEvent") is not None and not check.errors
+        sizes.append({name: len(held) if isinstance(held, list) else None for name, held in vars(check).items()})
+    assert sizes[0] == sizes[1] == {"lenient": None, "errors": 0, "warnings": 0}
+
+
+def test_the_typescript_validation_keeps_nothing_for_them_either() -> None:
+    import json
+    import shutil
+    import subprocess
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the TypeScript binding's validator cannot be run")
+    sys.path.insert(0, str(REPO / "tests"))
+    import typescript_agreement as agree
+
+    validation = agree.built("agui") / "dist" / "src" / "validation.js"
+    script = (
+        f"const V = await import({json.dumps(validation.as_uri())});"
+        "const doc = {type: 'RUN_STARTED', threadId: 't', runId: 'r'};"
+        "for (let i = 0; i < 10000; i++) doc['x' + i] = i;"
+        "const v = new V.Validation(); v.run(doc, 'BaseEvent');"
+        "console.log(JSON.stringify(Object.entries(v).filter(([, x]) => Array.isArray(x)).map(([k, x]) => [k, x.length])));"
+    )
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [["errors", 0], ["warnings", 0]]

@@ -342,8 +342,6 @@ class Validation:
         most = limits.MAX_ERRORS if max_errors is _DEFAULT else max_errors
         self.errors: list[Issue] = Capped(most)
         self.warnings: list[Issue] = Capped(most)
-        # members of open objects the schema does not declare: valid, ignored, not re-encoded
-        self.ignored: list[str] = []
 
     def run(self, value: Any, definition: str) -> Any:
         """The document, with stripped members removed when lenient (or DROP)."""
@@ -416,11 +414,10 @@ class Validation:
         dropped = False
         for name, member in value.items():
             spec = fields.get(name)
+            if spec is None and node["closed"] is None:
+                continue  # a member an open object does not declare: valid, nothing to check
             sub = f"{ptr}/{_escape(name)}"
             if spec is None:
-                if node["closed"] is None:
-                    self.ignored.append(sub)
-                    continue
                 closed = node["closed"]
                 # the keyword that closed the object, as the schema wrote it: the last token of its pointer
                 keyword = closed[closed.rfind("/") + 1 :]

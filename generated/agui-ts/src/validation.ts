@@ -270,8 +270,6 @@ export class Validation {
   moreWarnings = 0;
   /** subschemas being evaluated apart (their errors decide, so none is left out) */
   protected trials = 0;
-  /** members of open objects the schema does not declare: valid, kept */
-  readonly ignored: string[] = [];
 
   constructor(public lenient = false, readonly maxErrors: number | null = MAX_ERRORS) {}
 
@@ -405,12 +403,9 @@ export class Validation {
     for (const name of keysOf(value)) {
       const member = value[name];
       const spec = has(fields, name) ? fields[name] : undefined;
+      if (spec === undefined && node["closed"] == null) continue; // a member an open object does not declare: valid, nothing to check
       const sub = `${ptr}/${escapeToken(name)}`;
       if (spec === undefined) {
-        if (node["closed"] == null) {
-          this.ignored.push(sub);
-          continue;
-        }
         const closed: string = node["closed"];
         // the keyword that closed the object, as the schema wrote it: the last token of its pointer
         const keyword = closed.slice(closed.lastIndexOf("/") + 1);
