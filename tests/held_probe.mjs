@@ -70,6 +70,19 @@ const PROBES = {
     automaton.feed({ type: "TEXT_MESSAGE_CONTENT", messageId: `m${padding()}`, delta: "hi" });
     return automaton.findings.flatMap((f) => f.ids);
   },
+  // the keys an automaton past its findings cap remembers refused lines by (as replay feeds it:
+  // each line a slice of the text it read, a view V8 keeps the whole text behind)
+  refusal_keys: () => {
+    const automaton = new C.Automaton(null, 0);
+    automaton.bulk = true;
+    const text = Array.from({ length: ITEMS }, (_, i) => `{"k":"${LONG} ${i}"}`).join("\n");
+    for (let from = 0, i = 0; i < 20; i++) {
+      const to = text.indexOf("\n", from);
+      automaton.feedText(text.slice(from, to));
+      from = to + 1;
+    }
+    return automaton.omitted === 20 ? [automaton] : null;
+  },
 };
 
 // every path warmed first: optimized code is what a long run's strings come from

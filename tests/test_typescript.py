@@ -369,6 +369,15 @@ def test_a_string_kept_from_a_document_holds_only_itself() -> None:
     assert {k: v for k, v in found.items() if v >= 256_000} == {}, found
 
 
+def test_the_keys_of_refused_lines_hold_only_themselves() -> None:
+    """An automaton past its findings cap remembers the refused lines it counts (up to 4,096 of
+    up to 256 characters) by a key: one made of the line replay cut from the text it read was a
+    view of that text, so 20 refused lines of a 5.3 MB text held all of it (5,317,240 bytes) for
+    as long as the automaton lived; the key is a copy now (~30 KB)."""
+    found = _held("refusal_keys")
+    assert found["refusal_keys"] < 256_000, found
+
+
 def test_a_document_of_wrong_items_costs_their_checking_not_their_explanations(work: Path) -> None:
     """Past the error cap an error is counted before its message is made, and an array whose items
     the check leaves as they are is not copied: a MESSAGES_SNAPSHOT of 100,000 numbers (none a
