@@ -1454,8 +1454,3 @@ export const DEFINITIONS: { readonly [name: string]: Node } = {
   }
  }
 };
-
-/** The objects whose node above is their whole schema, as the typed read (read.ts) reads them:
- * field by field, the rest of the schema (`rest`: a key of accept.ts's RESIDUE) checked on the
- * object read. */
-export const TYPED_OBJECTS: { readonly [name: string]: Node } = {};

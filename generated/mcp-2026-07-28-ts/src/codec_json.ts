@@ -7,7 +7,8 @@
  * read (read.ts: one pass over the text making the table's checks as it reads, the general
  * validator's residue checked by its compiled functions), or where that gives up, read whole and
  * checked by one pass of the compiled validation table; a document it refuses is re-read by the
- * explaining pass, which reports every problem with its JSON Pointer, definition and keyword. Lenient decoding is the
+ * explaining pass, which reports every problem with its JSON Pointer, definition and keyword.
+ * Lenient decoding is the
  * receiver rule for documents from a newer minor version: unknown properties of closed objects
  * and union members with an unknown discriminator are stripped, each reported as a warning; a
  * known field with a wrong value is still an error.
@@ -26,8 +27,8 @@ import { DecodeError, EncodeError, Issue } from "./errors.js";
 import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, plainDocument, releaseDocument, setMember, utf8Exact, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
-import { FAIL, readText, typedReader } from "./read.js";
 import { ACCEPT, RESIDUE } from "./accept.js";
+import { FAIL, readText, typedReader } from "./read.js";
 import { DROP, Validation, accepts as byTable, plain } from "./vocabulary.js";
 
 export { MAX_DEPTH, MAX_ERRORS };
