@@ -5,6 +5,7 @@ them to its own regex dialect. The format is documented in docs/targets.md."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .ir import model as M
@@ -105,6 +106,59 @@ def uses_general(table: dict[str, Any]) -> bool:
         return False
 
     return walk(table)
+
+
+def typed_objects(ir: M.IR, table: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The objects whose table node is their schema as a whole (`checks`: it asserts more than
+    their fields) that a typed read can still read field by field: `{definition: object node}`,
+    the node the table gives an object without `checks` (its fields' types are exact but where a
+    `schema` node stands), with `rest`: the schema beside its properties, a `schema` node checked
+    on the object read (its `properties` are the fields; `additionalProperties` the object's
+    closedness). Left out where the schema's properties are not the fields, where its
+    additionalProperties is not the object's closedness, and where the rest needs the
+    annotations of the properties (`unevaluatedProperties`)."""
+    found: dict[str, dict[str, Any]] = {}
+    maker = _Table(ir)
+    for name, d in ir.defs.items():
+        if not isinstance(d, M.ObjectDef) or d.checks is None or d.checks.get("kind") != "schema":
+            continue
+        node = d.checks
+        extra = node.get("additional_properties")
+        if set(node.get("properties") or {}) != {f.wire for f in d.fields} or d.closed != (extra is not None and extra.get("bool") is False):
+            continue
+        if "unevaluated_properties" in node or "ref" in node or "types" in node and "object" not in node["types"]:
+            continue
+        rest = {k: v for k, v in node.items() if k not in ("properties", "additional_properties")}
+        if d.closed != (d.closed_loc is not None):
+            continue
+        typed = maker.definition(dataclasses.replace(d, checks=None))
+        found[name] = {**typed, "rest": {**rest, "loc": f"#{name}"}}
+    return found
+
+
+def general_nodes(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The `schema` nodes of a table that are not inside another one, in table order, one per
+    schema location: what a typed read of the rest leaves to the general validator (its residue).
+    A location two different nodes share is left out (a reader keyed by location cannot tell
+    them apart: the definitions meeting it keep the whole check)."""
+    by_loc: dict[str, dict[str, Any] | None] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, dict):
+            if node.get("kind") == "schema":
+                loc = node.get("loc")
+                if isinstance(loc, str):
+                    by_loc[loc] = node if by_loc.get(loc, node) == node else None
+                return
+            for v in node.values():
+                walk(v)
+
+    for node in table.values():
+        walk(node)
+    return [node for node in by_loc.values() if node is not None]
 
 
 def needs_vocabulary(ir: M.IR, table: dict[str, Any]) -> bool:

@@ -3561,6 +3561,45 @@ function s223(v: any): boolean {
   return true;
 }
 
+function s502(v: any): boolean {
+  if (!(Array.isArray(v))) return false;
+  for (let i = 0; i < v.length; i++) {
+    const v503 = v[i];
+    if (!d128(v503)) return false;
+
+  }
+
+  return true;
+}
+
+function s508(v: any): boolean {
+  if (!(Array.isArray(v))) return false;
+  for (let i = 0; i < v.length; i++) {
+    const v509 = v[i];
+    if (!d63(v509)) return false;
+
+  }
+
+  return true;
+}
+
+function s510(v: any): boolean {
+  if (!(typeof v === "boolean" || (typeof v === "number" ? Number.isInteger(v) : typeof v === "bigint") || (v instanceof PyFloat && Number.isInteger(v.value)) || typeof v === "string")) return false;
+
+  return true;
+}
+
+function s514(v: any): boolean {
+  if (!(Array.isArray(v))) return false;
+  for (let i = 0; i < v.length; i++) {
+    const v515 = v[i];
+    if (!d128(v515)) return false;
+
+  }
+
+  return true;
+}
+
 const T0: { readonly [tag: string]: (v: any) => boolean } = { ["audio"]: d1, ["image"]: d44, ["resource"]: d33, ["resource_link"]: d115, ["text"]: d142, };
 
 const T1: { readonly [tag: string]: (v: any) => boolean } = { ["audio"]: d1, ["image"]: d44, ["text"]: d142, ["tool_result"]: d150, ["tool_use"]: d151, };
@@ -3570,6 +3609,254 @@ const T2: { readonly [tag: string]: (v: any) => boolean } = { ["elicitation/crea
 const T3: { readonly [tag: string]: (v: any) => boolean } = { ["ref/prompt"]: d104, ["ref/resource"]: d119, };
 
 const T4: { readonly [tag: string]: (v: any) => boolean } = { ["completion/complete"]: d16, ["prompts/get"]: d37, ["prompts/list"]: d65, ["resources/list"]: d71, ["resources/read"]: d105, ["resources/templates/list"]: d68, ["server/discover"]: d25, ["subscriptions/listen"]: d137, ["tools/call"]: d6, ["tools/list"]: d76, };
+
+/** The residue at /$defs/CallToolResultResponse/properties/result: a value the typed read read as plain JSON. */
+function R0(v: any): boolean {
+  if (!(d48(v) || d8(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/CreateMessageResult/properties/content: a value the typed read read as plain JSON. */
+function R1(v: any): boolean {
+  if (!(d142(v) || d44(v) || d1(v) || d151(v) || d150(v) || s502(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ElicitRequestParams: a value the typed read read as plain JSON. */
+function R2(v: any): boolean {
+  if (!(d29(v) || d31(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/EmbeddedResource/properties/resource: a value the typed read read as plain JSON. */
+function R3(v: any): boolean {
+  if (!(d143(v) || d3(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/EnumSchema: a value the typed read read as plain JSON. */
+function R4(v: any): boolean {
+  if (!(d154(v) || d145(v) || d153(v) || d144(v) || d64(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/GetPromptResultResponse/properties/result: a value the typed read read as plain JSON. */
+function R5(v: any): boolean {
+  if (!(d48(v) || d39(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/HeaderMismatchError/properties/error: a value the typed read read as plain JSON. */
+function R6(v: any): boolean {
+  if (!d36(v)) return false;
+  if (!(isObject(v))) return false;
+  if (!has(v, "code")) return false;
+  if (has(v, "code")) {
+    const v504 = v["code"];
+    if (!((typeof v504 === "number" ? Number.isInteger(v504) : typeof v504 === "bigint") || (v504 instanceof PyFloat && Number.isInteger(v504.value)))) return false;
+    if (!same(v504, K0)) return false;
+
+  }
+
+  return true;
+}
+
+/** The residue at /$defs/InputResponse: a value the typed read read as plain JSON. */
+function R7(v: any): boolean {
+  if (!(d23(v) || d75(v) || d32(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/JSONObject: a value the typed read read as plain JSON. */
+function R8(v: any): boolean {
+  if (!(isObject(v))) return false;
+  for (const k506 of Object.keys(v)) {
+    const v505 = v[k506];
+    if (!d63(v505)) return false;
+
+  }
+
+  return true;
+}
+
+/** The residue at /$defs/JSONRPCMessage: a value the typed read read as plain JSON. */
+function R9(v: any): boolean {
+  if (!(d60(v) || d59(v) || d62(v) || d57(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/JSONRPCResponse: a value the typed read read as plain JSON. */
+function R10(v: any): boolean {
+  if (!(d62(v) || d57(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/JSONValue: a value the typed read read as plain JSON. */
+function R11(v: any): boolean {
+  if (!(d56(v) || s508(v) || s510(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/MissingRequiredClientCapabilityError/properties/error: a value the typed read read as plain JSON. */
+function R12(v: any): boolean {
+  if (!d36(v)) return false;
+  if (!(isObject(v))) return false;
+  if (!has(v, "code") || !has(v, "data")) return false;
+  if (has(v, "code")) {
+    const v511 = v["code"];
+    if (!((typeof v511 === "number" ? Number.isInteger(v511) : typeof v511 === "bigint") || (v511 instanceof PyFloat && Number.isInteger(v511.value)))) return false;
+    if (!same(v511, K1)) return false;
+
+  }
+  if (has(v, "data")) {
+    const v512 = v["data"];
+    if (!(isObject(v512))) return false;
+    if (!has(v512, "requiredCapabilities")) return false;
+    if (has(v512, "requiredCapabilities")) {
+      const v513 = v512["requiredCapabilities"];
+      if (!d12(v513)) return false;
+
+    }
+
+  }
+
+  return true;
+}
+
+/** The residue at /$defs/MultiSelectEnumSchema: a value the typed read read as plain JSON. */
+function R13(v: any): boolean {
+  if (!(d153(v) || d144(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/PrimitiveSchemaDefinition: a value the typed read read as plain JSON. */
+function R14(v: any): boolean {
+  if (!(d133(v) || d91(v) || d4(v) || d154(v) || d145(v) || d153(v) || d144(v) || d64(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ReadResourceResult/properties/contents/items: a value the typed read read as plain JSON. */
+function R15(v: any): boolean {
+  if (!(d143(v) || d3(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ReadResourceResultResponse/properties/result: a value the typed read read as plain JSON. */
+function R16(v: any): boolean {
+  if (!(d48(v) || d107(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/SamplingMessage/properties/content: a value the typed read read as plain JSON. */
+function R17(v: any): boolean {
+  if (!(d142(v) || d44(v) || d1(v) || d151(v) || d150(v) || s514(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ServerResult: a value the typed read read as plain JSON. */
+function R18(v: any): boolean {
+  if (!(d122(v) || d48(v) || d26(v) || d72(v) || d69(v) || d107(v) || d139(v) || d66(v) || d39(v) || d77(v) || d8(v) || d18(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/SingleSelectEnumSchema: a value the typed read read as plain JSON. */
+function R19(v: any): boolean {
+  if (!(d154(v) || d145(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/UnsupportedProtocolVersionError/properties/error: a value the typed read read as plain JSON. */
+function R20(v: any): boolean {
+  if (!d36(v)) return false;
+  if (!(isObject(v))) return false;
+  if (!has(v, "code") || !has(v, "data")) return false;
+  if (has(v, "code")) {
+    const v516 = v["code"];
+    if (!((typeof v516 === "number" ? Number.isInteger(v516) : typeof v516 === "bigint") || (v516 instanceof PyFloat && Number.isInteger(v516.value)))) return false;
+    if (!same(v516, K2)) return false;
+
+  }
+  if (has(v, "data")) {
+    const v517 = v["data"];
+    if (!(isObject(v517))) return false;
+    if (!has(v517, "requested") || !has(v517, "supported")) return false;
+    if (has(v517, "requested")) {
+      const v518 = v517["requested"];
+      if (!(typeof v518 === "string")) return false;
+
+    }
+    if (has(v517, "supported")) {
+      const v519 = v517["supported"];
+      if (!(Array.isArray(v519))) return false;
+      for (let i = 0; i < v519.length; i++) {
+        const v520 = v519[i];
+        if (!(typeof v520 === "string")) return false;
+
+      }
+
+    }
+
+  }
+
+  return true;
+}
+
+/** The residue at /$defs/CompleteResult/properties/completion/properties/values: a value the typed read read as plain JSON. */
+function R21(v: any): boolean {
+  if (!(Array.isArray(v))) return false;
+  if (v.length > 100) return false;
+  for (let i = 0; i < v.length; i++) {
+    const v521 = v[i];
+    if (!(typeof v521 === "string")) return false;
+
+  }
+
+  return true;
+}
+
+/** Schema location -> the compiled check of the table's `schema` node there: what the typed
+ * read (read.ts) leaves to the general validator. */
+export const RESIDUE: { readonly [loc: string]: (v: any) => boolean } = {
+  ["/$defs/CallToolResultResponse/properties/result"]: R0,
+  ["/$defs/CreateMessageResult/properties/content"]: R1,
+  ["/$defs/ElicitRequestParams"]: R2,
+  ["/$defs/EmbeddedResource/properties/resource"]: R3,
+  ["/$defs/EnumSchema"]: R4,
+  ["/$defs/GetPromptResultResponse/properties/result"]: R5,
+  ["/$defs/HeaderMismatchError/properties/error"]: R6,
+  ["/$defs/InputResponse"]: R7,
+  ["/$defs/JSONObject"]: R8,
+  ["/$defs/JSONRPCMessage"]: R9,
+  ["/$defs/JSONRPCResponse"]: R10,
+  ["/$defs/JSONValue"]: R11,
+  ["/$defs/MissingRequiredClientCapabilityError/properties/error"]: R12,
+  ["/$defs/MultiSelectEnumSchema"]: R13,
+  ["/$defs/PrimitiveSchemaDefinition"]: R14,
+  ["/$defs/ReadResourceResult/properties/contents/items"]: R15,
+  ["/$defs/ReadResourceResultResponse/properties/result"]: R16,
+  ["/$defs/SamplingMessage/properties/content"]: R17,
+  ["/$defs/ServerResult"]: R18,
+  ["/$defs/SingleSelectEnumSchema"]: R19,
+  ["/$defs/UnsupportedProtocolVersionError/properties/error"]: R20,
+  ["/$defs/CompleteResult/properties/completion/properties/values"]: R21,
+};
 
 /** A definition whose schema needs the annotations of every subschema
  * (`unevaluatedProperties`/`unevaluatedItems`): the interpreter decides. */

@@ -5820,3 +5820,8 @@ export const INTEGERS: "exact" | "json-schema" = "json-schema";
 
 /** Whether `format` asserts (the general validator checks the formats it knows). */
 export const FORMATS: boolean = false;
+
+/** The objects whose node above is their whole schema, as the typed read (read.ts) reads them:
+ * field by field, the rest of the schema (`rest`: a key of accept.ts's RESIDUE) checked on the
+ * object read. */
+export const TYPED_OBJECTS: { readonly [name: string]: Node } = {};

@@ -3297,6 +3297,28 @@ function s159(v: any): boolean {
   return true;
 }
 
+function s487(v: any): boolean {
+  if (!(Array.isArray(v))) return false;
+  for (let i = 0; i < v.length; i++) {
+    const v488 = v[i];
+    if (!d112(v488)) return false;
+
+  }
+
+  return true;
+}
+
+function s489(v: any): boolean {
+  if (!(Array.isArray(v))) return false;
+  for (let i = 0; i < v.length; i++) {
+    const v490 = v[i];
+    if (!d112(v490)) return false;
+
+  }
+
+  return true;
+}
+
 const T0: { readonly [tag: string]: (v: any) => boolean } = { ["audio"]: d1, ["image"]: d44, ["resource"]: d31, ["resource_link"]: d100, ["text"]: d129, };
 
 const T1: { readonly [tag: string]: (v: any) => boolean } = { ["notifications/cancelled"]: d10, ["notifications/initialized"]: d49, ["notifications/progress"]: d83, ["notifications/roots/list_changed"]: d110, ["notifications/tasks/status"]: d127, };
@@ -3306,6 +3328,174 @@ const T2: { readonly [tag: string]: (v: any) => boolean } = { ["audio"]: d1, ["i
 const T3: { readonly [tag: string]: (v: any) => boolean } = { ["notifications/cancelled"]: d10, ["notifications/elicitation/complete"]: d30, ["notifications/message"]: d70, ["notifications/progress"]: d83, ["notifications/prompts/list_changed"]: d88, ["notifications/resources/list_changed"]: d101, ["notifications/resources/updated"]: d105, ["notifications/tasks/status"]: d127, ["notifications/tools/list_changed"]: d137, };
 
 const T4: { readonly [tag: string]: (v: any) => boolean } = { ["elicitation/create"]: d25, ["ping"]: d81, ["roots/list"]: d63, ["sampling/createMessage"]: d20, ["tasks/cancel"]: d8, ["tasks/get"]: d40, ["tasks/list"]: d65, ["tasks/result"]: d38, };
+
+/** The residue at /$defs/CancelTaskResult: a value the typed read read as plain JSON. */
+function R0(v: any): boolean {
+  if (!d107(v)) return false;
+  if (!d123(v)) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ClientResult: a value the typed read read as plain JSON. */
+function R1(v: any): boolean {
+  if (!(d107(v) || d41(v) || d39(v) || d9(v) || d66(v) || d22(v) || d64(v) || d29(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/CreateMessageResult/properties/content: a value the typed read read as plain JSON. */
+function R2(v: any): boolean {
+  if (!(d129(v) || d44(v) || d1(v) || d139(v) || d138(v) || s487(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ElicitRequestParams: a value the typed read read as plain JSON. */
+function R3(v: any): boolean {
+  if (!(d28(v) || d26(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/EmbeddedResource/properties/resource: a value the typed read read as plain JSON. */
+function R4(v: any): boolean {
+  if (!(d130(v) || d3(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/EnumSchema: a value the typed read read as plain JSON. */
+function R5(v: any): boolean {
+  if (!(d144(v) || d132(v) || d143(v) || d131(v) || d56(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/GetTaskResult: a value the typed read read as plain JSON. */
+function R6(v: any): boolean {
+  if (!d107(v)) return false;
+  if (!d123(v)) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/JSONRPCMessage: a value the typed read read as plain JSON. */
+function R7(v: any): boolean {
+  if (!(d53(v) || d52(v) || d55(v) || d50(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/JSONRPCResponse: a value the typed read read as plain JSON. */
+function R8(v: any): boolean {
+  if (!(d55(v) || d50(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/MultiSelectEnumSchema: a value the typed read read as plain JSON. */
+function R9(v: any): boolean {
+  if (!(d143(v) || d131(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/PrimitiveSchemaDefinition: a value the typed read read as plain JSON. */
+function R10(v: any): boolean {
+  if (!(d120(v) || d77(v) || d4(v) || d144(v) || d132(v) || d143(v) || d131(v) || d56(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ReadResourceResult/properties/contents/items: a value the typed read read as plain JSON. */
+function R11(v: any): boolean {
+  if (!(d130(v) || d3(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/SamplingMessage/properties/content: a value the typed read read as plain JSON. */
+function R12(v: any): boolean {
+  if (!(d129(v) || d44(v) || d1(v) || d139(v) || d138(v) || s489(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/ServerResult: a value the typed read read as plain JSON. */
+function R13(v: any): boolean {
+  if (!(d107(v) || d48(v) || d62(v) || d60(v) || d93(v) || d58(v) || d37(v) || d68(v) || d7(v) || d41(v) || d39(v) || d9(v) || d66(v) || d18(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/SingleSelectEnumSchema: a value the typed read read as plain JSON. */
+function R14(v: any): boolean {
+  if (!(d144(v) || d132(v))) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/TaskStatusNotificationParams: a value the typed read read as plain JSON. */
+function R15(v: any): boolean {
+  if (!d76(v)) return false;
+  if (!d123(v)) return false;
+
+  return true;
+}
+
+/** The residue at /$defs/URLElicitationRequiredError/properties/error: a value the typed read read as plain JSON. */
+function R16(v: any): boolean {
+  if (!d34(v)) return false;
+  if (!(isObject(v))) return false;
+  if (!has(v, "code") || !has(v, "data")) return false;
+  if (has(v, "code")) {
+    const v491 = v["code"];
+    if (!((typeof v491 === "number" ? Number.isInteger(v491) : typeof v491 === "bigint") || (v491 instanceof PyFloat && Number.isInteger(v491.value)))) return false;
+    if (!same(v491, K0)) return false;
+
+  }
+  if (has(v, "data")) {
+    const v492 = v["data"];
+    if (!(isObject(v492))) return false;
+    if (!has(v492, "elicitations")) return false;
+    if (has(v492, "elicitations")) {
+      const v493 = v492["elicitations"];
+      if (!(Array.isArray(v493))) return false;
+      for (let i = 0; i < v493.length; i++) {
+        const v494 = v493[i];
+        if (!d28(v494)) return false;
+
+      }
+
+    }
+
+  }
+
+  return true;
+}
+
+/** Schema location -> the compiled check of the table's `schema` node there: what the typed
+ * read (read.ts) leaves to the general validator. */
+export const RESIDUE: { readonly [loc: string]: (v: any) => boolean } = {
+  ["/$defs/CancelTaskResult"]: R0,
+  ["/$defs/ClientResult"]: R1,
+  ["/$defs/CreateMessageResult/properties/content"]: R2,
+  ["/$defs/ElicitRequestParams"]: R3,
+  ["/$defs/EmbeddedResource/properties/resource"]: R4,
+  ["/$defs/EnumSchema"]: R5,
+  ["/$defs/GetTaskResult"]: R6,
+  ["/$defs/JSONRPCMessage"]: R7,
+  ["/$defs/JSONRPCResponse"]: R8,
+  ["/$defs/MultiSelectEnumSchema"]: R9,
+  ["/$defs/PrimitiveSchemaDefinition"]: R10,
+  ["/$defs/ReadResourceResult/properties/contents/items"]: R11,
+  ["/$defs/SamplingMessage/properties/content"]: R12,
+  ["/$defs/ServerResult"]: R13,
+  ["/$defs/SingleSelectEnumSchema"]: R14,
+  ["/$defs/TaskStatusNotificationParams"]: R15,
+  ["/$defs/URLElicitationRequiredError/properties/error"]: R16,
+};
 
 /** A definition whose schema needs the annotations of every subschema
  * (`unevaluatedProperties`/`unevaluatedItems`): the interpreter decides. */

@@ -3,9 +3,12 @@
 /**
  * JSON codec for Model Context Protocol 2025-11-25.
  *
- * Strict decoding accepts exactly what the schema accepts: a valid document takes one pass of
- * the compiled validation table; a document it refuses is re-read by the explaining pass, which
- * reports every problem with its JSON Pointer, definition and keyword. Lenient decoding is the
+ * Strict decoding accepts exactly what the schema accepts: a valid document is read by the typed
+ * read (read.ts: one pass over the text making the table's checks as it reads, the general
+ * validator's residue checked by its compiled functions), or where that gives up, read whole and
+ * checked by one pass of the compiled validation table; a document it refuses is re-read by the
+ * explaining pass, which reports every problem with its JSON Pointer, definition and keyword.
+ * Lenient decoding is the
  * receiver rule for documents from a newer minor version: unknown properties of closed objects
  * and union members with an unknown discriminator are stripped, each reported as a warning; a
  * known field with a wrong value is still an error.
@@ -21,10 +24,11 @@
  */
 
 import { DecodeError, EncodeError, Issue } from "./errors.js";
-import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, plainDocument, releaseDocument, setMember, wasExact } from "./json.js";
+import { JSONParseError, MAX_DEPTH, MAX_ERRORS, ORDER, dumps, keysOf, parseJson, plainDocument, releaseDocument, setMember, utf8Exact, wasExact } from "./json.js";
 import type { DefinitionName, Definitions } from "./types.js";
 import { DEFINITIONS } from "./schema_table.js";
-import { ACCEPT } from "./accept.js";
+import { ACCEPT, RESIDUE } from "./accept.js";
+import { FAIL, readText, typedReader } from "./read.js";
 import { DROP, Validation, accepts as byTable, plain } from "./vocabulary.js";
 
 export { MAX_DEPTH, MAX_ERRORS };
@@ -33,6 +37,9 @@ export { MAX_DEPTH, MAX_ERRORS };
  * null: every one); the rest are counted. */
 export interface DecodeOptions {
   maxErrors?: number | null | undefined;
+  /** false: the document is read whole (`parseJson`) and then checked, the path the typed read
+   * gives a document it does not decide to (for tests and measurement; the same results) */
+  typed?: boolean | undefined;
 }
 
 /** Whether a value is valid: the compiled validator (accept.ts) for the definitions the general
@@ -74,9 +81,28 @@ function parsed(data: Uint8Array | string, definition: string, options: DecodeOp
   }
 }
 
+/** The document read typed (read.ts: the table's checks made as it is read, the residue by its
+ * compiled functions), or FAIL where the typed read does not decide it. */
+function typed(data: Uint8Array | string, definition: string): unknown {
+  const reader = typedReader(definition, RESIDUE);
+  if (reader === null) return FAIL;
+  let text: string;
+  if (typeof data === "string") text = data;
+  else {
+    const decoded = utf8Exact(data);
+    if (decoded === null) return FAIL;
+    text = decoded;
+  }
+  return readText(text, reader);
+}
+
 /** Strictly decode one JSON document (bytes or text) as a definition. */
 export function decode<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K, options: DecodeOptions = {}): Definitions[K] {
   known(definition);
+  if (options.typed !== false) {
+    const read = typed(data, definition);
+    if (read !== FAIL) return read as Definitions[K];
+  }
   const value = parsed(data, definition, options);
   const exact = wasExact();
   if (!exact && accepts(definition, value)) return value as Definitions[K];
@@ -105,6 +131,10 @@ function strict(value: unknown, definition: string, exact: boolean, options: Dec
 /** Leniently decode one JSON document: see the module comment. */
 export function decodeLenient<K extends DefinitionName = typeof ROOT>(data: Uint8Array | string, definition: K = ROOT as K, options: DecodeOptions = {}): Decoded<Definitions[K]> {
   known(definition);
+  if (options.typed !== false) {
+    const read = typed(data, definition);
+    if (read !== FAIL) return { value: read as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };
+  }
   const value = parsed(data, definition, options);
   if (!wasExact()) {
     if (accepts(definition, value)) return { value: value as Definitions[K], warnings: NO_WARNINGS, dropped: false, omitted: 0 };

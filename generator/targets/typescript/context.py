@@ -18,7 +18,7 @@ from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
 from ...accept_plan import accept_plan, general_roots
-from ...validation_table import needs_vocabulary
+from ...validation_table import general_nodes, needs_vocabulary, typed_objects
 from .. import Data, Plan
 
 # Words a type name may not be (TypeScript's reserved words and the names the modules bind).
@@ -205,7 +205,16 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     # the definitions the general validator checks take the compiled validator (accept.ts), printed
     # from the plan the Python binding's accept.py comes from
     roots = general_roots(products.validation) if vocabulary else []
-    accept = accept_plan(products.validation, ir.integers, ir.formats, roots) if roots else None
+    # the typed read (read.ts) checks the rest of the table as it reads; what it leaves to the
+    # general validator, its `schema` nodes, is checked by their compiled functions (`RESIDUE`)
+    residue = general_nodes(products.validation) if roots else []
+    # an object whose schema asserts more than its fields is read field by field, the rest of
+    # its schema checked on the object read (`rest`, a residue keyed `#definition`)
+    typed = typed_objects(ir, products.validation) if roots else {}
+    residue += [node["rest"] for node in typed.values()]
+    accept = accept_plan(products.validation, ir.integers, ir.formats, roots, [(node, "v") for node in residue]) if roots else None
+    if accept is not None:
+        accept["residue"] = [{"loc": node["loc"], "body": body} for node, body in zip(residue, accept.pop("nodes"))]
     values_ts = [ts_table(v, exact_floats=True)[0] for v in accept["values"]] if accept else []
     context = {
         "vocabulary": vocabulary,
@@ -224,6 +233,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "definition_names": ts_literal(list(ir.defs)),
         "table": table,
         "table_floats": floats,
+        # what the typed read reads an object of the table's `schema` kind as (read.ts)
+        "typed_objects": ts_table({name: {**node, "rest": node["rest"]["loc"]} for name, node in typed.items()}, exact_floats=vocabulary)[0],
         "accept": accept,
         "values_ts": values_ts,
         "fixture_count": len(products.fixtures["fixtures"]),

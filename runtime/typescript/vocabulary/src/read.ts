@@ -1,0 +1,695 @@
+/**
+ * The typed read: a document read from its text straight into its value while the validation
+ * table's checks are made on each part as it is read (issue 23, item 2), in place of
+ * `JSON.parse`, the exactness pass (`survey` in json.ts) and the compiled check's walk of the whole
+ * value. Each definition's reader is compiled once from the table into closures, as `accepts` is:
+ * an object's members are read by their field's reader (closed objects refuse an undeclared
+ * member, required fields are counted as they come), a tagged union by its member's reader (the
+ * tag looked up first), a union told apart by JSON type by the reader of the member the next
+ * character names, strings, numbers, enums, consts, bounds, lengths and patterns checked on the
+ * value just read. What the table leaves to the general validator (a `schema` node: the residue)
+ * is read as plain JSON and checked by its compiled function (`RESIDUE` of accept.ts, by the
+ * node's schema location); a definition meeting one without such a function has no typed read.
+ *
+ * The read is sound, never complete: it gives up (`FAIL`) on anything the table refuses and on
+ * everything the exact reader keeps apart from `JSON.parse` (a number whose value is an integer
+ * written with a fraction or an exponent, an integer past 2^53 - 1, `-0`, a number beyond a
+ * double, a surrogate escape, a member named by an array index or `__proto__`), on a control
+ * character, on nesting near MAX_DEPTH and on anything that is not JSON. The codec then reads the
+ * document as before (`parseJson`, the whole compiled check, the explaining pass): verdicts,
+ * values, pointers and messages are that path's. A value it gives is the one `JSON.parse` gives
+ * (members in document order; a member given twice holds its last value), and holds nothing of
+ * the text (strings of 13 characters or more are copies: `ownSlice`).
+ */
+
+import { MAX_DEPTH, ownSlice } from "./json.js";
+import { DEFINITIONS, TYPED_OBJECTS } from "./schema_table.js";
+import { greaterThan, length, lessThan, pattern } from "./validation.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Node = { kind: string; loc?: string; [key: string]: any };
+
+/** What a reader returns where it gives up: the codec's other path decides. */
+export const FAIL: unique symbol = Symbol("FAIL");
+
+/** A reader of one value at the cursor (`depth`: how many arrays and objects hold it). */
+type Reader = (depth: number) => unknown;
+/** A compiled check of a value already read (the residue's functions). */
+export type Residue = (v: any) => boolean;
+
+// the text being read and the cursor; `slash`: the next backslash at or after the cursor's
+// string (-1: not looked for yet), so that a string is known to hold no escape by one native
+// search for the whole text; `controls`: whether the text holds a character below U+0020
+// anywhere (then each string is looked through for one)
+let s = "";
+let at = 0;
+let slash = -1;
+let controls = false;
+
+// the deepest an array or object is read at: deeper ones take the other path, which refuses
+// them past MAX_DEPTH with the reference's test and message
+const DEEPEST = MAX_DEPTH - 2;
+const CONTROL_RX = /[\u0000-\u001f]/;
+const FORGET_RX = /(?:)/;
+const ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: "\\", 0x2f: "/", 0x62: "\b", 0x66: "\f", 0x6e: "\n", 0x72: "\r", 0x74: "\t" };
+
+// String.prototype.isWellFormed (Node 20): a text given as a string may hold a lone surrogate
+const WELL_FORMED = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+const SURROGATE_RX = /[\uD800-\uDFFF]/;
+
+/** A document's text read as `definition` by `reader`, or FAIL. */
+export function readText(text: string, reader: Reader): unknown {
+  if (WELL_FORMED !== undefined ? !WELL_FORMED.call(text) : SURROGATE_RX.test(text)) return FAIL;
+  controls = CONTROL_RX.test(text);
+  if (controls) FORGET_RX.test(""); // V8 keeps the last text a regular expression matched (RegExp.input)
+  s = text;
+  at = 0;
+  slash = -1;
+  try {
+    ws();
+    const v = reader(1);
+    if (v === FAIL) return FAIL;
+    ws();
+    return at === s.length ? v : FAIL;
+  } catch (e) {
+    if (e instanceof RangeError) return FAIL; // a recursion deeper than the stack
+    throw e;
+  } finally {
+    s = ""; // the module holds no document past the call
+  }
+}
+
+function ws(): void {
+  let c = s.charCodeAt(at);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = s.charCodeAt(++at);
+}
+
+/** The string whose opening quote is at the cursor, or FAIL. `name`: a member name, which an
+ * object keeps its own copy of (a view is enough). */
+function str(name: boolean): string | typeof FAIL {
+  const from = at + 1;
+  const j = s.indexOf('"', from);
+  if (j < 0) return FAIL;
+  if (slash < from) {
+    slash = s.indexOf("\\", from);
+    if (slash < 0) slash = s.length;
+  }
+  if (slash < j) return escaped(from);
+  if (controls) for (let k = from; k < j; k++) if (s.charCodeAt(k) < 0x20) return FAIL;
+  at = j + 1;
+  return name ? s.slice(from, j) : ownSlice(s, from, j);
+}
+
+/** A string holding an escape, from `from` (just after its opening quote), a string of its own. */
+function escaped(from: number): string | typeof FAIL {
+  let out = "";
+  let run = from;
+  for (let k = from; ; ) {
+    const c = s.charCodeAt(k);
+    if (c === 0x22) {
+      at = k + 1;
+      slash = -1;
+      out += s.slice(run, k);
+      return out.length > 0 && out.charCodeAt(0) < 0 ? FAIL : out; // read once: flat, its own
+    }
+    if (c < 0x20 || k >= s.length) return FAIL;
+    if (c === 0x5c) {
+      out += s.slice(run, k);
+      const e = s.charCodeAt(k + 1);
+      if (e === 0x75) {
+        let u = 0;
+        for (let h = k + 2; h < k + 6; h++) {
+          const d = s.charCodeAt(h);
+          const x = d >= 0x30 && d <= 0x39 ? d - 0x30 : d >= 0x61 && d <= 0x66 ? d - 0x57 : d >= 0x41 && d <= 0x46 ? d - 0x37 : -1;
+          if (x < 0) return FAIL;
+          u = u * 16 + x;
+        }
+        if (u >= 0xd800 && u <= 0xdfff) return FAIL; // a surrogate escape: the exact reader's
+        out += String.fromCharCode(u);
+        k += 6;
+      } else {
+        const m = ESCAPES[e];
+        if (m === undefined) return FAIL;
+        out += m;
+        k += 2;
+      }
+      run = k;
+      continue;
+    }
+    k++;
+  }
+}
+
+/** The number at the cursor where JSON.parse and the exact reader read it alike, else FAIL.
+ * `integral`: a float whose value is an integer (`1.0`, `1e3`) is taken too, as the number it
+ * is (a `number` node: the exact reader's PyFloat there is made that number again). */
+function num(integral = false): number | typeof FAIL {
+  const from = at;
+  let c = s.charCodeAt(at);
+  const negative = c === 0x2d;
+  if (negative) c = s.charCodeAt(++at);
+  const first = at;
+  let whole = 0;
+  if (c === 0x30) c = s.charCodeAt(++at);
+  else {
+    while (c >= 0x30 && c <= 0x39) {
+      whole = whole * 10 + (c - 0x30);
+      c = s.charCodeAt(++at);
+    }
+    if (at === first) return FAIL;
+  }
+  if (c === 0x2e || c === 0x65 || c === 0x45) {
+    if (c === 0x2e) {
+      c = s.charCodeAt(++at);
+      const f = at;
+      while (c >= 0x30 && c <= 0x39) c = s.charCodeAt(++at);
+      if (at === f) return FAIL;
+    }
+    if (c === 0x65 || c === 0x45) {
+      c = s.charCodeAt(++at);
+      if (c === 0x2b || c === 0x2d) c = s.charCodeAt(++at);
+      const e = at;
+      while (c >= 0x30 && c <= 0x39) c = s.charCodeAt(++at);
+      if (at === e) return FAIL;
+    }
+    const v = Number(s.slice(from, at));
+    // an integral value (`1.0`, `1e3`) is the exact reader's PyFloat; beyond a double, refused
+    return Number.isFinite(v) && (integral || !Number.isInteger(v)) ? v : FAIL;
+  }
+  if (at - first > 15) {
+    // up to 2^53 - 1 JSON.parse reads an integer exactly; past it the exact reader's bigint
+    if (at - first > 16) return FAIL;
+    const v = Number(s.slice(from, at));
+    return Number.isSafeInteger(v) ? v : FAIL;
+  }
+  if (negative) return whole === 0 ? FAIL : -whole; // -0: the integer 0 for the exact reader
+  return whole;
+}
+
+/** Any JSON value at the cursor, as JSON.parse makes it, or FAIL. */
+function value(depth: number): unknown {
+  const c = s.charCodeAt(at);
+  if (c === 0x22) return str(false);
+  if (c === 0x7b) {
+    if (depth > DEEPEST) return FAIL;
+    at++;
+    ws();
+    const o: Record<string, unknown> = {};
+    if (s.charCodeAt(at) === 0x7d) {
+      at++;
+      return o;
+    }
+    for (;;) {
+      const k = key();
+      if (k === FAIL) return FAIL;
+      const v = value(depth + 1);
+      if (v === FAIL) return FAIL;
+      o[k] = v;
+      const d = next(0x7d);
+      if (d <= 0) return d < 0 ? FAIL : o;
+    }
+  }
+  if (c === 0x5b) {
+    if (depth > DEEPEST) return FAIL;
+    at++;
+    ws();
+    const a: unknown[] = [];
+    if (s.charCodeAt(at) === 0x5d) {
+      at++;
+      return a;
+    }
+    for (;;) {
+      const v = value(depth + 1);
+      if (v === FAIL) return FAIL;
+      a.push(v);
+      const d = next(0x5d);
+      if (d <= 0) return d < 0 ? FAIL : a;
+    }
+  }
+  if (c === 0x74) return s.startsWith("true", at) ? ((at += 4), true) : FAIL;
+  if (c === 0x66) return s.startsWith("false", at) ? ((at += 5), false) : FAIL;
+  if (c === 0x6e) return s.startsWith("null", at) ? ((at += 4), null) : FAIL;
+  return num();
+}
+
+/** A member name at the cursor and the `:` after it (the cursor then at the value), or FAIL
+ * for a name JavaScript would not keep in document order (an array index) or would not set as a
+ * member (`__proto__`): the exact reader's. */
+function key(): string | typeof FAIL {
+  if (s.charCodeAt(at) !== 0x22) return FAIL;
+  const k = str(true);
+  if (k === FAIL) return FAIL;
+  const c = k.charCodeAt(0);
+  if ((c >= 0x30 && c <= 0x39) || k === "__proto__") {
+    if (k === "__proto__") return FAIL;
+    let digits = true;
+    for (let i = 1; i < k.length && digits; i++) digits = k.charCodeAt(i) >= 0x30 && k.charCodeAt(i) <= 0x39;
+    if (digits) return FAIL;
+  }
+  ws();
+  if (s.charCodeAt(at) !== 0x3a) return FAIL;
+  at++;
+  ws();
+  return k;
+}
+
+/** After a member or an item: 1 at a `,` (the cursor then at the next one), 0 at `close` (past
+ * it), -1 at anything else. */
+function next(close: number): number {
+  ws();
+  const c = s.charCodeAt(at);
+  if (c === 0x2c) {
+    at++;
+    ws();
+    return 1;
+  }
+  if (c === close) {
+    at++;
+    return 0;
+  }
+  return -1;
+}
+
+/** Past the value at the cursor without making it (a tagged union's look for its tag), or
+ * false where it is not one. The value is read again by its reader, which decides. */
+function skip(depth: number): boolean {
+  const c = s.charCodeAt(at);
+  if (c === 0x22) return str(true) !== FAIL;
+  if (c === 0x7b || c === 0x5b) {
+    if (depth > DEEPEST) return false;
+    const close = c === 0x7b ? 0x7d : 0x5d;
+    at++;
+    ws();
+    if (s.charCodeAt(at) === close) {
+      at++;
+      return true;
+    }
+    for (;;) {
+      if (close === 0x7d && key() === FAIL) return false;
+      if (!skip(depth + 1)) return false;
+      const d = next(close);
+      if (d <= 0) return d === 0;
+    }
+  }
+  return value(depth) !== FAIL;
+}
+
+/** The value of a string member `field` of the object at the cursor (the cursor is left where
+ * it was), or FAIL. */
+function tagOf(field: string, depth: number): string | typeof FAIL {
+  const start = at;
+  try {
+    if (s.charCodeAt(at) !== 0x7b || depth > DEEPEST) return FAIL;
+    at++;
+    ws();
+    if (s.charCodeAt(at) === 0x7d) return FAIL;
+    for (;;) {
+      const k = key();
+      if (k === FAIL) return FAIL;
+      if (k === field) return s.charCodeAt(at) === 0x22 ? str(true) : FAIL;
+      if (!skip(depth + 1)) return FAIL;
+      if (next(0x7d) <= 0) return FAIL;
+    }
+  } finally {
+    at = start;
+    slash = -1; // it was looked for past where the cursor is now
+  }
+}
+
+// -- readers compiled from the table -------------------------------------------------------------
+
+const READERS = new Map<string, Reader | null>();
+let residues: { readonly [loc: string]: Residue } = {};
+
+/** Thrown while compiling where a definition cannot be read typed (a `schema` node without its
+ * compiled residue, more than 30 required fields). */
+class Untyped extends Error {}
+
+/** The typed reader of a definition, or null where it has none. `residue`: the compiled checks
+ * of the table's `schema` nodes by schema location (accept.ts's `RESIDUE`). */
+export function typedReader(definition: string, residue?: { readonly [loc: string]: Residue }): Reader | null {
+  let found = READERS.get(definition);
+  if (found === undefined) {
+    if (residue !== undefined) residues = residue;
+    if (whole(definition)) {
+      // its residue would be its whole check: the typed read would be a plain read in
+      // JavaScript, no faster than JSON.parse and the exactness pass, so it keeps that path
+      READERS.set(definition, null);
+      return null;
+    }
+    try {
+      // every definition it reaches compiled now: one that cannot be read typed says so here,
+      // not on a document
+      for (const name of reached(definition)) definitionReader(name);
+      found = definitionReader(definition);
+    } catch (e) {
+      if (!(e instanceof Untyped)) throw e;
+      found = null;
+    }
+    READERS.set(definition, found);
+  }
+  return found;
+}
+
+/** The node a definition is read by: the table's, or for an object whose table node is its
+ * whole schema, its fields and the rest (`TYPED_OBJECTS`). */
+function nodeOf(name: string): Node | undefined {
+  return (TYPED_OBJECTS[name] ?? DEFINITIONS[name]) as Node | undefined;
+}
+
+/** Whether a definition's node (through references) is a `schema` node as a whole. */
+function whole(definition: string): boolean {
+  let node = nodeOf(definition);
+  for (let hops = 0; node !== undefined && node.kind === "ref" && hops < 16; hops++) node = nodeOf(node["name"]);
+  return node === undefined || node.kind === "schema";
+}
+
+const COMPILED = new Map<string, Reader>();
+const UNTYPED = new Set<string>();
+
+function definitionReader(name: string): Reader {
+  let found = COMPILED.get(name);
+  if (found === undefined) {
+    if (UNTYPED.has(name)) throw new Untyped();
+    const node = nodeOf(name);
+    if (node === undefined) throw new Error(`unknown definition ${JSON.stringify(name)}`);
+    let inner: Reader | null = null;
+    COMPILED.set(name, (depth) => inner!(depth)); // a recursive definition meets itself
+    try {
+      inner = compile(node);
+    } catch (e) {
+      COMPILED.delete(name);
+      if (e instanceof Untyped) UNTYPED.add(name);
+      throw e;
+    }
+    found = inner;
+    COMPILED.set(name, found);
+  }
+  return found;
+}
+
+/** Every definition a definition's node reaches, itself included. */
+function reached(name: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [name];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    const walk = (node: any): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === "object") {
+        if (node.kind === "ref" && typeof node.name === "string") stack.push(node.name);
+        if (node.kind === "tagged") for (const m of Object.values(node.tags as Record<string, string>)) stack.push(m);
+        if (node.kind !== "schema") for (const v of Object.values(node)) walk(v);
+      }
+    };
+    walk(nodeOf(n));
+  }
+  return seen;
+}
+
+function bounded(node: Node): ((v: number) => boolean) | null {
+  const lo = node["minimum"], hi = node["maximum"], xlo = node["exclusive_minimum"], xhi = node["exclusive_maximum"];
+  if (lo == null && hi == null && xlo == null && xhi == null) return null;
+  return (v) => !((lo != null && lessThan(v, lo)) || (hi != null && greaterThan(v, hi)) || (xlo != null && !greaterThan(v, xlo)) || (xhi != null && !lessThan(v, xhi)));
+}
+
+/** The string node's checks of a string already read (validation.ts's, in its order). */
+function stringCheck(node: Node): ((v: string) => boolean) | null {
+  const least: number | null = node["min_length"] ?? null;
+  const most: number | null = node["max_length"] ?? null;
+  const rx = node["pattern"] != null ? pattern(node["pattern"]) : null;
+  if (least === null && most === null && rx === null) return null;
+  return (v) => {
+    if (least !== null || most !== null) {
+      const n = length(v);
+      if ((least !== null && n < least) || (most !== null && n > most)) return false;
+    }
+    return rx === null || rx.test(v);
+  };
+}
+
+function compile(node: Node): Reader {
+  switch (node.kind) {
+    case "ref": {
+      const name: string = node["name"];
+      let target: Reader | null = null;
+      return (depth) => (target ??= definitionReader(name))(depth);
+    }
+    case "object":
+      return objectReader(node);
+    case "tagged": {
+      const field: string = node["field"];
+      const tags = new Map<string, Reader>();
+      for (const [tag, member] of Object.entries(node["tags"] as Record<string, string>)) {
+        let target: Reader | null = null;
+        tags.set(tag, (depth) => (target ??= definitionReader(member))(depth));
+      }
+      return (depth) => {
+        const tag = tagOf(field, depth);
+        if (tag === FAIL) return FAIL;
+        const member = tags.get(tag);
+        return member === undefined ? FAIL : member(depth);
+      };
+    }
+    case "union":
+      return unionReader(node);
+    case "string": {
+      const check = stringCheck(node);
+      return () => {
+        if (s.charCodeAt(at) !== 0x22) return FAIL;
+        const v = str(false);
+        return v === FAIL || check === null || check(v) ? v : FAIL;
+      };
+    }
+    case "integer":
+    case "number": {
+      const b = bounded(node);
+      const integer = node.kind === "integer";
+      return () => {
+        const c = s.charCodeAt(at);
+        if (c !== 0x2d && (c < 0x30 || c > 0x39)) return FAIL;
+        const v = num(!integer);
+        return v === FAIL || (integer && !Number.isInteger(v)) || (b !== null && !b(v)) ? FAIL : v;
+      };
+    }
+    case "enum": {
+      const values = new Set<string>(node["values"]);
+      return () => {
+        if (s.charCodeAt(at) !== 0x22) return FAIL;
+        const v = str(false);
+        return v !== FAIL && values.has(v) ? v : FAIL;
+      };
+    }
+    case "const": {
+      const want = node["value"];
+      return (depth) => {
+        const v = value(depth);
+        return v === want ? v : FAIL;
+      };
+    }
+    case "boolean":
+      return (depth) => {
+        const v = value(depth);
+        return typeof v === "boolean" ? v : FAIL;
+      };
+    case "null":
+      return (depth) => (s.startsWith("null", at) ? value(depth) : FAIL);
+    case "any":
+      return node["nonnull"] ? (depth) => (s.startsWith("null", at) ? FAIL : value(depth)) : value;
+    case "map": {
+      const keys = node["keys"] ? keyCheck(node["keys"] as Node) : null;
+      const values = node["values"] ? compile(node["values"] as Node) : value;
+      return (depth) => {
+        if (s.charCodeAt(at) !== 0x7b || depth > DEEPEST) return FAIL;
+        at++;
+        ws();
+        const o: Record<string, unknown> = {};
+        if (s.charCodeAt(at) === 0x7d) {
+          at++;
+          return o;
+        }
+        for (;;) {
+          const k = key();
+          if (k === FAIL || (keys !== null && !keys(k))) return FAIL;
+          const v = values(depth + 1);
+          if (v === FAIL) return FAIL;
+          o[k] = v;
+          const d = next(0x7d);
+          if (d <= 0) return d < 0 ? FAIL : o;
+        }
+      };
+    }
+    case "array": {
+      const items = compile(node["items"] as Node);
+      const least: number = node["min_items"] ?? 0;
+      return (depth) => {
+        if (s.charCodeAt(at) !== 0x5b || depth > DEEPEST) return FAIL;
+        at++;
+        ws();
+        const a: unknown[] = [];
+        if (s.charCodeAt(at) === 0x5d) {
+          at++;
+          return least > 0 ? FAIL : a;
+        }
+        for (;;) {
+          const v = items(depth + 1);
+          if (v === FAIL) return FAIL;
+          a.push(v);
+          const d = next(0x5d);
+          if (d < 0) return FAIL;
+          if (d === 0) return a.length < least ? FAIL : a;
+        }
+      };
+    }
+    case "schema": {
+      // the residue: plain JSON, checked by the node's compiled function
+      const check = node.loc !== undefined ? residues[node.loc] : undefined;
+      if (check === undefined) throw new Untyped();
+      return (depth) => {
+        const v = value(depth);
+        return v !== FAIL && check(v) ? v : FAIL;
+      };
+    }
+    default:
+      throw new Untyped();
+  }
+}
+
+/** A map's `keys` (propertyNames: a string node, or a reference to one) as a check of a name. */
+function keyCheck(node: Node): (k: string) => boolean {
+  let n: Node | undefined = node;
+  for (let hops = 0; n !== undefined && n.kind === "ref" && hops < 16; hops++) n = DEFINITIONS[n["name"]] as Node | undefined;
+  if (n === undefined) throw new Untyped();
+  if (n.kind === "string") return stringCheck(n) ?? (() => true);
+  if (n.kind === "enum") {
+    const values = new Set<string>(n["values"]);
+    return (k) => values.has(k);
+  }
+  throw new Untyped();
+}
+
+/** A declared member of an object: its name (the table's own string, so that the object is
+ * given the same name every time), its reader, its bit among the required ones (0: optional). */
+type Field = { readonly name: string; readonly read: Reader; readonly bit: number };
+
+function objectReader(node: Node): Reader {
+  // the declared names by length: a name in the text is compared where it is, not cut out
+  const byLength: Field[][] = [];
+  const byName = new Map<string, Field>();
+  let need = 0;
+  let count = 0;
+  for (const [wire, spec] of Object.entries(node["fields"] as Record<string, { type: Node; required: string | null }>)) {
+    let bit = 0;
+    if (spec.required !== null) {
+      if (count === 30) throw new Untyped(); // one bit each, at most 30
+      bit = 1 << count++;
+      need |= bit;
+    }
+    const field = { name: wire, read: compile(spec.type), bit };
+    (byLength[wire.length] ??= []).push(field);
+    byName.set(wire, field);
+  }
+  const closed = node["closed"] != null;
+  // the rest of an object's schema (TYPED_OBJECTS), checked on the object read
+  let rest: Residue | null = null;
+  if (node["rest"] !== undefined) {
+    rest = residues[node["rest"] as string] ?? null;
+    if (rest === null) throw new Untyped();
+  }
+  return (depth) => {
+    if (s.charCodeAt(at) !== 0x7b || depth > DEEPEST) return FAIL;
+    at++;
+    ws();
+    const o: Record<string, unknown> = {};
+    let seen = 0;
+    if (s.charCodeAt(at) !== 0x7d) {
+      for (;;) {
+        let f = declared(byLength);
+        let k = "";
+        if (f === null) {
+          // an undeclared name, or a declared one written with an escape or in a text with
+          // controls, read as a name
+          const name = key();
+          if (name === FAIL) return FAIL;
+          f = byName.get(name) ?? null;
+          k = name;
+        }
+        let v: unknown;
+        if (f === null) {
+          if (closed) return FAIL;
+          v = value(depth + 1);
+        } else {
+          k = f.name;
+          v = f.read(depth + 1);
+          seen |= f.bit;
+        }
+        if (v === FAIL) return FAIL;
+        o[k] = v;
+        const d = next(0x7d);
+        if (d < 0) return FAIL;
+        if (d === 0) break;
+      }
+    } else at++;
+    return seen === need && (rest === null || rest(o)) ? o : FAIL;
+  };
+}
+
+/** The declared member whose name is at the cursor, the cursor then at its value; else null,
+ * the cursor left at the name (an undeclared one, or one written with an escape). */
+function declared(byLength: Field[][]): Field | null {
+  if (s.charCodeAt(at) !== 0x22 || controls) return null; // a text with controls: key() looks
+  const from = at + 1;
+  const j = s.indexOf('"', from);
+  const fields = j < 0 ? undefined : byLength[j - from];
+  if (fields === undefined) return null;
+  if (slash < from) {
+    slash = s.indexOf("\\", from);
+    if (slash < 0) slash = s.length;
+  }
+  if (slash < j) return null;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (s.startsWith(f.name, from)) {
+      at = j + 1;
+      ws();
+      if (s.charCodeAt(at) !== 0x3a) {
+        at = from - 1; // not JSON: key() says so
+        return null;
+      }
+      at++;
+      ws();
+      return f;
+    }
+  }
+  return null;
+}
+
+function unionReader(node: Node): Reader {
+  const members = (node["members"] as [string[], Node][]).map(([kinds, member]) => [new Set(kinds), compile(member)] as const);
+  const pick = (got: string): Reader | null => {
+    for (const [kinds, member] of members) if (kinds.has(got) || (got === "integer" && kinds.has("number"))) return member;
+    return null;
+  };
+  const byType: Record<string, Reader | null> = {};
+  for (const t of ["string", "object", "array", "boolean", "null", "integer", "number"]) byType[t] = pick(t);
+  return (depth) => {
+    const c = s.charCodeAt(at);
+    let t: string;
+    if (c === 0x22) t = "string";
+    else if (c === 0x7b) t = "object";
+    else if (c === 0x5b) t = "array";
+    else if (c === 0x74 || c === 0x66) t = "boolean";
+    else if (c === 0x6e) t = "null";
+    else {
+      const start = at;
+      const v = num();
+      if (v === FAIL) return FAIL;
+      at = start;
+      t = Number.isInteger(v) ? "integer" : "number";
+    }
+    const member = byType[t];
+    return member === null || member === undefined ? FAIL : member(depth);
+  };
+}

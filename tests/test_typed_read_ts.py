@@ -1,0 +1,160 @@
+"""The TypeScript typed read (issue 23, item 2): read.ts reads a document straight into its value
+while it makes the validation table's checks, and only the table's `schema` nodes (the residue)
+are checked by their compiled functions (accept.ts `RESIDUE`). Where it gives up, the codec
+reads the document as before (`parseJson`, the whole compiled check, the explaining pass), so
+every verdict, value, pointer, keyword and message must be the one `decode(..., {typed: false})`
+gives: held here on the toy schema of tests/test_typed_residue.py (every kind of residue) and on a
+vendored real schema, on valid, invalid and edge documents (integral floats, 16-digit integers,
+escapes, surrogates, controls, `__proto__`, index-named and repeated members, nesting, a byte
+order mark, bytes that are not UTF-8); and a residue check removed must be seen."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import typescript_agreement as agree
+from conftest import run_cli, run_python
+from generator.targets.typescript import node as ts_node
+from test_typed_residue import DOCUMENTS, SCHEMA
+
+REPO = Path(__file__).resolve().parent.parent
+
+# the Python package's own generated documents (valid, by seed) and their integral-float twins
+DOCS = """
+import json
+from {module} import strategies
+out = []
+for d in json.loads({definitions!r}):
+    for seed in range({seeds}):
+        try:
+            doc = strategies.document(d, seed=seed)
+        except Exception:
+            break
+        out.append([d, doc])
+print(json.dumps(out))
+"""
+
+# every document as text, and edge texts made from it; each decoded with and without the typed
+# read (the old path), outcomes compared whole
+SCRIPT = r"""
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const [dir, jobFile, mutate] = process.argv.slice(2);
+const codec = await import(pathToFileURL(dir + "/dist/src/codec_json.js").href);
+const read = await import(pathToFileURL(dir + "/dist/src/read.js").href);
+const accept = await import(pathToFileURL(dir + "/dist/src/accept.js").href);
+if (mutate === "residue") for (const loc of Object.keys(accept.RESIDUE)) accept.RESIDUE[loc] = () => true;
+const job = JSON.parse(readFileSync(jobFile, "utf8"));
+const enc = new TextEncoder();
+function outcome(data, d, typed) {
+  try {
+    const v = codec.decode(data, d, { typed });
+    return "ok " + JSON.stringify(v, (k, x) => (typeof x === "bigint" ? `${x}n` : x)) + " " + JSON.stringify(shape(v));
+  } catch (e) {
+    if (!(e instanceof codec.DecodeError)) throw e;
+    return "refused " + JSON.stringify(e.errors.map((i) => [i.pointer, i.definition, i.keyword, i.message])) + " " + e.count;
+  }
+}
+// the kinds of every value (a PyFloat or bigint left in would show here), keys in their order
+function shape(v) {
+  if (Array.isArray(v)) return v.map(shape);
+  if (v !== null && typeof v === "object") return Object.keys(v).map((k) => [k, shape(v[k])]);
+  return typeof v;
+}
+function edges(text) {
+  const out = [text, text.replace(/(\d)(?=[,}\]])/g, "$1.0"), text.replace(/": /g, '":\n '), " \t" + text + "\n"];
+  if (text.startsWith("{") && text.length > 2) {
+    const body = text.slice(1);
+    for (const m of ['"__proto__": 1, ', '"0": 1, ', '"12": {}, ', '"\\u0041": 1, ', '"x": 1e400, ', '"x": 12345678901234567890, ',
+      '"x": 9007199254740993, ', '"x": 9007199254740991, ', '"x": -0, ', '"x": "\\ud800", ', '"x": "\\ud83d\\ude00", ', '"x": "a\tb", ', '"x": [[[[[[1]]]]]], '])
+      out.push("{" + m + body);
+    const first = text.match(/^\{"([^"\\]*)": /);
+    if (first) out.push(text.slice(0, -1) + `, "${first[1]}": null}`, text.slice(0, -1) + `, "${first[1]}": ` + text.slice(first[0].length).split(/, "|}$/)[0] + "}");
+  }
+  out.push("[".repeat(130) + "]".repeat(130), "\ufeff" + text, text + " x", text.replace('"', '"\\n'));
+  return out;
+}
+let valid = 0, refused = 0, texts = 0, typed = 0, differ = [];
+for (const [d, text, plain] of job) {
+  for (const t of plain ? [text] : edges(text)) {
+    for (const data of [t, enc.encode(t)]) {
+      const want = outcome(data, d, false), got = outcome(data, d, true);
+      if (got !== want) differ.push([d, t.slice(0, 300), got.slice(0, 400), want.slice(0, 400)]);
+      if (want.startsWith("ok")) {
+        valid++;
+        const r = read.typedReader(d, accept.RESIDUE);
+        if (typeof data === "string") {
+          texts++;
+          if (r !== null && read.readText(t, r) !== read.FAIL) typed++;
+        }
+      } else refused++;
+    }
+  }
+  const bad = new Uint8Array([...enc.encode(text.slice(0, 1)), 0xff, ...enc.encode(text.slice(1))]);
+  if (outcome(bad, d, true) !== outcome(bad, d, false)) differ.push([d, "bytes not UTF-8", "", ""]);
+}
+console.log(JSON.stringify({ valid, refused, texts, typed, differ: differ.slice(0, 5), differences: differ.length }));
+"""
+
+
+def _job(tmp: Path, module: str, out: Path, documents: list[tuple[str, Any]], seeds: int) -> Path:
+    definitions = sorted({d for d, _ in documents})
+    ran = run_python(DOCS.format(module=module, seeds=seeds, definitions=json.dumps(definitions)), out, [out])
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    generated = json.loads(ran.stdout)
+    job = [[d, json.dumps(doc, ensure_ascii=False), False] for d, doc in [*documents, *generated]]
+    path = tmp / "job.json"
+    path.write_text(json.dumps(job), encoding="utf-8")
+    return path
+
+
+def _run(built: Path, job: Path, tmp: Path, mutate: str = "") -> dict[str, Any]:
+    script = tmp / "typed_read.mjs"
+    script.write_text(SCRIPT, encoding="utf-8")
+    done = subprocess.run([ts_node.node(), str(script), str(built), str(job), mutate], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _generated(tmp: Path, schema: Path, name: str) -> tuple[Path, Path]:
+    made = run_cli("init", str(schema), "--name", name, "--spec-dir", str(tmp / "spec"))
+    assert made.exit_code == 0, made.output
+    done = run_cli("generate", "--spec", str(tmp / "spec" / name), "--out", str(tmp / "out"))
+    assert done.exit_code == 0, done.output
+    return tmp / "out", ts_node.build(next((tmp / "out").glob("*-ts")))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toolchain() -> None:
+    agree.require_toolchain()
+
+
+def test_the_typed_read_and_its_residue_decide_as_the_whole_check(tmp_path: Path) -> None:
+    out, built = _generated(tmp_path, SCHEMA, "toy")
+    job = _job(tmp_path, "toy", out, DOCUMENTS, 40)
+    result = _run(built, job, tmp_path)
+    assert result["differences"] == 0, json.dumps(result["differ"], indent=1, ensure_ascii=False)
+    assert result["refused"] >= 200 and result["valid"] >= 100, result
+    # most valid documents were decided by the typed read (the others hold what it leaves to
+    # the old path: 1.0 for an integer, a surrogate escape, a definition checked whole)
+    assert result["typed"] >= result["texts"] * 2 // 5, result
+    # a residue check removed: documents only it refuses are accepted, and that is seen
+    broken = _run(built, job, tmp_path, "residue")
+    assert broken["differences"] > 0, broken
+
+
+def test_a_real_schema_decides_the_same_with_and_without_the_typed_read(tmp_path: Path) -> None:
+    schema = REPO / "tests" / "data" / "schemas" / "agent-client-protocol.schema.json"
+    out, built = _generated(tmp_path, schema, "acp")
+    cases = json.loads((next(out.glob("*-ts")) / "tests" / "cases.json").read_text(encoding="utf-8"))["cases"]
+    documents = [(c["definition"], c["document"]) for c in cases]
+    job = _job(tmp_path, "acp", out, documents, 3)
+    result = _run(built, job, tmp_path)
+    assert result["differences"] == 0, json.dumps(result["differ"], indent=1, ensure_ascii=False)
+    assert result["typed"] >= result["texts"] // 3 and result["refused"] > 1000, result
