@@ -295,8 +295,13 @@ function isIndex(k: string): boolean {
 /** A member set as the exact reader sets it: a PyFloat recorded, the names kept in document order
  * once one is an index (the order returned; `ordered` puts it on the object at its end). */
 function put(o: Record<string, unknown>, k: string, v: unknown, order: string[] | null): string[] | null {
-  if (v instanceof PyFloat) floats.push(o, k);
-  if (order === null && isIndex(k)) order = Object.keys(o);
+  if (typeof v === "object" && v !== null && v instanceof PyFloat) floats.push(o, k);
+  const c = k.charCodeAt(0);
+  if (order === null && (c > 0x39 || c < 0x30 || !isIndex(k))) {
+    o[k] = v; // most names: no order to keep
+    return null;
+  }
+  if (order === null) order = Object.keys(o);
   if (order !== null && !Object.prototype.hasOwnProperty.call(o, k)) order.push(ownSlice(k, 0, k.length));
   o[k] = v;
   return order;
