@@ -2407,7 +2407,10 @@ def _adopter(cls: type[Any]) -> Callable[[Any, Any], Any]:
     """The adopter of a twin (or of a class an open object is reachable from): a closure over
     the class it becomes, whether it is open and the fields that may hold an open object, so
     that a visit costs one call and no lookup of a plan (a second read of a document with an
-    undeclared member below its top makes every object on the way a twin)."""
+    undeclared member below its top makes every object on the way a twin). An open twin holding
+    no open object (most of them) gets a closure of its own, the swap and the store: 1.7% fewer
+    instructions on documents holding an undeclared member below the top (bench/README).
+    """
     public = _TWINS.get(cls)
     of = cls if public is None else public
     open_, carried, get, kept = (
@@ -2416,18 +2419,33 @@ def _adopter(cls: type[Any]) -> Callable[[Any, Any], Any]:
         _ADOPTERS.get,
         _JSON,
     )
+    if open_ and not carried and public is not None:
+
+        def leaf(value: Any, raw: Any) -> Any:
+            value.__class__ = public
+            if raw.__class__ is dict:
+                value.__dict__[kept] = raw
+            return value
+
+        return leaf
 
     def adopt(value: Any, raw: Any) -> Any:
         if public is not None:
             value.__class__ = public
-        keyed = raw.__class__ is dict
-        if keyed and open_:
-            value.__dict__[kept] = raw
-        for attr, wire in carried:
-            sub = getattr(value, attr)
-            found = get(sub.__class__)
-            if found is not None:
-                found(sub, raw.get(wire) if keyed else None)
+        if raw.__class__ is dict:
+            if open_:
+                value.__dict__[kept] = raw
+            for attr, wire in carried:
+                sub = getattr(value, attr)
+                found = get(sub.__class__)
+                if found is not None:
+                    found(sub, raw.get(wire))
+        else:
+            for attr, _wire in carried:
+                sub = getattr(value, attr)
+                found = get(sub.__class__)
+                if found is not None:
+                    found(sub, None)
         return value
 
     return adopt
