@@ -48,6 +48,7 @@ const [dir, jobFile, mutate] = process.argv.slice(2);
 const codec = await import(pathToFileURL(dir + "/dist/src/codec_json.js").href);
 const read = await import(pathToFileURL(dir + "/dist/src/read.js").href);
 const accept = await import(pathToFileURL(dir + "/dist/src/accept.js").href);
+const json = await import(pathToFileURL(dir + "/dist/src/json.js").href);
 if (mutate === "residue") for (const loc of Object.keys(accept.RESIDUE)) accept.RESIDUE[loc] = () => true;
 const job = JSON.parse(readFileSync(jobFile, "utf8"));
 const enc = new TextEncoder();
@@ -60,17 +61,18 @@ function outcome(data, d, typed) {
     return "refused " + JSON.stringify(e.errors.map((i) => [i.pointer, i.definition, i.keyword, i.message])) + " " + e.count;
   }
 }
-// the kinds of every value (a PyFloat or bigint left in would show here), keys in their order
+// the kinds of every value (a PyFloat or bigint left in would show here), members in their
+// document order (`keysOf`: ORDER where a name is an index) and whether ORDER is there
 function shape(v) {
   if (Array.isArray(v)) return v.map(shape);
-  if (v !== null && typeof v === "object") return Object.keys(v).map((k) => [k, shape(v[k])]);
+  if (v !== null && typeof v === "object") return [json.ORDER in v, json.keysOf(v).map((k) => [k, shape(v[k])])];
   return typeof v;
 }
 function edges(text) {
   const out = [text, text.replace(/(\d)(?=[,}\]])/g, "$1.0"), text.replace(/": /g, '":\n '), " \t" + text + "\n"];
   if (text.startsWith("{") && text.length > 2) {
     const body = text.slice(1);
-    for (const m of ['"__proto__": 1, ', '"0": 1, ', '"12": {}, ', '"\\u0041": 1, ', '"x": 1e400, ', '"x": 12345678901234567890, ',
+    for (const m of ['"__proto__": 1, ', '"0": 1, ', '"12": {}, ', '"x": 2.0, ', '"x": [1.0, {"7": 1e2}], ', '"01": 1, "3": 2.5, ', '"\\u0041": 1, ', '"x": 1e400, ', '"x": 12345678901234567890, ',
       '"x": 9007199254740993, ', '"x": 9007199254740991, ', '"x": -0, ', '"x": "\\ud800", ', '"x": "\\ud83d\\ude00", ', '"x": "a\tb", ', '"x": [[[[[[1]]]]]], '])
       out.push("{" + m + body);
     const first = text.match(/^\{"([^"\\]*)": /);

@@ -24,8 +24,8 @@
  * the text (strings of 13 characters or more are copies: `ownSlice`).
  */
 
-import { MAX_DEPTH, ownSlice } from "./json.js";
-import { DEFINITIONS, TYPED_OBJECTS } from "./schema_table.js";
+import { MAX_DEPTH, ORDER, PyFloat, ownSlice } from "./json.js";
+import { DEFINITIONS, INTEGERS, TYPED_OBJECTS } from "./schema_table.js";
 import { greaterThan, length, lessThan, pattern } from "./validation.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -47,6 +47,12 @@ let s = "";
 let at = 0;
 let slash = -1;
 let controls = false;
+// in plain JSON (an open object's undeclared member, a residue's value...) a number written with
+// a fraction or an exponent whose value is an integer is kept apart as the exact reader keeps it
+// (a PyFloat, which the compiled check judges as it judges the exact reader's), where it was put
+// recorded (holder, key), and made the number it is once the document is read (as
+// `plainDocument` makes the exact reader's)
+let floats: unknown[] = [];
 
 // the deepest an array or object is read at: deeper ones take the other path, which refuses
 // them past MAX_DEPTH with the reference's test and message
@@ -67,17 +73,26 @@ export function readText(text: string, reader: Reader): unknown {
   s = text;
   at = 0;
   slash = -1;
+  floats = [];
   try {
     ws();
     const v = reader(1);
     if (v === FAIL) return FAIL;
     ws();
-    return at === s.length ? v : FAIL;
+    if (at !== s.length) return FAIL;
+    for (let k = 0; k < floats.length; k += 2) {
+      const holder = floats[k] as Record<string | number, unknown>;
+      const key = floats[k + 1] as string | number;
+      const x = holder[key];
+      if (x instanceof PyFloat) holder[key] = x.value; // a member given twice: its last value
+    }
+    return v instanceof PyFloat ? v.value : v;
   } catch (e) {
     if (e instanceof RangeError) return FAIL; // a recursion deeper than the stack
     throw e;
   } finally {
     s = ""; // the module holds no document past the call
+    floats = [];
   }
 }
 
@@ -176,7 +191,8 @@ function num(integral = false): number | typeof FAIL {
     }
     const v = Number(s.slice(from, at));
     // an integral value (`1.0`, `1e3`) is the exact reader's PyFloat; beyond a double, refused
-    return Number.isFinite(v) && (integral || !Number.isInteger(v)) ? v : FAIL;
+    if (!Number.isFinite(v)) return FAIL;
+    return integral || !Number.isInteger(v) ? v : FAIL;
   }
   if (at - first > 15) {
     // up to 2^53 - 1 JSON.parse reads an integer exactly; past it the exact reader's bigint
@@ -201,14 +217,15 @@ function value(depth: number): unknown {
       at++;
       return o;
     }
+    let order: string[] | null = null; // the names in document order, once one is an index
     for (;;) {
       const k = key();
       if (k === FAIL) return FAIL;
       const v = value(depth + 1);
       if (v === FAIL) return FAIL;
-      o[k] = v;
+      order = put(o, k, v, order);
       const d = next(0x7d);
-      if (d <= 0) return d < 0 ? FAIL : o;
+      if (d <= 0) return d < 0 ? FAIL : ordered(o, order);
     }
   }
   if (c === 0x5b) {
@@ -223,6 +240,7 @@ function value(depth: number): unknown {
     for (;;) {
       const v = value(depth + 1);
       if (v === FAIL) return FAIL;
+      if (v instanceof PyFloat) floats.push(a, a.length);
       a.push(v);
       const d = next(0x5d);
       if (d <= 0) return d < 0 ? FAIL : a;
@@ -231,7 +249,18 @@ function value(depth: number): unknown {
   if (c === 0x74) return s.startsWith("true", at) ? ((at += 4), true) : FAIL;
   if (c === 0x66) return s.startsWith("false", at) ? ((at += 5), false) : FAIL;
   if (c === 0x6e) return s.startsWith("null", at) ? ((at += 4), null) : FAIL;
-  return num();
+  const v = num(true);
+  return v !== FAIL && Number.isInteger(v) && !isIntegerText() ? new PyFloat(v) : v;
+}
+
+/** Whether the number just read (ending at the cursor) was written as an integer: digits alone. */
+function isIntegerText(): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return false;
+    if (!(c >= 0x30 && c <= 0x39) && c !== 0x2b) return true;
+  }
+  return true;
 }
 
 /** A member name at the cursor and the `:` after it (the cursor then at the value), or FAIL
@@ -241,18 +270,47 @@ function key(): string | typeof FAIL {
   if (s.charCodeAt(at) !== 0x22) return FAIL;
   const k = str(true);
   if (k === FAIL) return FAIL;
-  const c = k.charCodeAt(0);
-  if ((c >= 0x30 && c <= 0x39) || k === "__proto__") {
-    if (k === "__proto__") return FAIL;
-    let digits = true;
-    for (let i = 1; i < k.length && digits; i++) digits = k.charCodeAt(i) >= 0x30 && k.charCodeAt(i) <= 0x39;
-    if (digits) return FAIL;
-  }
+  if (k === "__proto__") return FAIL;
   ws();
   if (s.charCodeAt(at) !== 0x3a) return FAIL;
   at++;
   ws();
   return k;
+}
+
+/** Whether JavaScript lists a member name first, whatever its place (an array index, and a
+ * little more: `INDEX_RX` of json.ts, never missed): its object then keeps the document's order
+ * (`ORDER`), as the exact reader makes it. */
+function isIndex(k: string): boolean {
+  const n = k.length;
+  const c = k.charCodeAt(0);
+  if (!(c >= 0x30 && c <= 0x39) || n > 10 || (c === 0x30 && n > 1)) return false;
+  for (let i = 1; i < n; i++) {
+    const d = k.charCodeAt(i);
+    if (d < 0x30 || d > 0x39) return false;
+  }
+  return true;
+}
+
+/** A member set as the exact reader sets it: a PyFloat recorded, the names kept in document order
+ * once one is an index (the order returned; `ordered` puts it on the object at its end). */
+function put(o: Record<string, unknown>, k: string, v: unknown, order: string[] | null): string[] | null {
+  if (typeof v === "object" && v !== null && v instanceof PyFloat) floats.push(o, k);
+  const c = k.charCodeAt(0);
+  if (order === null && (c > 0x39 || c < 0x30 || !isIndex(k))) {
+    o[k] = v; // most names: no order to keep
+    return null;
+  }
+  if (order === null) order = Object.keys(o);
+  if (order !== null && !Object.prototype.hasOwnProperty.call(o, k)) order.push(ownSlice(k, 0, k.length));
+  o[k] = v;
+  return order;
+}
+
+/** An object with its document order where a name of it is an index (`ORDER`). */
+function ordered(o: Record<string, unknown>, order: string[] | null): Record<string, unknown> {
+  if (order !== null) (o as { [ORDER]?: string[] })[ORDER] = order;
+  return o;
 }
 
 /** After a member or an item: 1 at a `,` (the cursor then at the next one), 0 at `close` (past
@@ -469,10 +527,13 @@ function compile(node: Node): Reader {
     case "number": {
       const b = bounded(node);
       const integer = node.kind === "integer";
+      // under JSON Schema's integer rule `1.0` is the integer 1 wherever it stands (a check of
+      // the object around it sees no difference); under the exact rule it is the exact reader's
+      const integral = INTEGERS === "json-schema";
       return () => {
         const c = s.charCodeAt(at);
         if (c !== 0x2d && (c < 0x30 || c > 0x39)) return FAIL;
-        const v = num(!integer);
+        const v = num(integral);
         return v === FAIL || (integer && !Number.isInteger(v)) || (b !== null && !b(v)) ? FAIL : v;
       };
     }
@@ -512,14 +573,15 @@ function compile(node: Node): Reader {
           at++;
           return o;
         }
+        let order: string[] | null = null;
         for (;;) {
           const k = key();
           if (k === FAIL || (keys !== null && !keys(k))) return FAIL;
           const v = values(depth + 1);
           if (v === FAIL) return FAIL;
-          o[k] = v;
+          order = put(o, k, v, order);
           const d = next(0x7d);
-          if (d <= 0) return d < 0 ? FAIL : o;
+          if (d <= 0) return d < 0 ? FAIL : ordered(o, order);
         }
       };
     }
@@ -538,6 +600,7 @@ function compile(node: Node): Reader {
         for (;;) {
           const v = items(depth + 1);
           if (v === FAIL) return FAIL;
+          if (v instanceof PyFloat) floats.push(a, a.length);
           a.push(v);
           const d = next(0x5d);
           if (d < 0) return FAIL;
@@ -606,6 +669,7 @@ function objectReader(node: Node): Reader {
     ws();
     const o: Record<string, unknown> = {};
     let seen = 0;
+    let order: string[] | null = null;
     if (s.charCodeAt(at) !== 0x7d) {
       for (;;) {
         let f = declared(byLength);
@@ -628,12 +692,13 @@ function objectReader(node: Node): Reader {
           seen |= f.bit;
         }
         if (v === FAIL) return FAIL;
-        o[k] = v;
+        order = put(o, k, v, order);
         const d = next(0x7d);
         if (d < 0) return FAIL;
         if (d === 0) break;
       }
     } else at++;
+    ordered(o, order);
     return seen === need && (rest === null || rest(o)) ? o : FAIL;
   };
 }
