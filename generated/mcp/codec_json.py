@@ -1597,7 +1597,7 @@ class Decoder:
         self._type = decode_type
         self._expect = expect
         self._fast: msgspec.json.Decoder[Any] = _reader_of(decode_type)
-        self._native: msgspec.json.Decoder[Any] = _native_of(decode_type)
+        self._native: msgspec.json.Decoder[Any] = _reader_of(decode_type, native=True)
         # the types of a value the typed read gave that the definition refuses: every other
         # class of the union it is read through
         self._look = _NOTHING if expect is None else _CLASSES - {expect}
@@ -2395,29 +2395,20 @@ def _not_open(data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
 _READERS: dict[Any, msgspec.json.Decoder[Any]] = {}
 
 
-def _reader_of(of: Any) -> msgspec.json.Decoder[Any]:
+def _reader_of(of: Any, native: bool = False) -> msgspec.json.Decoder[Any]:
     """The one msgspec decoder of a type, shared by the Decoders reading it (the members of a
     union are read through it, and their twins likewise): fewer decoders, warmer caches.
+    ``native``: the one reading every number itself, without ``_FLOAT`` (~25 ns a number where
+    the hook's call costs ~0.15 us, but 7-14 us for one of 10^289 or more): only a text longer
+    than ``_SCANNED`` whose scan found none (``limits.big_exponent``) is read through it.
     """
+    readers, hook = (_NATIVE, None) if native else (_READERS, _FLOAT)
     try:
-        found = _READERS.get(of)
+        found = readers.get(of)
     except TypeError:  # a type that does not hash: a decoder of its own
-        return msgspec.json.Decoder(of, float_hook=_FLOAT)
+        return msgspec.json.Decoder(of, float_hook=hook)
     if found is None:
-        found = _READERS[of] = msgspec.json.Decoder(of, float_hook=_FLOAT)
-    return found
-
-
-def _native_of(of: Any) -> msgspec.json.Decoder[Any]:
-    """The decoder of a type reading every number itself (no hook): ~25 ns a number where the
-    hook's call costs ~0.15 us, but 7-14 us for one of 10^289 or more. Only a text longer than
-    ``_SCANNED`` whose scan found none (``limits.big_exponent``) is read through it."""
-    try:
-        found = _NATIVE.get(of)
-    except TypeError:
-        return msgspec.json.Decoder(of)
-    if found is None:
-        found = _NATIVE[of] = msgspec.json.Decoder(of)
+        found = readers[of] = msgspec.json.Decoder(of, float_hook=hook)
     return found
 
 
