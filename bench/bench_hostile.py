@@ -225,6 +225,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="write the figures as JSON")
     parser.add_argument("--compare", type=Path, default=None, help="a previous run's --json, printed beside")
     args = parser.parse_args()
+    unknown = sorted(set(args.only) - set(SHAPES))
+    if unknown:  # a misspelt shape would run nothing and exit 0
+        parser.error(f"--only {', '.join(unknown)}: no such shape; choose from {', '.join(SHAPES)}")
     root = args.root.resolve()
     before = json.loads(args.compare.read_text()) if args.compare else None
     built = _typescript_package(root)

@@ -58,6 +58,14 @@ def test_an_unknown_schema_name_is_a_bad_option(script: str) -> None:
     assert "--only nosuch: no such schema; choose from dependabot" in done.stderr
 
 
+def test_an_unknown_hostile_shape_is_a_bad_option() -> None:
+    """bench_hostile's `--only` with a misspelt shape ran nothing and exited 0."""
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "bench_hostile.py"), "--only", "big_exponents", "--only", "nosuch"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    assert "--only nosuch: no such shape; choose from " in done.stderr and "big_exponents" in done.stderr
+
+
 def test_keep_that_is_a_file_is_a_bad_option(tmp_path: Path) -> None:
     afile = tmp_path / "afile"
     afile.write_text("", encoding="utf-8")
