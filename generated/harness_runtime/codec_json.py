@@ -692,7 +692,7 @@ class Decoder:
             _SKIPPED,
             _ADOPT,
         )
-        at, kept, refused, lone, short = _AT, _JSON, _refused, _LONE_READ, _SHORT
+        at, kept, examine, lone, short = _AT, _JSON, _EXAMINE, _LONE_READ, _SHORT
         top: Any = (
             None  # the shallow and the open twins' readers, made when first needed
         )
@@ -701,51 +701,58 @@ class Decoder:
         def reread(data: Any, exc: msgspec.ValidationError, extras: bool) -> Any:
             nonlocal top, whole
             try:
-                value = None
                 if top_type is not None and at not in exc.args[0]:
                     if top is None:
                         top = _reader_of(top_type).decode
                     try:
                         value = top(data)
+                    except (
+                        skipped
+                    ):  # an undeclared member below the top too: the open twins
+                        pass
+                    else:
                         cls = twins.get(value.__class__)
                         if (
                             cls is not None
                         ):  # an open object: what was skipped is read as plain JSON
-                            raw = plain(data)
+                            try:
+                                raw = plain(data)
+                                if (
+                                    not adopt
+                                ):  # frozen classes cannot take their twin's place: read again
+                                    value = _adopt(
+                                        self._fast.decode(_ENCODER.encode(value)),
+                                        raw if extras else None,
+                                    )
+                            except (
+                                skipped
+                            ):  # the plain read refused what the twins skipped
+                                return FULL
                             if adopt:
                                 value.__class__ = cls
                                 if extras:
                                     value.__dict__[kept] = raw
-                            else:  # frozen classes cannot take their twin's place: read again
-                                value = _adopt(
-                                    self._fast.decode(_ENCODER.encode(value)),
-                                    raw if extras else None,
-                                )
-                    except skipped:
-                        if (
-                            value is not None
-                        ):  # the plain read refused what the twins skipped
+                        # what msgspec reads but the package refuses, asked only where it may be
+                        # (a short text cannot nest past MAX_DEPTH; lone surrogate escapes: where
+                        # msgspec reads them): the hot path's own question
+                        if (lone or len(data) > short) and examine(value, data):
                             return FULL
-                if value is None:
-                    if whole is None:
-                        whole = _reader_of(open_type).decode
-                    try:
-                        twin = whole(data)
-                        raw = plain(data)
-                    except skipped:
-                        return FULL
-                    if adopt:  # the adopter of the twin's class, without _adopt's call
-                        found = adopters.get(twin.__class__)
-                        value = (
-                            twin
-                            if found is None
-                            else found(twin, raw if extras else None)
-                        )
-                    else:
-                        value = self._public(twin, raw if extras else None)
-                # _refused, called only where it may answer True (a short text cannot nest past
-                # MAX_DEPTH; lone surrogate escapes: where msgspec reads them)
-                if (lone or len(data) > short) and refused(value, data):
+                        return value
+                if whole is None:
+                    whole = _reader_of(open_type).decode
+                try:
+                    twin = whole(data)
+                    raw = plain(data)
+                except skipped:
+                    return FULL
+                if adopt:  # the adopter of the twin's class, without _adopt's call
+                    found = adopters.get(twin.__class__)
+                    value = (
+                        twin if found is None else found(twin, raw if extras else None)
+                    )
+                else:
+                    value = self._public(twin, raw if extras else None)
+                if (lone or len(data) > short) and examine(value, data):
                     return FULL
             except (TypeError, UnicodeEncodeError):  # not bytes: the full path decides
                 return FULL
@@ -1048,8 +1055,11 @@ any JSON with a fraction or exponent: a 30 KB array of 1,536 floats 52 us native
 it); shorter ones, where a scan would cost more than the few numbers they hold, through it."""
 
 
-_AT = " - at `"
-"""What msgspec writes before the path of a refused value below the top of a document."""
+_AT = "$"
+"""What msgspec's message holds where the refused value is below the top of a document (the
+start of its path, `` - at `$.params` ``). One character: on a message past ASCII (a member
+name) a longer needle is converted per test. A member name holding one sends a document
+refused at its top to the open twins, which read it too."""
 _MEMBERS: msgspec.json.Decoder[dict[str, msgspec.Raw]] = msgspec.json.Decoder(
     dict[str, msgspec.Raw]
 )
@@ -1099,6 +1109,8 @@ def _adopter(cls: type[Any]) -> Callable[[Any, Any], Any]:
 
         return leaf
 
+    leaves = _LEAVES
+
     def adopt(value: Any, raw: Any) -> Any:
         if public is not None:
             value.__class__ = public
@@ -1107,6 +1119,13 @@ def _adopter(cls: type[Any]) -> Callable[[Any, Any], Any]:
                 value.__dict__[kept] = raw
             for attr, wire in carried:
                 sub = getattr(value, attr)
+                leaf = leaves.get(sub.__class__)
+                if leaf is not None:  # what its leaf adopter does, without the call
+                    sub.__class__ = leaf
+                    held = raw.get(wire)
+                    if held.__class__ is dict:
+                        sub.__dict__[kept] = held
+                    continue
                 found = get(sub.__class__)
                 if found is not None:
                     found(sub, raw.get(wire))
@@ -1145,6 +1164,14 @@ def _adopt_dict(value: dict[str, Any], raw: Any) -> dict[str, Any]:
     return value
 
 
+_LEAVES: dict[type[Any], type[Any]] = {
+    twin: public
+    for twin, public in _TWINS.items()
+    if public in models.OPEN and not models.CARRIED.get(public)
+}
+"""Open twins holding no open object, and their classes: what a carrier's adopter makes of such a
+member itself (the swap and the store of ``_adopter``'s leaf), one call fewer a member (a
+document with an undeclared member below its top has two objects on the way, most often)."""
 _ADOPTERS: dict[Any, Callable[[Any, Any], Any]] = {list: _adopt_list, dict: _adopt_dict}
 """What ``_adopt`` visits, by class: the twins, the classes an open object is reachable from
 (read by the classes themselves when frozen), and the containers that may hold them."""

@@ -137,6 +137,78 @@ def test_an_undeclared_member_is_kept_and_encoded_again(
     )
 
 
+# at the top, a member whose name holds what msgspec's message holds before a path: the re-reader
+# takes such a refusal for one below the top (codec_json._AT), and the open twins read it
+NAMED_AS_A_PATH = "$" + EXTRA
+
+
+def _everywhere() -> list[tuple[str, bytes, dict[str, dict[str, Any]]]]:
+    """(definition, document, {pointer: the undeclared members added there}): a valid derived
+    case of each definition that may hold an open object, an undeclared member added to
+    every open object in it at once (at the top, one named as a path), where the schema admits
+    them all."""
+    out: list[tuple[str, bytes, dict[str, dict[str, Any]]]] = []
+    seen: set[str] = set()
+    for case in load("cases.json")["cases"]:
+        name = case["definition"]
+        if (
+            name in seen
+            or not case["valid"]
+            or codec_json._FAST[name][2] is None
+            or "normalized" in case
+        ):
+            continue
+        value = codec_json.decode(encode_document(case["document"]), name)
+        places = _open_places(value, case["document"])
+        if not places:
+            continue
+        for member in MEMBERS:
+            copy = json.loads(json.dumps(case["document"]))
+            added = {p: {NAMED_AS_A_PATH if not p else EXTRA: member} for p in places}
+            for p, members in added.items():
+                _at(copy, p).update(members)
+            if reference_validator(name).is_valid(copy):
+                seen.add(name)
+                out.append((name, encode_document(copy), added))
+                break
+    return out
+
+
+EVERYWHERE = _everywhere()
+
+
+@pytest.mark.parametrize(
+    "definition, data, added", EVERYWHERE, ids=[d for d, _, _ in EVERYWHERE]
+)
+def test_an_undeclared_member_in_every_open_object_is_kept_in_each(
+    definition: str, data: bytes, added: dict[str, dict[str, Any]]
+) -> None:
+    """Each open object on the way keeps its own members, whether its adopter or its holder's
+    made it its class's; a member named as a path at the top sends the document to the open
+    twins, which keep it as well."""
+    expected = json.loads(data)
+    decoder = codec_json.decoder(definition)
+    for value in (
+        decoder.decode(data),
+        decoder.decode_lenient(data).value,
+        decoder.fast(data),
+    ):
+        for pointer, members in added.items():
+            held = _at_value(value, expected, pointer)
+            assert not type(held).__name__.startswith(("_Open_", "_Top_")), pointer
+            assert codec_json.extras(held) == members, pointer
+        assert same(json.loads(codec_json.encode(value, definition)), expected)
+    # read without keeping the members: the classes all the same
+    checked = decoder.fast(data, False)
+    assert checked is not codec_json.FULL
+    assert all(
+        not type(_at_value(checked, expected, p)).__name__.startswith(
+            ("_Open_", "_Top_")
+        )
+        for p in added
+    )
+
+
 def _at_value(value: Any, document: Any, pointer: str) -> Any:
     """The object of a decoded value at a JSON Pointer of its document."""
     for token in pointer.split("/")[1:]:
