@@ -137,9 +137,9 @@ def test_an_undeclared_member_is_kept_and_encoded_again(
     )
 
 
-# at the top, a member whose name holds what msgspec's message holds before a path: the re-reader
-# takes such a refusal for one below the top (codec_json._AT), and the open twins read it
-NAMED_AS_A_PATH = "$" + EXTRA
+# at the top, a member whose name holds what msgspec's message quotes with: the re-reader takes
+# such a refusal for one below the top (codec_json._TICK), and the open twins read it
+NAMED_AS_A_PATH = " - at `$" + EXTRA + "`"
 
 
 def _everywhere() -> list[tuple[str, bytes, dict[str, dict[str, Any]]]]:
