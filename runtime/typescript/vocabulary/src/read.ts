@@ -23,7 +23,7 @@
  */
 
 import { MAX_DEPTH, ORDER, PyFloat, ownSlice } from "./json.js";
-import { DEFINITIONS, INTEGERS, TYPED_OBJECTS } from "./schema_table.js";
+import { DEFINITIONS, INTEGERS, TYPED_OBJECTS, TYPED_SCHEMAS } from "./schema_table.js";
 import { greaterThan, length, lessThan, pattern } from "./validation.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -419,7 +419,7 @@ function nodeOf(name: string): Node | undefined {
 function whole(definition: string): boolean {
   let node = nodeOf(definition);
   for (let hops = 0; node !== undefined && node.kind === "ref" && hops < 16; hops++) node = nodeOf(node["name"]);
-  return node === undefined || node.kind === "schema";
+  return node === undefined || (node.kind === "schema" && TYPED_SCHEMAS[node.loc ?? ""] === undefined);
 }
 
 const COMPILED = new Map<string, Reader>();
@@ -460,6 +460,7 @@ function reached(name: string): Set<string> {
         if (node.kind === "ref" && typeof node.name === "string") stack.push(node.name);
         if (node.kind === "tagged") for (const m of Object.values(node.tags as Record<string, string>)) stack.push(m);
         if (node.kind !== "schema") for (const v of Object.values(node)) walk(v);
+        else if (typeof node.loc === "string" && TYPED_SCHEMAS[node.loc] !== undefined) walk(TYPED_SCHEMAS[node.loc]);
       }
     };
     walk(nodeOf(n));
@@ -513,6 +514,8 @@ function compile(node: Node): Reader {
     }
     case "union":
       return unionReader(node);
+    case "first":
+      return firstReader(node);
     case "string": {
       const check = stringCheck(node);
       return () => {
@@ -545,9 +548,11 @@ function compile(node: Node): Reader {
     }
     case "const": {
       const want = node["value"];
+      // under JSON Schema's integer rule `1.0` equals 1 (the PyFloat read is made 1 at the end)
+      const integral = INTEGERS === "json-schema" && typeof want === "number";
       return (depth) => {
         const v = value(depth);
-        return v === want ? v : FAIL;
+        return v === want || (integral && v instanceof PyFloat && v.value === want) ? v : FAIL;
       };
     }
     case "boolean":
@@ -586,6 +591,9 @@ function compile(node: Node): Reader {
     case "array": {
       const items = compile(node["items"] as Node);
       const least: number = node["min_items"] ?? 0;
+      const most: number = node["max_items"] ?? Infinity;
+      // uniqueItems of strings (the table gives it no other): a Set tells them apart as the rule does
+      const unique = node["unique_strings"] === true;
       return (depth) => {
         if (s.charCodeAt(at) !== 0x5b || depth > DEEPEST) return FAIL;
         at++;
@@ -593,7 +601,7 @@ function compile(node: Node): Reader {
         const a: unknown[] = [];
         if (s.charCodeAt(at) === 0x5d) {
           at++;
-          return least > 0 ? FAIL : a;
+          return least > 0 || most < 0 ? FAIL : a;
         }
         for (;;) {
           const v = items(depth + 1);
@@ -602,11 +610,14 @@ function compile(node: Node): Reader {
           a.push(v);
           const d = next(0x5d);
           if (d < 0) return FAIL;
-          if (d === 0) return a.length < least ? FAIL : a;
+          if (d === 0) return a.length < least || a.length > most || (unique && new Set(a).size !== a.length) ? FAIL : a;
         }
       };
     }
     case "schema": {
+      // a general node the typed nodes state exactly (TYPED_SCHEMAS), read as that node
+      const typed = node.loc !== undefined ? TYPED_SCHEMAS[node.loc] : undefined;
+      if (typed !== undefined) return compile(typed as Node);
       // the residue: plain JSON, checked by the node's compiled function
       const check = node.loc !== undefined ? residues[node.loc] : undefined;
       if (check === undefined) throw new Untyped();
@@ -623,7 +634,10 @@ function compile(node: Node): Reader {
 /** A map's `keys` (propertyNames: a string node, or a reference to one) as a check of a name. */
 function keyCheck(node: Node): (k: string) => boolean {
   let n: Node | undefined = node;
-  for (let hops = 0; n !== undefined && n.kind === "ref" && hops < 16; hops++) n = DEFINITIONS[n["name"]] as Node | undefined;
+  for (let hops = 0; n !== undefined && (n.kind === "ref" || n.kind === "schema") && hops < 16; hops++) {
+    n = (n.kind === "ref" ? DEFINITIONS[n["name"]] : TYPED_SCHEMAS[n.loc ?? ""]) as Node | undefined;
+    if (n !== undefined && n.kind === "schema" && TYPED_SCHEMAS[n.loc ?? ""] === undefined) n = undefined;
+  }
   if (n === undefined) throw new Untyped();
   if (n.kind === "string") return stringCheck(n) ?? (() => true);
   if (n.kind === "enum") {
@@ -655,6 +669,8 @@ function objectReader(node: Node): Reader {
     byName.set(wire, field);
   }
   const closed = node["closed"] != null;
+  // an undeclared member's reader (additionalProperties as a schema), else any JSON
+  const extra = node["extra"] !== undefined ? compile(node["extra"] as Node) : value;
   // the rest of an object's schema (TYPED_OBJECTS), checked on the object read
   let rest: Residue | null = null;
   if (node["rest"] !== undefined) {
@@ -683,7 +699,7 @@ function objectReader(node: Node): Reader {
         let v: unknown;
         if (f === null) {
           if (closed) return FAIL;
-          v = value(depth + 1);
+          v = extra(depth + 1);
         } else {
           k = f.name;
           v = f.read(depth + 1);
@@ -748,13 +764,149 @@ function unionReader(node: Node): Reader {
     else if (c === 0x74 || c === 0x66) t = "boolean";
     else if (c === 0x6e) t = "null";
     else {
-      const start = at;
-      const v = num();
-      if (v === FAIL) return FAIL;
-      at = start;
-      t = Number.isInteger(v) ? "integer" : "number";
+      const got = numberType();
+      if (got === FAIL) return FAIL;
+      t = got;
     }
     const member = byType[t];
     return member === null || member === undefined ? FAIL : member(depth);
+  };
+}
+
+/** The JSON type of the number at the cursor (left where it is), or FAIL: under JSON Schema's
+ * integer rule `1.0` is an integer, as the general validator counts it; under the exact rule a
+ * number, whose reader then gives up (the exact reader's PyFloat). */
+function numberType(): "integer" | "number" | typeof FAIL {
+  const start = at;
+  const integral = INTEGERS === "json-schema";
+  const v = num(true);
+  if (v === FAIL) return FAIL;
+  const t = Number.isInteger(v) && (integral || isIntegerText()) ? "integer" : "number";
+  at = start;
+  return t;
+}
+
+/** The JSON type the value at the cursor starts as, or FAIL. */
+function typeAt(): string | typeof FAIL {
+  const c = s.charCodeAt(at);
+  if (c === 0x22) return "string";
+  if (c === 0x7b) return "object";
+  if (c === 0x5b) return "array";
+  if (c === 0x74 || c === 0x66) return "boolean";
+  if (c === 0x6e) return "null";
+  return numberType();
+}
+
+/** Which of `names` (by length: the name and its bit) the object at the cursor has as members,
+ * one bit each, names compared where they stand in the text (the cursor left where it was), or
+ * -1 where it is not an object this look reads (it then tries every member). */
+function presence(byLength: (readonly [string, number])[][], depth: number): number {
+  const start = at;
+  let found = 0;
+  try {
+    if (s.charCodeAt(at) !== 0x7b || depth > DEEPEST) return -1;
+    at++;
+    ws();
+    if (s.charCodeAt(at) === 0x7d) return 0;
+    for (;;) {
+      if (s.charCodeAt(at) !== 0x22) return -1;
+      const from = at + 1;
+      const j = s.indexOf('"', from);
+      if (j < 0) return -1;
+      const named = byLength[j - from];
+      if (named !== undefined) for (const [name, bit] of named) if (s.startsWith(name, from)) found |= bit;
+      at = from - 1;
+      if (!pass()) return -1; // the name (a name with an escape: passed whole, not matched)
+      ws();
+      if (s.charCodeAt(at) !== 0x3a) return -1;
+      at++;
+      ws();
+      if (!pass()) return -1;
+      const d = next(0x7d);
+      if (d <= 0) return d < 0 ? -1 : found;
+    }
+  } finally {
+    at = start;
+  }
+}
+
+/** Past the value at the cursor by its brackets and quotes alone, or false at the text's end:
+ * a look at which members an object has (what it passes over is read again, and judged, by the
+ * reader the look picks). */
+function pass(): boolean {
+  let level = 0;
+  const n = s.length;
+  for (;;) {
+    if (at >= n) return false;
+    const c = s.charCodeAt(at);
+    if (c === 0x22) {
+      let j = s.indexOf('"', at + 1);
+      for (;;) {
+        if (j < 0) return false;
+        let b = j - 1;
+        while (s.charCodeAt(b) === 0x5c) b--;
+        if ((j - b) % 2 === 1) break; // an even run of backslashes before it: the closing quote
+        j = s.indexOf('"', j + 1);
+      }
+      at = j + 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      level++;
+      at++;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (level === 0) return true; // the end of the object holding a scalar
+      level--;
+      at++;
+    } else if (level === 0 && (c === 0x2c || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) return true;
+    else at++;
+    if (level === 0 && (c === 0x22 || c === 0x7d || c === 0x5d)) return true;
+  }
+}
+
+/** A member of a `first` node: its reader, and the bits of the names an object it holds must
+ * have (its required names among those the node's members require). */
+type Candidate = { readonly read: Reader; readonly need: number };
+
+/** An anyOf (or a oneOf whose members no object can match two of) of members a JSON type does
+ * not tell apart: read by the first member whose read holds (each read sound: what it holds is
+ * valid for that member, so for the union), the cursor put back between tries. For an object, a
+ * look at its member names first: members whose required names it lacks are not tried. */
+function firstReader(node: Node): Reader {
+  const bits = new Map<string, number>();
+  const byLength: (readonly [string, number])[][] = [];
+  const members = (node["members"] as [string[], Node, string[] | null][]).map(([kinds, member, need]) => {
+    let mask = 0;
+    for (const name of need ?? []) {
+      let bit = bits.get(name);
+      if (bit === undefined && bits.size < 30) {
+        bit = 1 << bits.size;
+        bits.set(name, bit);
+        (byLength[name.length] ??= []).push([name, bit]);
+      }
+      mask |= bit ?? 0; // past 30 names: not looked for
+    }
+    return [new Set(kinds), { read: compile(member), need: mask } as Candidate] as const;
+  });
+  const byType: Record<string, Candidate[]> = {};
+  for (const t of ["string", "object", "array", "boolean", "null", "integer", "number"]) {
+    byType[t] = members.filter(([kinds]) => kinds.has(t) || (t === "integer" && kinds.has("number"))).map(([, m]) => m);
+  }
+  const looks = byType["object"]!.length > 1 && bits.size > 0;
+  return (depth) => {
+    const t = typeAt();
+    if (t === FAIL) return FAIL;
+    const candidates = byType[t]!;
+    const has = t === "object" && looks ? presence(byLength, depth) : -1;
+    const start = at;
+    const held = floats.length;
+    for (let i = 0; i < candidates.length; i++) {
+      const m = candidates[i]!;
+      if (has !== -1 && (m.need & has) !== m.need) continue;
+      const v = m.read(depth);
+      if (v !== FAIL) return v;
+      at = start;
+      slash = -1;
+      floats.length = held;
+    }
+    return FAIL;
   };
 }
