@@ -286,22 +286,6 @@ class _Typed:
             found &= self.types(m, seen)
         return found
 
-    def shape(self, node: dict[str, Any] | None, seen: frozenset[str] = frozenset()) -> tuple[list[str], list[str] | None] | None:
-        """An object node's required names and, closed, its declared ones (through references
-        and typed `schema` nodes), or None: not an object node."""
-        if node is None:
-            return None
-        kind = node.get("kind")
-        if kind == "ref":
-            name = node["name"]
-            return None if name in seen else self.shape(self.definition(name), seen | {name})
-        if kind == "schema":
-            return self.shape(self.translate(node), seen)
-        if kind != "object":
-            return None
-        fields = node["fields"]
-        return [w for w, f in fields.items() if f["required"] is not None], list(fields) if node.get("closed") is not None and "extra" not in node else None
-
     def translate(self, node: dict[str, Any]) -> dict[str, Any] | None:
         key = id(node)
         if key not in self.done:
@@ -396,48 +380,15 @@ class _Typed:
         return typed
 
     def union(self, node: dict[str, Any], keyword: str) -> dict[str, Any] | None:
-        members = [(self.types(m), self.child(m), m) for m in node[keyword]]
+        members = [(self.types(m), self.child(m)) for m in node[keyword]]
         members = [m for m in members if m[0]]  # nothing is valid: never the one
         disjoint = all(not _overlap(a[0], b[0]) for i, a in enumerate(members) for b in members[i + 1 :])
         kw = "anyOf" if keyword == "any_of" else "oneOf"
         if disjoint:
-            return {"kind": "union", "loc": node["loc"], "keyword": kw, "members": [[sorted(t), c] for t, c, _ in members]}
-        shapes = [self.shape(m) for _, _, m in members]
-        if keyword == "one_of":
-            # the first member read is the one only where no two can both hold
-            for i, a in enumerate(members):
-                for j in range(i + 1, len(members)):
-                    if _overlap(a[0], members[j][0]) and not self.exclusive(shapes[i], shapes[j]):
-                        return None
-        listed: list[list[Any]] = []
-        for (t, c, m), s in zip(members, shapes):
-            inner = self.resolve(m) if keyword == "any_of" else None
-            if inner is not None and inner["kind"] == "first" and inner["keyword"] == "anyOf":
-                listed += inner["members"]  # an anyOf of an anyOf: one list, told apart at once
-            else:
-                listed.append([sorted(t), c, None if s is None else s[0]])
-        return {"kind": "first", "loc": node["loc"], "keyword": kw, "members": listed}
-
-    def resolve(self, node: dict[str, Any] | None, seen: frozenset[str] = frozenset()) -> dict[str, Any] | None:
-        """The typed node a node reads as, through references and typed `schema` nodes."""
-        while node is not None:
-            if node.get("kind") == "ref":
-                if node["name"] in seen:
-                    return None
-                seen |= {node["name"]}
-                node = self.definition(node["name"])
-            elif node.get("kind") == "schema":
-                node = self.translate(node)
-            else:
-                return node
+            return {"kind": "union", "loc": node["loc"], "keyword": kw, "members": [[sorted(t), c] for t, c in members]}
+        # members a JSON type does not tell apart (objects of several shapes): measured slower read
+        # one by one than read whole and checked (bench/README.md), so such a union keeps its check
         return None
-
-    @staticmethod
-    def exclusive(a: tuple[list[str], list[str] | None] | None, b: tuple[list[str], list[str] | None] | None) -> bool:
-        """Whether no object holds both shapes: one requires a name the other, closed, lacks."""
-        if a is None or b is None:
-            return False
-        return any(b[1] is not None and set(a[0]) - set(b[1]) for a, b in ((a, b), (b, a)))
 
 
 def schema_nodes(table: dict[str, Any], objects: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -472,14 +423,13 @@ def typed_schemas(table: dict[str, Any], objects: dict[str, dict[str, Any]]) -> 
     `required` and `additionalProperties`, or `additionalProperties` with `propertyNames`: a
     map) is the typed node of each type, a union by JSON type where it admits several; a
     `const` or `enum` of scalars a `const` or string `enum`; a bare `$ref` a reference; an
-    `anyOf`/`oneOf` alone a union by JSON type where no two members admit a type in common,
-    else `first` (`members`: `[json types, node, required names or null]`: read by the first
-    member whose read holds, the required names telling the read which objects to try), for a
-    `oneOf` only where no object can match two members (one requires a name the other, closed,
-    does not declare)."""
+    `anyOf`/`oneOf` alone a union by JSON type where no two members admit a type in common."""
     maker = _Typed(table, objects)
     nodes = schema_nodes(table, objects)
-    typed = {loc: t for loc, node in nodes.items() if (t := maker.translate(node)) is not None}
+    translated = {loc: t for loc, node in nodes.items() if (t := maker.translate(node)) is not None}
+    # only what a typed read meets: from every definition's node (a typed object's fields, not
+    # its `rest`), through the nodes read typed; a `schema` node it meets otherwise is residue
+    typed: dict[str, dict[str, Any]] = {}
     held: set[str] = set()
 
     def walk(node: Any) -> None:
@@ -488,11 +438,17 @@ def typed_schemas(table: dict[str, Any], objects: dict[str, dict[str, Any]]) -> 
                 walk(v)
         elif isinstance(node, dict):
             if node.get("kind") == "schema":
-                held.add(node["loc"])
+                loc = node["loc"]
+                if loc in translated:
+                    if loc not in typed:
+                        typed[loc] = translated[loc]
+                        walk(typed[loc])
+                else:
+                    held.add(loc)
                 return
-            for v in node.values():
-                walk(v)
+            for k, v in node.items():
+                if k != "rest":
+                    walk(v)
 
-    walk(list(typed.values()))
-    walk([{k: v for k, v in node.items() if k != "rest"} for node in objects.values()])
+    walk([objects.get(name, node) for name, node in table.items()])
     return typed, [nodes[loc] for loc in sorted(held) if loc not in typed and loc in nodes]

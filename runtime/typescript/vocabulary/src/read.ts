@@ -419,7 +419,8 @@ function nodeOf(name: string): Node | undefined {
 function whole(definition: string): boolean {
   let node = nodeOf(definition);
   for (let hops = 0; node !== undefined && node.kind === "ref" && hops < 16; hops++) node = nodeOf(node["name"]);
-  return node === undefined || (node.kind === "schema" && TYPED_SCHEMAS[node.loc ?? ""] === undefined);
+  if (node !== undefined && node.kind === "schema") node = TYPED_SCHEMAS[node.loc ?? ""] ?? node;
+  return node === undefined || node.kind === "schema" || node.kind === "any";
 }
 
 const COMPILED = new Map<string, Reader>();
@@ -514,8 +515,6 @@ function compile(node: Node): Reader {
     }
     case "union":
       return unionReader(node);
-    case "first":
-      return firstReader(node);
     case "string": {
       const check = stringCheck(node);
       return () => {
@@ -784,129 +783,4 @@ function numberType(): "integer" | "number" | typeof FAIL {
   const t = Number.isInteger(v) && (integral || isIntegerText()) ? "integer" : "number";
   at = start;
   return t;
-}
-
-/** The JSON type the value at the cursor starts as, or FAIL. */
-function typeAt(): string | typeof FAIL {
-  const c = s.charCodeAt(at);
-  if (c === 0x22) return "string";
-  if (c === 0x7b) return "object";
-  if (c === 0x5b) return "array";
-  if (c === 0x74 || c === 0x66) return "boolean";
-  if (c === 0x6e) return "null";
-  return numberType();
-}
-
-/** Which of `names` (by length: the name and its bit) the object at the cursor has as members,
- * one bit each, names compared where they stand in the text (the cursor left where it was), or
- * -1 where it is not an object this look reads (it then tries every member). */
-function presence(byLength: (readonly [string, number])[][], depth: number): number {
-  const start = at;
-  let found = 0;
-  try {
-    if (s.charCodeAt(at) !== 0x7b || depth > DEEPEST) return -1;
-    at++;
-    ws();
-    if (s.charCodeAt(at) === 0x7d) return 0;
-    for (;;) {
-      if (s.charCodeAt(at) !== 0x22) return -1;
-      const from = at + 1;
-      const j = s.indexOf('"', from);
-      if (j < 0) return -1;
-      const named = byLength[j - from];
-      if (named !== undefined) for (const [name, bit] of named) if (s.startsWith(name, from)) found |= bit;
-      at = from - 1;
-      if (!pass()) return -1; // the name (a name with an escape: passed whole, not matched)
-      ws();
-      if (s.charCodeAt(at) !== 0x3a) return -1;
-      at++;
-      ws();
-      if (!pass()) return -1;
-      const d = next(0x7d);
-      if (d <= 0) return d < 0 ? -1 : found;
-    }
-  } finally {
-    at = start;
-  }
-}
-
-/** Past the value at the cursor by its brackets and quotes alone, or false at the text's end:
- * a look at which members an object has (what it passes over is read again, and judged, by the
- * reader the look picks). */
-function pass(): boolean {
-  let level = 0;
-  const n = s.length;
-  for (;;) {
-    if (at >= n) return false;
-    const c = s.charCodeAt(at);
-    if (c === 0x22) {
-      let j = s.indexOf('"', at + 1);
-      for (;;) {
-        if (j < 0) return false;
-        let b = j - 1;
-        while (s.charCodeAt(b) === 0x5c) b--;
-        if ((j - b) % 2 === 1) break; // an even run of backslashes before it: the closing quote
-        j = s.indexOf('"', j + 1);
-      }
-      at = j + 1;
-    } else if (c === 0x7b || c === 0x5b) {
-      level++;
-      at++;
-    } else if (c === 0x7d || c === 0x5d) {
-      if (level === 0) return true; // the end of the object holding a scalar
-      level--;
-      at++;
-    } else if (level === 0 && (c === 0x2c || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) return true;
-    else at++;
-    if (level === 0 && (c === 0x22 || c === 0x7d || c === 0x5d)) return true;
-  }
-}
-
-/** A member of a `first` node: its reader, and the bits of the names an object it holds must
- * have (its required names among those the node's members require). */
-type Candidate = { readonly read: Reader; readonly need: number };
-
-/** An anyOf (or a oneOf whose members no object can match two of) of members a JSON type does
- * not tell apart: read by the first member whose read holds (each read sound: what it holds is
- * valid for that member, so for the union), the cursor put back between tries. For an object, a
- * look at its member names first: members whose required names it lacks are not tried. */
-function firstReader(node: Node): Reader {
-  const bits = new Map<string, number>();
-  const byLength: (readonly [string, number])[][] = [];
-  const members = (node["members"] as [string[], Node, string[] | null][]).map(([kinds, member, need]) => {
-    let mask = 0;
-    for (const name of need ?? []) {
-      let bit = bits.get(name);
-      if (bit === undefined && bits.size < 30) {
-        bit = 1 << bits.size;
-        bits.set(name, bit);
-        (byLength[name.length] ??= []).push([name, bit]);
-      }
-      mask |= bit ?? 0; // past 30 names: not looked for
-    }
-    return [new Set(kinds), { read: compile(member), need: mask } as Candidate] as const;
-  });
-  const byType: Record<string, Candidate[]> = {};
-  for (const t of ["string", "object", "array", "boolean", "null", "integer", "number"]) {
-    byType[t] = members.filter(([kinds]) => kinds.has(t) || (t === "integer" && kinds.has("number"))).map(([, m]) => m);
-  }
-  const looks = byType["object"]!.length > 1 && bits.size > 0;
-  return (depth) => {
-    const t = typeAt();
-    if (t === FAIL) return FAIL;
-    const candidates = byType[t]!;
-    const has = t === "object" && looks ? presence(byLength, depth) : -1;
-    const start = at;
-    const held = floats.length;
-    for (let i = 0; i < candidates.length; i++) {
-      const m = candidates[i]!;
-      if (has !== -1 && (m.need & has) !== m.need) continue;
-      const v = m.read(depth);
-      if (v !== FAIL) return v;
-      at = start;
-      slash = -1;
-      floats.length = held;
-    }
-    return FAIL;
-  };
 }
