@@ -141,6 +141,12 @@ def general_nodes(table: dict[str, Any]) -> list[dict[str, Any]]:
     schema location: what a typed read of the rest leaves to the general validator (its residue).
     A location two different nodes share is left out (a reader keyed by location cannot tell
     them apart: the definitions meeting it keep the whole check)."""
+    return list(_by_location(list(table.values()), inner=False).values())
+
+
+def _by_location(roots: list[Any], inner: bool) -> dict[str, dict[str, Any]]:
+    """The `schema` nodes under `roots` by location (`inner`: those inside another one too), a
+    location two different nodes share left out."""
     by_loc: dict[str, dict[str, Any] | None] = {}
 
     def walk(node: Any) -> None:
@@ -152,13 +158,13 @@ def general_nodes(table: dict[str, Any]) -> list[dict[str, Any]]:
                 loc = node.get("loc")
                 if isinstance(loc, str):
                     by_loc[loc] = node if by_loc.get(loc, node) == node else None
-                return
+                if not inner:
+                    return
             for v in node.values():
                 walk(v)
 
-    for node in table.values():
-        walk(node)
-    return [node for node in by_loc.values() if node is not None]
+    walk(roots)
+    return {loc: node for loc, node in by_loc.items() if node is not None}
 
 
 def needs_vocabulary(ir: M.IR, table: dict[str, Any]) -> bool:
@@ -204,23 +210,36 @@ _BY_TYPE = {
 _SCALAR = (str, int, bool, type(None))
 
 
-def _json_type(value: Any) -> str | None:
-    """The JSON type of a scalar as the typed nodes name it (None: a float or a container)."""
+def json_type_of(value: Any) -> str:
+    """The JSON type of a JSON value ("integer" for an int, "number" for a float)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
         return "integer"
+    if isinstance(value, float):
+        return "number"
     if isinstance(value, str):
         return "string"
-    return None
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _json_type(value: Any) -> str | None:
+    """The JSON type of a scalar as the typed nodes name it (None: a float or a container)."""
+    t = json_type_of(value)
+    return None if t in ("number", "array", "object") else t
 
 
 def _overlap(a: set[str], b: set[str]) -> bool:
     """Whether a value may have a type of both sets ("number" holds "integer")."""
-    wide = lambda s: s | {"integer"} if "number" in s else s  # noqa: E731
-    return bool(wide(a) & wide(b))
+    return bool(_wide(a) & _wide(b))
+
+
+def _wide(types: set[str]) -> set[str]:
+    return types | {"integer"} if "number" in types else types
 
 
 class _Typed:
@@ -237,8 +256,7 @@ class _Typed:
         return {"kind": "schema", "loc": node["loc"]} if node.get("kind") == "schema" else node
 
     def definition(self, name: str) -> dict[str, Any] | None:
-        node = self.objects.get(name) or self.table.get(name)
-        return node
+        return self.objects.get(name) or self.table.get(name)
 
     def types(self, node: dict[str, Any] | None, seen: frozenset[str] = frozenset()) -> set[str]:
         """The JSON types a node admits, or more ("integer" apart only where "number" is not)."""
@@ -311,15 +329,15 @@ class _Typed:
             types.remove("integer")
         if keys - {"types"} - set().union(*(_BY_TYPE[t] for t in types)):
             return None  # a keyword the typed nodes do not state (or of a type not admitted)
-        members: list[list[Any]] = []
+        members: list[tuple[list[str], dict[str, Any]]] = []
         for t in types:
             typed = self.of_type(node, t)
             if typed is None:
                 return None
-            members.append([[t], typed])
+            members.append(([t], typed))
         if len(members) == 1:
             return members[0][1]
-        return {"kind": "union", "loc": loc, "keyword": "type", "members": members}
+        return {"kind": "union", "loc": loc, "keyword": "type", "members": [list(m) for m in members]}
 
     def constant(self, node: dict[str, Any], keys: set[str]) -> dict[str, Any] | None:
         if keys - {"const", "enum", "types"} or len(keys & {"const", "enum"}) != 1:
@@ -392,23 +410,10 @@ class _Typed:
 
 
 def schema_nodes(table: dict[str, Any], objects: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Every `schema` node of a table and of its typed objects, inner ones too, by location; a
-    location two different nodes share is left out."""
-    by_loc: dict[str, dict[str, Any] | None] = {}
-
-    def walk(node: Any) -> None:
-        if isinstance(node, list):
-            for v in node:
-                walk(v)
-        elif isinstance(node, dict):
-            if node.get("kind") == "schema" and isinstance(node.get("loc"), str):
-                by_loc[node["loc"]] = node if by_loc.get(node["loc"], node) == node else None
-            for v in node.values():
-                walk(v)
-
-    walk(list(table.values()))
-    walk([{k: v for k, v in node.items() if k != "rest"} for node in objects.values()])
-    return {loc: node for loc, node in by_loc.items() if node is not None}
+    """Every `schema` node of a table and of its typed objects' fields, inner ones too, by
+    location; a location two different nodes share is left out."""
+    fields = [{k: v for k, v in node.items() if k != "rest"} for node in objects.values()]
+    return _by_location([*table.values(), *fields], inner=True)
 
 
 def typed_schemas(table: dict[str, Any], objects: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
