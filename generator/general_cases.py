@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from . import regex_sample, resources
 from .regex import ecma_to_python
-from .validation_table import map_patterns
+from .validation_table import json_type_of as _kind, map_patterns
 
 _COUNTER = itertools.count()
 
@@ -423,20 +423,6 @@ def _vary(value: Any, i: int) -> Any:
     return value
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _is_number(value: Any) -> bool:

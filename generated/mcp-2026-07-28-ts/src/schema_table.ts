@@ -5825,3 +5825,122 @@ export const FORMATS: boolean = false;
  * field by field, the rest of the schema (`rest`: a key of accept.ts's RESIDUE) checked on the
  * object read. */
 export const TYPED_OBJECTS: { readonly [name: string]: Node } = {};
+
+/** The general nodes the typed read (read.ts) reads as typed nodes, by schema location: what
+ * each checks stated exactly by those (a subschema in one is `{kind: "schema", loc}`, read as its
+ * own location says: here, or checked by its residue). */
+export const TYPED_SCHEMAS: { readonly [loc: string]: Node } = {
+ "/$defs/JSONObject": {
+  "kind": "map",
+  "loc": "/$defs/JSONObject",
+  "values": {
+   "kind": "schema",
+   "loc": "/$defs/JSONObject/additionalProperties"
+  }
+ },
+ "/$defs/JSONObject/additionalProperties": {
+  "kind": "ref",
+  "name": "JSONValue"
+ },
+ "/$defs/JSONValue": {
+  "kind": "union",
+  "loc": "/$defs/JSONValue",
+  "keyword": "anyOf",
+  "members": [
+   [
+    [
+     "object"
+    ],
+    {
+     "kind": "schema",
+     "loc": "/$defs/JSONValue/anyOf/0"
+    }
+   ],
+   [
+    [
+     "array"
+    ],
+    {
+     "kind": "schema",
+     "loc": "/$defs/JSONValue/anyOf/1"
+    }
+   ],
+   [
+    [
+     "boolean",
+     "integer",
+     "string"
+    ],
+    {
+     "kind": "schema",
+     "loc": "/$defs/JSONValue/anyOf/2"
+    }
+   ]
+  ]
+ },
+ "/$defs/JSONValue/anyOf/0": {
+  "kind": "ref",
+  "name": "JSONObject"
+ },
+ "/$defs/JSONValue/anyOf/1": {
+  "kind": "array",
+  "loc": "/$defs/JSONValue/anyOf/1",
+  "items": {
+   "kind": "schema",
+   "loc": "/$defs/JSONValue/anyOf/1/items"
+  },
+  "min_items": null
+ },
+ "/$defs/JSONValue/anyOf/1/items": {
+  "kind": "ref",
+  "name": "JSONValue"
+ },
+ "/$defs/JSONValue/anyOf/2": {
+  "kind": "union",
+  "loc": "/$defs/JSONValue/anyOf/2",
+  "keyword": "type",
+  "members": [
+   [
+    [
+     "boolean"
+    ],
+    {
+     "kind": "boolean",
+     "loc": "/$defs/JSONValue/anyOf/2"
+    }
+   ],
+   [
+    [
+     "integer"
+    ],
+    {
+     "kind": "integer",
+     "loc": "/$defs/JSONValue/anyOf/2"
+    }
+   ],
+   [
+    [
+     "string"
+    ],
+    {
+     "kind": "string",
+     "loc": "/$defs/JSONValue/anyOf/2"
+    }
+   ]
+  ]
+ },
+ "/$defs/CompleteResult/properties/completion/properties/values": {
+  "kind": "array",
+  "loc": "/$defs/CompleteResult/properties/completion/properties/values",
+  "items": {
+   "kind": "schema",
+   "loc": "/$defs/CompleteResult/properties/completion/properties/values/items"
+  },
+  "min_items": null,
+  "max_items": 100
+ },
+ "/$defs/CompleteResult/properties/completion/properties/values/items": {
+  "kind": "string",
+  "loc": "/$defs/CompleteResult/properties/completion/properties/values/items"
+ }
+};

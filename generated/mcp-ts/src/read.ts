@@ -25,7 +25,7 @@
  */
 
 import { MAX_DEPTH, ORDER, PyFloat, ownSlice } from "./json.js";
-import { DEFINITIONS, INTEGERS, TYPED_OBJECTS } from "./schema_table.js";
+import { DEFINITIONS, INTEGERS, TYPED_OBJECTS, TYPED_SCHEMAS } from "./schema_table.js";
 import { greaterThan, length, lessThan, pattern } from "./validation.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -421,7 +421,8 @@ function nodeOf(name: string): Node | undefined {
 function whole(definition: string): boolean {
   let node = nodeOf(definition);
   for (let hops = 0; node !== undefined && node.kind === "ref" && hops < 16; hops++) node = nodeOf(node["name"]);
-  return node === undefined || node.kind === "schema";
+  if (node !== undefined && node.kind === "schema") node = TYPED_SCHEMAS[node.loc ?? ""] ?? node;
+  return node === undefined || node.kind === "schema" || node.kind === "any";
 }
 
 const COMPILED = new Map<string, Reader>();
@@ -462,6 +463,7 @@ function reached(name: string): Set<string> {
         if (node.kind === "ref" && typeof node.name === "string") stack.push(node.name);
         if (node.kind === "tagged") for (const m of Object.values(node.tags as Record<string, string>)) stack.push(m);
         if (node.kind !== "schema") for (const v of Object.values(node)) walk(v);
+        else if (typeof node.loc === "string" && TYPED_SCHEMAS[node.loc] !== undefined) walk(TYPED_SCHEMAS[node.loc]);
       }
     };
     walk(nodeOf(n));
@@ -547,9 +549,11 @@ function compile(node: Node): Reader {
     }
     case "const": {
       const want = node["value"];
+      // under JSON Schema's integer rule `1.0` equals 1 (the PyFloat read is made 1 at the end)
+      const integral = INTEGERS === "json-schema" && typeof want === "number";
       return (depth) => {
         const v = value(depth);
-        return v === want ? v : FAIL;
+        return v === want || (integral && v instanceof PyFloat && v.value === want) ? v : FAIL;
       };
     }
     case "boolean":
@@ -588,6 +592,9 @@ function compile(node: Node): Reader {
     case "array": {
       const items = compile(node["items"] as Node);
       const least: number = node["min_items"] ?? 0;
+      const most: number = node["max_items"] ?? Infinity;
+      // uniqueItems of strings (the table gives it no other): a Set tells them apart as the rule does
+      const unique = node["unique_strings"] === true;
       return (depth) => {
         if (s.charCodeAt(at) !== 0x5b || depth > DEEPEST) return FAIL;
         at++;
@@ -595,7 +602,7 @@ function compile(node: Node): Reader {
         const a: unknown[] = [];
         if (s.charCodeAt(at) === 0x5d) {
           at++;
-          return least > 0 ? FAIL : a;
+          return least > 0 || most < 0 ? FAIL : a;
         }
         for (;;) {
           const v = items(depth + 1);
@@ -604,11 +611,14 @@ function compile(node: Node): Reader {
           a.push(v);
           const d = next(0x5d);
           if (d < 0) return FAIL;
-          if (d === 0) return a.length < least ? FAIL : a;
+          if (d === 0) return a.length < least || a.length > most || (unique && new Set(a).size !== a.length) ? FAIL : a;
         }
       };
     }
     case "schema": {
+      // a general node the typed nodes state exactly (TYPED_SCHEMAS), read as that node
+      const typed = node.loc !== undefined ? TYPED_SCHEMAS[node.loc] : undefined;
+      if (typed !== undefined) return compile(typed as Node);
       // the residue: plain JSON, checked by the node's compiled function
       const check = node.loc !== undefined ? residues[node.loc] : undefined;
       if (check === undefined) throw new Untyped();
@@ -625,7 +635,10 @@ function compile(node: Node): Reader {
 /** A map's `keys` (propertyNames: a string node, or a reference to one) as a check of a name. */
 function keyCheck(node: Node): (k: string) => boolean {
   let n: Node | undefined = node;
-  for (let hops = 0; n !== undefined && n.kind === "ref" && hops < 16; hops++) n = DEFINITIONS[n["name"]] as Node | undefined;
+  for (let hops = 0; n !== undefined && (n.kind === "ref" || n.kind === "schema") && hops < 16; hops++) {
+    n = (n.kind === "ref" ? DEFINITIONS[n["name"]] : TYPED_SCHEMAS[n.loc ?? ""]) as Node | undefined;
+    if (n !== undefined && n.kind === "schema" && TYPED_SCHEMAS[n.loc ?? ""] === undefined) n = undefined;
+  }
   if (n === undefined) throw new Untyped();
   if (n.kind === "string") return stringCheck(n) ?? (() => true);
   if (n.kind === "enum") {
@@ -657,6 +670,8 @@ function objectReader(node: Node): Reader {
     byName.set(wire, field);
   }
   const closed = node["closed"] != null;
+  // an undeclared member's reader (additionalProperties as a schema), else any JSON
+  const extra = node["extra"] !== undefined ? compile(node["extra"] as Node) : value;
   // the rest of an object's schema (TYPED_OBJECTS), checked on the object read
   let rest: Residue | null = null;
   if (node["rest"] !== undefined) {
@@ -685,7 +700,7 @@ function objectReader(node: Node): Reader {
         let v: unknown;
         if (f === null) {
           if (closed) return FAIL;
-          v = value(depth + 1);
+          v = extra(depth + 1);
         } else {
           k = f.name;
           v = f.read(depth + 1);
@@ -750,13 +765,24 @@ function unionReader(node: Node): Reader {
     else if (c === 0x74 || c === 0x66) t = "boolean";
     else if (c === 0x6e) t = "null";
     else {
-      const start = at;
-      const v = num();
-      if (v === FAIL) return FAIL;
-      at = start;
-      t = Number.isInteger(v) ? "integer" : "number";
+      const got = numberType();
+      if (got === FAIL) return FAIL;
+      t = got;
     }
     const member = byType[t];
     return member === null || member === undefined ? FAIL : member(depth);
   };
+}
+
+/** The JSON type of the number at the cursor (left where it is), or FAIL: under JSON Schema's
+ * integer rule `1.0` is an integer, as the general validator counts it; under the exact rule a
+ * number, whose reader then gives up (the exact reader's PyFloat). */
+function numberType(): "integer" | "number" | typeof FAIL {
+  const start = at;
+  const integral = INTEGERS === "json-schema";
+  const v = num(true);
+  if (v === FAIL) return FAIL;
+  const t = Number.isInteger(v) && (integral || isIntegerText()) ? "integer" : "number";
+  at = start;
+  return t;
 }

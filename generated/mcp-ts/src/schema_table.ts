@@ -6125,3 +6125,8 @@ export const FORMATS: boolean = false;
  * field by field, the rest of the schema (`rest`: a key of accept.ts's RESIDUE) checked on the
  * object read. */
 export const TYPED_OBJECTS: { readonly [name: string]: Node } = {};
+
+/** The general nodes the typed read (read.ts) reads as typed nodes, by schema location: what
+ * each checks stated exactly by those (a subschema in one is `{kind: "schema", loc}`, read as its
+ * own location says: here, or checked by its residue). */
+export const TYPED_SCHEMAS: { readonly [loc: string]: Node } = {};

@@ -18,7 +18,7 @@ from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
 from ...accept_plan import accept_plan, general_roots
-from ...validation_table import general_nodes, needs_vocabulary, typed_objects
+from ...validation_table import general_nodes, needs_vocabulary, typed_objects, typed_schemas
 from .. import Data, Plan
 
 # Words a type name may not be (TypeScript's reserved words and the names the modules bind).
@@ -212,6 +212,11 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     # its schema checked on the object read (`rest`, a residue keyed `#definition`)
     typed = typed_objects(ir, products.validation) if roots else {}
     residue += [node["rest"] for node in typed.values()]
+    # a general node the typed nodes state exactly is read as those (`TYPED_SCHEMAS`); the
+    # general nodes inside such ones that are not are checked by their residue too
+    schemas, held = typed_schemas(products.validation, typed) if roots else ({}, [])
+    known = {node["loc"] for node in residue}
+    residue += [node for node in held if node["loc"] not in known]
     accept = accept_plan(products.validation, ir.integers, ir.formats, roots, [(node, "v") for node in residue]) if roots else None
     if accept is not None:
         accept["residue"] = [{"loc": node["loc"], "body": body} for node, body in zip(residue, accept.pop("nodes"))]
@@ -234,6 +239,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         "table": table,
         "table_floats": floats,
         # what the typed read reads an object of the table's `schema` kind as (read.ts)
+        "typed_schemas": ts_table(schemas, exact_floats=vocabulary)[0],
         "typed_objects": ts_table({name: {**node, "rest": node["rest"]["loc"]} for name, node in typed.items()}, exact_floats=vocabulary)[0],
         "accept": accept,
         "values_ts": values_ts,
