@@ -4,6 +4,7 @@ exit code 4 (bench/README.md), never an ImportError's traceback."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -73,3 +74,17 @@ def test_keep_that_is_a_file_is_a_bad_option(tmp_path: Path) -> None:
     assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
     assert "Traceback" not in done.stderr
     assert "not a directory" in done.stderr
+
+
+def test_bench_cases_pairs_two_checkouts(tmp_path: Path) -> None:
+    """bench_cases times a package's codec beside another checkout's, after checking that the two
+    agree on every case; a checkout without the package is a one-line refusal."""
+    out = tmp_path / "cases.json"
+    script = str(REPO / "bench" / "bench_cases.py")
+    done = subprocess.run([sys.executable, script, "--before", str(REPO), "--rounds", "1", "--repeat", "10", "--json", str(out)], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(out.read_text(encoding="utf-8"))
+    assert found["package"] == "harness_runtime" and sorted(found["ops"]) == ["encode", "lenient", "refused", "strict"]
+    assert all(op["ours_ns"] > 0 and op["before_ns"] > 0 for op in found["ops"].values())
+    done = subprocess.run([sys.executable, script, "--before", str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "no package harness_runtime" in done.stderr

@@ -205,11 +205,15 @@ def test_which_read_a_document_takes() -> None:
         return b'{"type":"CUSTOM","name":"n","value":[' + ",".join(numbers).encode() + b"]}"
 
     short = doc(["0.5", "1e300"])
+    # longer than a text the hot path reads without a look (_CLEAR, as short as encode's _SHORT),
+    # not than _SCANNED: through the hook, on the hot path's second branch
+    middle = doc([f"0.{i:04d}" for i in range(50)])
     floats = doc([f"0.{i:04d}" for i in range(200)])
     hostile = doc([f"0.{i:04d}" for i in range(200)] + ["1e300"])
     undotted = doc([f"{i}e-5" for i in range(200)])
-    assert len(short) <= codec_json._SCANNED < min(len(floats), len(hostile), len(undotted))
-    for data, calls in [(short, 2), (floats, 0), (hostile, 201), (undotted, 200), (floats.decode(), 0), (bytearray(hostile), 201)]:
+    assert len(short) <= codec_json._CLEAR == codec_json._SHORT < len(middle) <= codec_json._SCANNED < min(len(floats), len(hostile), len(undotted))
+    cases = [(short, 2), (middle, 50), (floats, 0), (hostile, 201), (undotted, 200), (floats.decode(), 0), (bytearray(hostile), 201)]
+    for data, calls in cases:
         for run in (decoder.decode, decoder.decode_lenient, decoder.fast):
             assert _calls(lambda: run(data), hook) == calls, (data[:40], run)
         value = decoder.decode(data)  # the encoder's check of its output reads it likewise

@@ -416,27 +416,22 @@ class Decoder:
         self.decode_lenient: Callable[[bytes | str], Decoded] = self._reader(True)
 
     def _fast_reader(self) -> Callable[..., Any]:
-        fast, look, clear, examine, rest = (
+        fast, look, clear, long, rest = (
             self._fast.decode,
             self._look,
             _CLEAR,
-            _EXAMINE,
+            self._long_reader(),
             self._fast_rest,
         )
-        native, scanned, scan = self._native.decode, _SCANNED, hook_first
         if look:
 
             def read_looking(data: Any, extras: bool = True) -> Any:
                 try:
-                    # a long text with a "." scanned clean of numbers msgspec reads slowly: without the hook
-                    value = (
-                        native
-                        if (n := len(data)) > scanned and not scan(data)
-                        else fast
-                    )(data)
-                    if type(value) not in look and (
-                        n <= clear or not examine(value, data)
-                    ):
+                    if len(data) <= clear:
+                        if type(value := fast(data)) not in look:
+                            return value
+                    # longer: read and looked at by ``long`` (FULL: the full path decides)
+                    elif (value := long(data)) is not FULL:
                         return value
                     return FULL
                 # undeclared members, invalid, not bytes: see _fast_rest
@@ -447,11 +442,10 @@ class Decoder:
 
         def read(data: Any, extras: bool = True) -> Any:
             try:
-                # a long text with a "." scanned clean of numbers msgspec reads slowly: without the hook
-                value = (
-                    native if (n := len(data)) > scanned and not scan(data) else fast
-                )(data)
-                if n <= clear or not examine(value, data):
+                if len(data) <= clear:
+                    return fast(data)
+                # longer: read and looked at by ``long`` (FULL: the full path decides)
+                elif (value := long(data)) is not FULL:
                     return value
                 return FULL
             # undeclared members, invalid, not bytes: see _fast_rest
@@ -461,14 +455,13 @@ class Decoder:
         return read
 
     def _reader(self, lenient: bool) -> Callable[[bytes | str], Any]:
-        fast, look, clear, examine, rest = (
+        fast, look, clear, long, rest = (
             self._fast.decode,
             self._look,
             _CLEAR,
-            _EXAMINE,
+            self._long_reader(),
             self._rest,
         )
-        native, scanned, scan = self._native.decode, _SCANNED, hook_first
         reread, refusal = self._reread, msgspec.ValidationError
         if lenient:
             # a Decoded made without NamedTuple's Python-level __new__
@@ -477,15 +470,11 @@ class Decoder:
 
                 def decode_lenient_looking(data: Any) -> Any:
                     try:
-                        # a long text with a "." scanned clean of numbers msgspec reads slowly: without the hook
-                        value = (
-                            native
-                            if (n := len(data)) > scanned and not scan(data)
-                            else fast
-                        )(data)
-                        if type(value) not in look and (
-                            n <= clear or not examine(value, data)
-                        ):
+                        if len(data) <= clear:
+                            if type(value := fast(data)) not in look:
+                                return new(Decoded, (value, none, False, 0))
+                        # longer: read and looked at by ``long`` (FULL: the full path decides)
+                        elif (value := long(data)) is not FULL:
                             return new(Decoded, (value, none, False, 0))
                     # undeclared members of open objects, or invalid: the twins read the bytes again
                     except refusal as exc:
@@ -504,13 +493,10 @@ class Decoder:
 
             def decode_lenient(data: Any) -> Any:
                 try:
-                    # a long text with a "." scanned clean of numbers msgspec reads slowly: without the hook
-                    value = (
-                        native
-                        if (n := len(data)) > scanned and not scan(data)
-                        else fast
-                    )(data)
-                    if n <= clear or not examine(value, data):
+                    if len(data) <= clear:
+                        return new(Decoded, (fast(data), none, False, 0))
+                    # longer: read and looked at by ``long`` (FULL: the full path decides)
+                    elif (value := long(data)) is not FULL:
                         return new(Decoded, (value, none, False, 0))
                 # undeclared members of open objects, or invalid: the twins read the bytes again
                 except refusal as exc:
@@ -530,15 +516,11 @@ class Decoder:
 
             def decode_looking(data: Any) -> Any:
                 try:
-                    # a long text with a "." scanned clean of numbers msgspec reads slowly: without the hook
-                    value = (
-                        native
-                        if (n := len(data)) > scanned and not scan(data)
-                        else fast
-                    )(data)
-                    if type(value) not in look and (
-                        n <= clear or not examine(value, data)
-                    ):
+                    if len(data) <= clear:
+                        if type(value := fast(data)) not in look:
+                            return value
+                    # longer: read and looked at by ``long`` (FULL: the full path decides)
+                    elif (value := long(data)) is not FULL:
                         return value
                 # undeclared members of open objects, or invalid: the twins read the bytes again
                 except refusal as exc:
@@ -557,11 +539,10 @@ class Decoder:
 
         def decode(data: Any) -> Any:
             try:
-                # a long text with a "." scanned clean of numbers msgspec reads slowly: without the hook
-                value = (
-                    native if (n := len(data)) > scanned and not scan(data) else fast
-                )(data)
-                if n <= clear or not examine(value, data):
+                if len(data) <= clear:
+                    return fast(data)
+                # longer: read and looked at by ``long`` (FULL: the full path decides)
+                elif (value := long(data)) is not FULL:
                     return value
             # undeclared members of open objects, or invalid: the twins read the bytes again
             except refusal as exc:
@@ -577,6 +558,28 @@ class Decoder:
             return rest(data, None, False)
 
         return decode
+
+    def _long_reader(self) -> Callable[[Any], Any]:
+        """The hot path's read of a text longer than ``_CLEAR``: the value, or FULL where the
+        full path decides (a class the definition refuses, or what msgspec reads but the package
+        refuses: ``_EXAMINE``). Kept out of the closures, whose short texts (most documents) then
+        take the steps they took before the number hook: one length test, msgspec's read. A
+        text longer than ``_SCANNED`` holding a ``.`` and no number msgspec reads slowly
+        (``limits.hook_first``) is read without the hook; any other through it."""
+        fast, native, look, examine, scanned, scan = (
+            self._fast.decode,
+            self._native.decode,
+            self._look,
+            _EXAMINE,
+            _SCANNED,
+            hook_first,
+        )
+
+        def long(data: Any) -> Any:
+            value = (native if len(data) > scanned and not scan(data) else fast)(data)
+            return FULL if type(value) in look or examine(value, data) else value
+
+        return long
 
     def _rest(self, data: Any, exc: Exception | None, lenient: bool) -> Any:
         """A strict (``lenient``: lenient) decode the hot path did not answer. ``exc``: what the
@@ -1022,7 +1025,8 @@ _SCANNED = 512
 """Texts longer than this holding a ``.`` are scanned for a number msgspec reads slowly
 (``limits.hook_first``, ~0.75 ns a byte) and, holding none, read without the hook (whose call costs ~0.15 us a number of
 any JSON with a fraction or exponent: a 30 KB array of 1,536 floats 52 us natively, 353 us through
-it); shorter ones, where a scan would cost more than the few numbers they hold, through it."""
+it); shorter ones, where a scan would cost more than the few numbers they hold, through it. At
+least ``_SHORT``: ``encode`` reads a text that short through the hook without asking."""
 
 
 _AT = "$"
@@ -1329,7 +1333,10 @@ def encode(
             else _BY_CLASS.get(type(value), type(value).__name__)
         )
         raise EncodeError(name, _unencodable(value, name, exc)) from None
-    if too_deep(data):
+    # a text this short nests within MAX_DEPTH, and its check reads it through the number hook:
+    # one length test here instead of too_deep's call (most documents are this short)
+    short = len(data) <= _SHORT
+    if not short and too_deep(data):
         name = (
             _name(definition)
             if definition is not None
@@ -1355,9 +1362,9 @@ def encode(
             )
         fast, native, full = _check_for(type(value))
         try:
-            (native if len(data) > _SCANNED and not hook_first(data) else fast).decode(
-                data
-            )
+            (
+                fast if short or len(data) <= _SCANNED or hook_first(data) else native
+            ).decode(data)
             return data
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             pass
