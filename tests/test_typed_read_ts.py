@@ -3,8 +3,8 @@ while it makes the validation table's checks, and only the table's `schema` node
 are checked by their compiled functions (accept.ts `RESIDUE`). Where it gives up, the codec
 reads the document as before (`parseJson`, the whole compiled check, the explaining pass), so
 every verdict, value, pointer, keyword and message must be the one `decode(..., {typed: false})`
-gives: held here on the toy schema of tests/test_typed_residue.py (every kind of residue) and on a
-vendored real schema, on valid, invalid and edge documents (integral floats, 16-digit integers,
+gives: held here on the toy schema of tests/test_typed_residue.py (every kind of residue) and on
+the five vendored real schemas of tests/data/schemas, on valid, invalid and edge documents (integral floats, 16-digit integers,
 escapes, surrogates, controls, `__proto__`, index-named and repeated members, nesting, a byte
 order mark, bytes that are not UTF-8); and a residue check removed must be seen."""
 
