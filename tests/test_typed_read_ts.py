@@ -219,7 +219,7 @@ def _schema(loc: str, **keys: Any) -> dict[str, Any]:
 
 
 def test_general_nodes_are_read_typed_only_where_the_typed_nodes_state_them_exactly() -> None:
-    from generator.validation_table import typed_schemas
+    from generator.typed_schemas import typed_schemas
 
     s = _schema("/s", types=["string"])
     obj = _schema("/o", types=["object"], properties={"a": s}, required=["a", "b"], additional_properties=_schema("/o/ap", bool=False))

@@ -18,7 +18,8 @@ from ...errors import SpecError
 from ...ir import model as M
 from ...products import Products
 from ...accept_plan import accept_plan, general_roots
-from ...validation_table import general_nodes, needs_vocabulary, typed_objects, typed_schemas
+from ...typed_schemas import typed_schemas
+from ...validation_table import general_nodes, needs_vocabulary, typed_objects
 from .. import Data, Plan
 
 # Words a type name may not be (TypeScript's reserved words and the names the modules bind).
