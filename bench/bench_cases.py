@@ -38,6 +38,13 @@ from typing import Any, Callable
 REPO = Path(__file__).resolve().parents[1]
 
 
+def stop(code: int, message: str) -> None:
+    """Exit with one line and the bench scripts' code (bench/README.md): 2 a bad option (a
+    checkout without the package), 3 a check before the timing failed."""
+    print(f"bench_cases.py: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
 def load(where: Path, package: str, name: str) -> Any:
     """The codec_json module of ``package`` under checkout ``where`` (or its generated/, or the
     package itself), imported as ``name`` from a copy (the package imports itself relatively)."""
@@ -45,7 +52,7 @@ def load(where: Path, package: str, name: str) -> Any:
         if (candidate / "codec_json.py").is_file() and (candidate / "tests" / "cases.json").is_file():
             break
     else:
-        sys.exit(f"{where}: no package {package} (generated/{package}/codec_json.py, tests/cases.json) there")
+        stop(2, f"--before {where}: no package {package} (generated/{package}/codec_json.py, tests/cases.json) there")
     home = Path(tempfile.mkdtemp(prefix="bench-cases-"))
     shutil.copytree(candidate, home / name, ignore=shutil.ignore_patterns("__pycache__"))
     sys.path.insert(0, str(home))
@@ -105,9 +112,9 @@ def check(ours: Any, before: Any, all_cases: list[dict[str, Any]]) -> None:
                 named = None if isinstance(value, codec.msgspec.Struct) else c["definition"]
                 verdicts.append(("read", codec.encode(value, named)))
         if verdicts[0] != verdicts[1]:
-            sys.exit(f"the two packages disagree on case {c['name']!r} of {c['definition']}: {verdicts}")
+            stop(3, f"the two packages disagree on case {c['name']!r} of {c['definition']}: {verdicts}")
         if (verdicts[0][0] == "read") != c["valid"]:
-            sys.exit(f"case {c['name']!r} of {c['definition']}: {verdicts[0][0]}, labelled valid={c['valid']}")
+            stop(3, f"case {c['name']!r} of {c['definition']}: {verdicts[0][0]}, labelled valid={c['valid']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     before = load(args.before.resolve(), args.package, f"{args.package}_before")
     all_cases = cases(ours)
     if all_cases != cases(before):
-        sys.exit("the two packages' tests/cases.json differ: nothing to pair")
+        stop(3, "the two packages' tests/cases.json differ: nothing to pair")
     check(ours, before, all_cases)
     valid = [(c["definition"], json.dumps(c["document"]).encode()) for c in all_cases if c["valid"]] * args.repeat
     invalid = [(c["definition"], json.dumps(c["document"]).encode()) for c in all_cases if not c["valid"]] * (args.repeat // 10)

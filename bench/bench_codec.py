@@ -373,7 +373,8 @@ def load_before(where: Path) -> Any:
         if (candidate / "codec_json.py").is_file():
             break
     else:
-        sys.exit(f"--before {where}: no AG-UI package (generated/agui/codec_json.py) there")
+        print(f"--before {where}: no AG-UI package (generated/agui/codec_json.py) there", file=sys.stderr)
+        sys.exit(2)  # a bad option (bench/README.md's exit codes)
     import importlib
 
     home = Path(tempfile.mkdtemp(prefix="bench-codec-before-"))

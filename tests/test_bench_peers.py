@@ -87,4 +87,4 @@ def test_bench_cases_pairs_two_checkouts(tmp_path: Path) -> None:
     assert found["package"] == "harness_runtime" and sorted(found["ops"]) == ["encode", "lenient", "refused", "strict"]
     assert all(op["ours_ns"] > 0 and op["before_ns"] > 0 for op in found["ops"].values())
     done = subprocess.run([sys.executable, script, "--before", str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=REPO)
-    assert done.returncode == 1 and "Traceback" not in done.stderr and "no package harness_runtime" in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "no package harness_runtime" in done.stderr
