@@ -137,8 +137,8 @@ def test_an_undeclared_member_is_kept_and_encoded_again(
     )
 
 
-# at the top, a member whose name holds what msgspec's message quotes with: the re-reader takes
-# such a refusal for one below the top (codec_json._TICK), and the open twins read it
+# at the top, a member whose name holds what msgspec's message quotes a path with: the re-reader
+# takes such a refusal for one below the top (codec_json._PATH), and the open twins read it
 NAMED_AS_A_PATH = " - at `$" + EXTRA + "`"
 
 
