@@ -95,8 +95,7 @@ class Symbols:
         if isinstance(t, M.TNull):
             return "None"
         if isinstance(t, (M.TInteger, M.TNumber)):
-            bounds = (("ge", t.minimum), ("le", t.maximum), ("gt", t.exclusive_minimum), ("lt", t.exclusive_maximum))
-            meta = [f"{k}={v!r}" for k, v in bounds if v is not None]
+            meta = [f"{k}={v!r}" for k, v in _bounds(t)]
             # a number written as an integer stays one (1 is not read back as 1.0)
             bases = ("int",) if isinstance(t, M.TInteger) else ("int", "float")
             return " | ".join(f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base for base in bases)
@@ -132,3 +131,15 @@ class Symbols:
         if isinstance(t, M.TSchema) and t.items is not None:
             return self.refs(t.items)
         return set()
+
+
+def _bounds(t: M.TInteger | M.TNumber) -> list[tuple[str, int | float]]:
+    """msgspec's bounds of a number: one a side (its Meta refuses `ge` with `gt`, `le` with
+    `lt`), the tighter where the schema gives both an inclusive and an exclusive one
+    (`maximum: -1, exclusiveMaximum: 0.5` is `le=-1`)."""
+    lo, hi, xlo, xhi = t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum
+    if lo is not None and xlo is not None:
+        lo, xlo = (None, xlo) if xlo >= lo else (lo, None)
+    if hi is not None and xhi is not None:
+        hi, xhi = (None, xhi) if xhi <= hi else (hi, None)
+    return [(k, v) for k, v in (("ge", lo), ("le", hi), ("gt", xlo), ("lt", xhi)) if v is not None]
