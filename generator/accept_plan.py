@@ -62,6 +62,35 @@ def _union_tests(kinds: list[str] | set[str]) -> list[str]:
     return _simplify(out)
 
 
+def _narrowed(ops: list[Op]) -> list[Op]:
+    """A node's ops with each later JSON type test of a value it already tested by its type
+    narrowed to what both admit (an inlined `$ref` beside a `type` sibling tests twice): a
+    test that admits nothing is `false`, and what follows it is dropped; a test that admits
+    only what the first one did is dropped. TypeScript narrows the value by the first test
+    and refuses a second that cannot hold (`v instanceof PyFloat` of a string)."""
+    out: list[Op] = []
+    tested: dict[str, set[str]] = {}
+    for op in ops:
+        if op["op"] == "types":
+            before = tested.get(op["var"])
+            if before is not None and set(op["tests"]) != before:
+                both = _widened(before) & _widened(set(op["tests"]))
+                if not both:
+                    out.append({"op": "false", "var": op["var"]})
+                    break
+                if both == _widened(before):
+                    continue
+                op = {**op, "tests": _simplify(both)}
+            tested[op["var"]] = set(op["tests"])
+        out.append(op)
+    return out
+
+
+def _widened(tests: set[str]) -> set[str]:
+    """The tests with what "float" admits spelled out (an integral float is one)."""
+    return tests | {"integral-float"} if "float" in tests else set(tests)
+
+
 def _simplify(tests: set[str]) -> list[str]:
     if "float" in tests:
         tests.discard("integral-float")
@@ -188,7 +217,7 @@ class _Planner:
 
     def node(self, node: dict[str, Any], v: str) -> list[Op]:
         kind = node["kind"]
-        return getattr(self, "k_" + kind)(node, v)  # type: ignore[no-any-return]
+        return _narrowed(getattr(self, "k_" + kind)(node, v))
 
     def k_ref(self, node: dict[str, Any], v: str) -> list[Op]:
         return self.reference(node["name"], v)

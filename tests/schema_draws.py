@@ -451,9 +451,10 @@ def _documents(strategies: Any, definition: str, seeds: int, rnd: random.Random,
     return out
 
 
-def check_batch(drawn: list[dict[str, Any]], folder: Path, tag: str, seeds: int = 4, typescript: bool = True, rnd_seed: int = 0) -> Report:
+def check_batch(drawn: list[dict[str, Any]], folder: Path, tag: str, seeds: int = 4, typescript: bool = True, rnd_seed: int = 0, extra: list[tuple[int, str, Any]] = ()) -> Report:  # type: ignore[assignment]
     """Every check above on a batch of drawn schemas; `tag` names the batch's package (unique per
-    process: packages are imported)."""
+    process: packages are imported); `extra`: more documents, (schema's index, its definition,
+    document)."""
     report = Report(schemas=len(drawn))
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -481,11 +482,12 @@ def check_batch(drawn: list[dict[str, Any]], folder: Path, tag: str, seeds: int 
     for i, schema in accepted:
         by_draft.setdefault(schema["$schema"], []).append((i, schema))
     for n, (draft, members) in enumerate(sorted(by_draft.items())):
-        _check_draft(draft, members, folder / f"d{n}", f"{tag}_d{n}", seeds, typescript, rnd, report)
+        mine = [(f"s{i}_{definition}", document) for i, definition, document in extra if any(i == j for j, _ in members)]
+        _check_draft(draft, members, folder / f"d{n}", f"{tag}_d{n}", seeds, typescript, rnd, report, mine)
     return report
 
 
-def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: Path, package: str, seeds: int, typescript: bool, rnd: random.Random, report: Report) -> None:
+def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: Path, package: str, seeds: int, typescript: bool, rnd: random.Random, report: Report, extra: list[tuple[str, Any]]) -> None:
     key = "definitions" if draft == DRAFT07 else "$defs"
     defs: dict[str, Any] = {}
     owner: dict[str, dict[str, Any]] = {}
@@ -534,6 +536,7 @@ def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: 
             continue
         for k, document in enumerate(_documents(strategies, definition, seeds, rnd, report, schema)):
             docs.append((f"{definition}:{k}", definition, document))
+    docs += [(f"extra:{k}", definition, document) for k, (definition, document) in enumerate(extra)]
     for name, definition, document in docs:
         report.documents += 1
         data = json.dumps(document, ensure_ascii=False).encode("utf-8")
@@ -618,8 +621,26 @@ def _typescript(package: str, out: Path, folder: Path, docs: list[tuple[str, str
     spec = package.replace("_", "-")
     agree.register(spec, out, package, f"{spec}-ts")
     extra = [(name, definition, json.dumps(document, ensure_ascii=False)) for name, definition, document in docs]
-    result = agree.compare_documents(spec, folder, extra, base=False)
     by_name = {name: (definition, document) for name, definition, document in docs}
+    try:
+        agree.built(spec)
+    except RuntimeError as exc:  # tsc refused the package
+        report.findings.append(Finding("typescript-build", {"batch": sorted({json.dumps(s) for s in owner.values()})}, str(exc)[-3000:]))
+        return "tsc refused the package"
+    try:
+        result = agree.compare_documents(spec, folder, extra, base=False)
+    except AssertionError:  # the Node process failed: the first document it fails on
+        while len(extra) > 1:
+            half = extra[: len(extra) // 2]
+            try:
+                agree.compare_documents(spec, folder, half, base=False)
+            except AssertionError as again:
+                extra, exc = half, again
+            else:
+                extra = extra[len(half) :]
+        definition, document = by_name[extra[0][0]]
+        report.findings.append(Finding("typescript-crash", owner[definition], str(exc)[-2000:], definition, document))
+        return "the Node process failed"
     for difference in result["differences"]:
         definition, document = by_name[difference["document"]]
         report.findings.append(Finding("typescript", owner[definition], json.dumps({k: difference[k] for k in ("mode", "python", "typescript")}, ensure_ascii=False)[:3000], definition, document))

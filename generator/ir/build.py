@@ -538,6 +538,9 @@ class _Builder:
                     raise self.fail(at + "/" + k, f"{k} must be a number")
                 if kind == "integer" and isinstance(v, float) and k in ("minimum", "maximum"):
                     raise self.fail(at + "/" + k, f"{k} of an integer must be an integer")
+                if v is not None and not -(2**63) <= v < 2**63:
+                    # msgspec bounds an int by a 64-bit integer only
+                    raise self.fail(at + "/" + k, f"{k} beyond 64-bit integers: checked by the general validator")
             return (M.TInteger if kind == "integer" else M.TNumber)(at, lo, hi, xlo, xhi)
         if kind == "boolean":
             self.only(node, keys, {"type"}, at)

@@ -4,6 +4,8 @@ attributes, enum constants), the words it must not shadow, and the annotation of
 
 from __future__ import annotations
 
+import math
+
 import json
 import keyword
 import re
@@ -95,10 +97,10 @@ class Symbols:
         if isinstance(t, M.TNull):
             return "None"
         if isinstance(t, (M.TInteger, M.TNumber)):
-            meta = [f"{k}={v!r}" for k, v in _bounds(t)]
             # a number written as an integer stays one (1 is not read back as 1.0)
             bases = ("int",) if isinstance(t, M.TInteger) else ("int", "float")
-            return " | ".join(f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base for base in bases)
+            metas = {base: ", ".join(f"{k}={v!r}" for k, v in _bounds(t, base == "int")) for base in bases}
+            return " | ".join(f"Annotated[{base}, Meta({metas[base]})]" if metas[base] else base for base in bases)
         if isinstance(t, M.TBoolean):
             return "bool"
         if isinstance(t, M.TConst):
@@ -133,11 +135,17 @@ class Symbols:
         return set()
 
 
-def _bounds(t: M.TInteger | M.TNumber) -> list[tuple[str, int | float]]:
+def _bounds(t: M.TInteger | M.TNumber, integral: bool) -> list[tuple[str, int | float]]:
     """msgspec's bounds of a number: one a side (its Meta refuses `ge` with `gt`, `le` with
     `lt`), the tighter where the schema gives both an inclusive and an exclusive one
-    (`maximum: -1, exclusiveMaximum: 0.5` is `le=-1`)."""
+    (`maximum: -1, exclusiveMaximum: 0.5` is `le=-1`); for `int` (`integral`) a bound written
+    with a fraction is the integer bound it means (`exclusiveMinimum: 2.5` is `ge=3`: msgspec
+    takes integers only there)."""
     lo, hi, xlo, xhi = t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum
+    if integral and any(isinstance(v, float) for v in (lo, hi, xlo, xhi)):
+        lows = [math.ceil(v) for v in (lo,) if v is not None] + [math.floor(v) + 1 for v in (xlo,) if v is not None]
+        highs = [math.floor(v) for v in (hi,) if v is not None] + [math.ceil(v) - 1 for v in (xhi,) if v is not None]
+        return [(k, v) for k, v in (("ge", max(lows, default=None)), ("le", min(highs, default=None))) if v is not None]
     if lo is not None and xlo is not None:
         lo, xlo = (None, xlo) if xlo >= lo else (lo, None)
     if hi is not None and xhi is not None:
