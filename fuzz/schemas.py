@@ -91,6 +91,7 @@ def main() -> int:
     drawn = sd.draw_schemas(args.examples, args.seed)
     print(f"{len(drawn)} schemas drawn (seed {args.seed}) in {time.monotonic() - started:.1f}s; work in {out}; load {os.getloadavg()[0]:.2f}", flush=True)
     found = 0
+    shown: set[tuple[str, str]] = set()
     totals = {"schemas": 0, "refused": 0, "documents": 0, "accepted": 0}
     for b in range(0, len(drawn), args.batch):
         batch = drawn[b : b + args.batch]
@@ -106,6 +107,10 @@ def main() -> int:
         )
         for finding in report.findings:
             found += 1
+            key = (finding.kind, json.dumps(finding.schema, sort_keys=True))
+            if key in shown:  # the same schema failing the same way on another document
+                continue
+            shown.add(key)
             draft = finding.schema.get("$schema", "") if isinstance(finding.schema, dict) else ""
             document = minimize(finding, finding.package, draft) if finding.kind == "reference" and finding.package else finding.document
             definition = finding.definition
