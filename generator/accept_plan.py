@@ -66,11 +66,17 @@ def _narrowed(ops: list[Op]) -> list[Op]:
     """A node's ops with each later JSON type test of a value it already tested by its type
     narrowed to what both admit (an inlined `$ref` beside a `type` sibling tests twice): a
     test that admits nothing is `false`, and what follows it is dropped; a test that admits
-    only what the first one did is dropped. TypeScript narrows the value by the first test
+    only what the first one did is dropped; a string, boolean or null const that a value of
+    the tested types cannot equal is `false` too. TypeScript narrows the value by the first test
     and refuses a second that cannot hold (`v instanceof PyFloat` of a string)."""
     out: list[Op] = []
     tested: dict[str, set[str]] = {}
     for op in ops:
+        kind = _KIND_OF_CONST.get(op["op"], lambda _: None)(op)
+        if kind is not None and op["var"] in tested and kind not in tested[op["var"]]:
+            # a const of a type the value cannot have (`{$ref: "a" const, type: boolean}`)
+            out.append({"op": "false", "var": op["var"]})
+            break
         if op["op"] == "types":
             before = tested.get(op["var"])
             if before is not None and set(op["tests"]) != before:
@@ -84,6 +90,13 @@ def _narrowed(ops: list[Op]) -> list[Op]:
             tested[op["var"]] = set(op["tests"])
         out.append(op)
     return out
+
+
+_KIND_OF_CONST: dict[str, Any] = {
+    "equals_string": lambda op: "str",
+    "is": lambda op: "null" if op["value"] is None else "bool",
+}
+"""The JSON type test a const op's value passes (the others compare by JSON equality)."""
 
 
 def _widened(tests: set[str]) -> set[str]:

@@ -149,6 +149,10 @@ def _array(draw: Any, ctx: Draw, depth: int, node: dict[str, Any]) -> None:
                 node["items"] = rest_value
     for key in draw(st.lists(st.sampled_from(["minItems", "maxItems", "uniqueItems", "contains"]), max_size=2, unique=True)):
         node[key] = draw(st.integers(0, 3)) if key.endswith("Items") and key != "uniqueItems" else True if key == "uniqueItems" else _schema(draw, ctx, depth + 1)
+    if "contains" in node and ctx.draft != DRAFT07 and draw(st.booleans()):
+        node[draw(st.sampled_from(["minContains", "maxContains"]))] = draw(st.integers(0, 2))
+    if ctx.draft != DRAFT07 and "prefixItems" in node and "items" not in node and draw(st.integers(0, 3)) == 0:
+        node["unevaluatedItems"] = draw(st.sampled_from([False, {"type": "integer"}]))
 
 
 def _object(draw: Any, ctx: Draw, depth: int, node: dict[str, Any]) -> None:
@@ -161,11 +165,20 @@ def _object(draw: Any, ctx: Draw, depth: int, node: dict[str, Any]) -> None:
     extra = draw(st.sampled_from([None, None, False, True, "schema"]))
     if extra is not None:
         node["additionalProperties"] = _schema(draw, ctx, depth + 1) if extra == "schema" else extra
-    for key in draw(st.lists(st.sampled_from(["patternProperties", "propertyNames", "minProperties", "maxProperties"]), max_size=1)):
-        if key == "patternProperties":
+    for key in draw(st.lists(st.sampled_from(["patternProperties", "propertyNames", "minProperties", "maxProperties", "dependent", "unevaluated"]), max_size=1)):
+        if key == "dependent" and props:
+            # draft-07 says `dependencies` (names or a schema), 2020-12 dependentRequired/-Schemas
+            first = props[0]
+            if draw(st.booleans()):
+                node["dependencies" if ctx.draft == DRAFT07 else "dependentRequired"] = {first: _names(draw, PROPERTY_NAMES[:6], 1, 2)}
+            else:
+                node["dependencies" if ctx.draft == DRAFT07 else "dependentSchemas"] = {first: _schema(draw, ctx, depth + 1)}
+        elif key == "unevaluated" and ctx.draft != DRAFT07:
+            node["unevaluatedProperties"] = draw(st.sampled_from([False, {"type": "string"}]))
+        elif key == "patternProperties":
             node[key] = {draw(st.sampled_from(PATTERNS)): _schema(draw, ctx, depth + 1)}
         elif key == "propertyNames":
-            node[key] = draw(st.sampled_from([{"pattern": "^[a-z]+$"}, {"maxLength": 3}, {"enum": ["a", "b", "id"]}, {"minLength": 1}]))
+            node[key] = draw(st.sampled_from([{"pattern": "^[a-z]+$"}, {"maxLength": 3}, {"enum": ["a", "b", "id"]}, {"minLength": 1}, _ref(ctx, draw(st.sampled_from(ctx.names)))]))
         else:
             node[key] = draw(st.integers(0, 2))
 

@@ -89,9 +89,14 @@ def test_numbers_beside_their_bounds_in_both_bindings(tmp_path: Path) -> None:
         "Big": {"type": "integer", "minimum": 9223372036854775808},
         "Small": {"type": "number", "exclusiveMaximum": -18446744073709551616},
     }}
-    draft2020 = {"$schema": sd.DRAFT2020, "$defs": {"Item": {"allOf": [{"type": "string"}, {"type": "integer", "exclusiveMinimum": 9007199254740994}]}}}
-    big = [2**53, 2**53 + 1, 2**63, 2**64, -(2**63) - 2, 5, 0.5, 2.5, 2.7, 3, 3.0, True, "x"]
-    extra = [(0, d, v) for d in ("a", "B", "Big", "Small") for v in big] + [(1, "Item", v) for v in big]
+    draft2020 = {"$schema": sd.DRAFT2020, "$defs": {
+        "Item": {"allOf": [{"type": "string"}, {"type": "integer", "exclusiveMinimum": 9007199254740994}]},
+        # and of a const of another type than its sibling's (`v !== "a"` of a boolean)
+        "K": {"$ref": "#/$defs/A", "type": "boolean"}, "A": {"const": "a"},
+        "Z": {"$ref": "#/$defs/N", "type": "string"}, "N": {"const": None},
+    }}
+    big = [2**53, 2**53 + 1, 2**63, 2**64, -(2**63) - 2, 5, 0.5, 2.5, 2.7, 3, 3.0, True, "x", "a", None]
+    extra = [(0, d, v) for d in ("a", "B", "Big", "Small") for v in big] + [(1, d, v) for d in ("Item", "K", "Z") for v in big]
     report = sd.check_batch([draft07, draft2020], tmp_path, "bounds2", seeds=2, extra=extra)
     assert report.findings == [], _shown(report.findings)
     assert report.refused == 0 and report.documents >= len(extra) and report.accepted >= 6
