@@ -179,7 +179,7 @@ def _object(draw: Any, ctx: Draw, depth: int, node: dict[str, Any]) -> None:
             node[key] = {draw(st.sampled_from(PATTERNS)): _schema(draw, ctx, depth + 1)}
         elif key == "propertyNames":
             node[key] = draw(st.sampled_from([{"pattern": "^[a-z]+$"}, {"maxLength": 3}, {"enum": ["a", "b", "id"]}, {"minLength": 1}, _ref(ctx, draw(st.sampled_from(ctx.names)))]))
-        else:
+        elif key in ("minProperties", "maxProperties"):
             node[key] = draw(st.integers(0, 2))
 
 
@@ -357,9 +357,15 @@ def _cli() -> Any:
     return run_cli
 
 
-def _binding(name: str, package: str) -> str:
+def _binding(name: str, package: str, schema: dict[str, Any]) -> str:
+    """The binding.toml init writes: JSON Schema's integer rule, unknown keywords as annotations."""
+    from generator.init import unknown_keywords
+
+    annotations = unknown_keywords(schema, False)
     return (
-        f'[protocol]\nname = "{name}"\nversion = "1"\nschema = "schema.json"\nintegers = "json-schema"\n\n'
+        f'[protocol]\nname = "{name}"\nversion = "1"\nschema = "schema.json"\nintegers = "json-schema"\n'
+        + (f"annotations = {json.dumps(annotations)}\n" if annotations else "")
+        + "\n"
         f'[python]\npackage = "{package}"\n\n[typescript]\npackage = "{package.replace("_", "-")}-ts"\n'
     )
 
@@ -404,7 +410,7 @@ def generate_verdict(schema: dict[str, Any], folder: Path, name: str) -> tuple[i
     shutil.rmtree(spec, ignore_errors=True)
     spec.mkdir(parents=True)
     (spec / "schema.json").write_text(json.dumps(schema, ensure_ascii=False), encoding="utf-8")
-    (spec / "binding.toml").write_text(_binding(name, name), encoding="utf-8")
+    (spec / "binding.toml").write_text(_binding(name, name, schema), encoding="utf-8")
     result = _cli()("generate", "--spec", str(spec), "--out", str(folder / "out-by-hand"))
     return result.exit_code, _output(result)
 
@@ -524,7 +530,7 @@ def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: 
     shutil.rmtree(folder, ignore_errors=True)
     spec.mkdir(parents=True)
     (spec / "schema.json").write_text(json.dumps({"$schema": draft, key: defs}, ensure_ascii=False), encoding="utf-8")
-    (spec / "binding.toml").write_text(_binding(package, package), encoding="utf-8")
+    (spec / "binding.toml").write_text(_binding(package, package, {"$schema": draft, key: defs}), encoding="utf-8")
     result = _cli()("generate", "--spec", str(spec), "--out", str(folder / "out"))
     if result.exit_code != 0:
         text = _output(result)
@@ -588,6 +594,10 @@ def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: 
             bad = [e for e in refusal.errors if e.pointer not in places]
             if bad or not refusal.errors:
                 report.findings.append(Finding("pointer", schema, f"errors at no place of the document: {[e.as_dict() for e in bad] or 'none'}", definition, document))
+            # each error is under a keyword the schema uses (a boolean schema `false` apart)
+            unnamed = [e for e in refusal.errors if e.keyword not in _keywords(schema) | {"false"}]
+            if unnamed:
+                report.findings.append(Finding("keyword", schema, f"errors under keywords the schema does not use: {[e.as_dict() for e in unnamed]}", definition, document))
             continue
         report.accepted += 1
         problem = _round_trip(codec, validation, definition, data, value, document)
@@ -603,6 +613,15 @@ def _imports(out: Path, package: str) -> bool:
 
     done = subprocess.run([sys.executable, "-c", f"import {package}.codec_json, {package}.strategies"], cwd=out, capture_output=True)
     return done.returncode == 0
+
+
+def _keywords(schema: Any) -> set[str]:
+    """Every key of every object in a schema (enough to say which keywords it uses)."""
+    if isinstance(schema, dict):
+        return set(schema).union(*(_keywords(v) for v in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_keywords(v) for v in schema))
+    return set()
 
 
 def _places(document: Any, at: str = "") -> set[str]:

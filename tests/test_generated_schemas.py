@@ -122,3 +122,15 @@ def test_integers_a_double_cannot_hold_in_the_schema(tmp_path: Path) -> None:
     if "SKIPPED" in report.typescript:
         pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
     assert "documents compared" in report.typescript
+
+
+def test_a_union_of_aliases_of_none(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: `Item: false` is the alias `Item = None`, and `Item | None` is
+    # `None | None` at import: models.py did not import
+    schema = {"$schema": sd.DRAFT2020, "$defs": {
+        "E": {"anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}]}, "Item": False,
+        "U": {"anyOf": [{"$ref": "#/$defs/E"}, {"$ref": "#/$defs/Nul"}]}, "Nul": {"type": "null"},
+    }}
+    report = sd.check_batch([schema], tmp_path, "nones", seeds=2, extra=[(0, d, v) for d in ("E", "Item", "U", "Nul") for v in (None, 1, "x", [], {})])
+    assert report.findings == [], _shown(report.findings)
+    assert report.accepted >= 3

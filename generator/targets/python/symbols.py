@@ -116,10 +116,27 @@ class Symbols:
             inner = f"list[{self.ann(t.items, names)}]"
             return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
         if isinstance(t, M.TUnion):
-            return " | ".join(dict.fromkeys(self.ann(m, names) for m in t.members))
+            # a member naming an alias of None is None itself: `X | None` with `X = None` is
+            # `None | None` at import, which Python refuses
+            return " | ".join(dict.fromkeys("None" if self._none(m) else self.ann(m, names) for m in t.members))
         if isinstance(t, M.TSchema):
             return f"list[{self.ann(t.items, names)}]" if t.items is not None else loose(t.types)
         raise AssertionError(t)
+
+    def _none(self, t: M.TypeExpr, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a type's annotation is None at run time (null, nothing, or an alias of them)."""
+        if isinstance(t, M.TNull):
+            return True
+        if isinstance(t, M.TRef) and t.name not in seen:
+            d = self.ir.defs.get(t.name)
+            if isinstance(d, M.AliasDef):
+                return self._none(d.type, seen | {t.name})
+            if isinstance(d, M.UnionDef):
+                return self._none(d.union, seen | {t.name})
+            return False
+        if isinstance(t, M.TUnion):
+            return all(self._none(m, seen) for m in t.members)
+        return isinstance(t, M.TSchema) and t.items is None and loose(t.types) == "None"
 
     def refs(self, t: M.TypeExpr) -> set[str]:
         if isinstance(t, M.TRef):
