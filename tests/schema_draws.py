@@ -595,7 +595,7 @@ def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: 
             if bad or not refusal.errors:
                 report.findings.append(Finding("pointer", schema, f"errors at no place of the document: {[e.as_dict() for e in bad] or 'none'}", definition, document))
             # each error is under a keyword the schema uses (a boolean schema `false` apart)
-            unnamed = [e for e in refusal.errors if e.keyword not in _keywords(schema) | {"false"}]
+            unnamed = [e for e in refusal.errors if e.keyword not in keywords(schema) | {"false"}]
             if unnamed:
                 report.findings.append(Finding("keyword", schema, f"errors under keywords the schema does not use: {[e.as_dict() for e in unnamed]}", definition, document))
             continue
@@ -615,12 +615,12 @@ def _imports(out: Path, package: str) -> bool:
     return done.returncode == 0
 
 
-def _keywords(schema: Any) -> set[str]:
+def keywords(schema: Any) -> set[str]:
     """Every key of every object in a schema (enough to say which keywords it uses)."""
     if isinstance(schema, dict):
-        return set(schema).union(*(_keywords(v) for v in schema.values()))
+        return set(schema).union(*(keywords(v) for v in schema.values()))
     if isinstance(schema, list):
-        return set().union(*(_keywords(v) for v in schema))
+        return set().union(*(keywords(v) for v in schema))
     return set()
 
 
