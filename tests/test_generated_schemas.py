@@ -134,3 +134,17 @@ def test_a_union_of_aliases_of_none(tmp_path: Path) -> None:
     report = sd.check_batch([schema], tmp_path, "nones", seeds=2, extra=[(0, d, v) for d in ("E", "Item", "U", "Nul") for v in (None, 1, "x", [], {})])
     assert report.findings == [], _shown(report.findings)
     assert report.accepted >= 3
+
+
+def test_a_union_member_applying_its_own_definition_is_refused(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: `A: {anyOf: [{$ref: A, type: integer}, ...]}` checks A on the value
+    # A checks, without end; the cycle check missed references in a typed union's members, so
+    # init and generate accepted it and the TypeScript check overflowed its stack
+    schema = {"$schema": sd.DRAFT2020, "$defs": {"A": {"anyOf": [
+        {"$ref": "#/$defs/A", "type": "integer", "multipleOf": 0.5},
+        {"type": "array", "prefixItems": [{"$ref": "#/$defs/A", "type": "null"}], "items": {"$ref": "#/$defs/A"}},
+        {"$ref": "#/$defs/A", "type": "null"},
+    ]}}}
+    report = sd.check_batch([schema], tmp_path, "selfunion", seeds=2, extra=[(0, "A", v) for v in (1, None, [1])])
+    assert report.findings == [], _shown(report.findings)
+    assert report.refused == 1

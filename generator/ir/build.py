@@ -129,14 +129,18 @@ class _Builder:
     def endless(self, defs: dict[str, M.Definition]) -> None:
         """A definition that applies itself to the very value it validates (through $ref,
         allOf, anyOf, not, if...) without reaching into a member or item never terminates."""
+        def same(t: Any) -> set[str]:
+            if isinstance(t, M.TSchema):
+                return G.same_instance_refs(t.node)
+            if isinstance(t, M.TRef):
+                return {t.name}
+            if isinstance(t, M.TUnion):  # every member is checked on the value itself
+                return set().union(*(same(m) for m in t.members))
+            return set()
+
         edges: dict[str, set[str]] = {}
         for name, d in defs.items():
-            node = d.checks if isinstance(d, M.ObjectDef) else d.type if isinstance(d, M.AliasDef) else None
-            if isinstance(node, M.TSchema):
-                node = node.node
-            elif isinstance(node, M.TRef):
-                node = {"kind": "ref", "name": node.name}
-            edges[name] = G.same_instance_refs(node) if isinstance(node, dict) else set()
+            edges[name] = same(d.checks if isinstance(d, M.ObjectDef) else d.type if isinstance(d, M.AliasDef) else d.union if isinstance(d, M.UnionDef) else None)
         state: dict[str, int] = {}
 
         def visit(name: str, path: list[str]) -> None:
