@@ -18,8 +18,8 @@ import pytest
 import schema_draws as sd
 from conftest import run_python
 
-# (seed, schemas, batch): two batches of each draft's schemas with the recursive and general
-# shapes, about 40 s on 2 cores with the TypeScript comparison
+# (seed, schemas, batch): two batches of 12 schemas of both drafts, one package each; measured
+# 45 s with the TypeScript comparison and an empty tsc cache (the whole file: 85 s at load 10)
 RUNS = [(23, 12, 12), (2024, 12, 12)]
 
 
