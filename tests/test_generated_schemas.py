@@ -148,3 +148,13 @@ def test_a_union_member_applying_its_own_definition_is_refused(tmp_path: Path) -
     report = sd.check_batch([schema], tmp_path, "selfunion", seeds=2, extra=[(0, "A", v) for v in (1, None, [1])])
     assert report.findings == [], _shown(report.findings)
     assert report.refused == 1
+
+
+def test_a_union_holding_a_union_of_a_general_member(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: `anyOf: [{oneOf: [{if: false, else: {type: integer}}]}, {type:
+    # number}]` was judged to admit every JSON value (the inner union's member was not looked
+    # at), so the definition became "any" and accepted {} and "x"
+    schema = {"$schema": sd.DRAFT07, "definitions": {"C": {"anyOf": [{"oneOf": [{"if": False, "else": {"type": "integer"}}]}, {"type": "number"}]}}}
+    report = sd.check_batch([schema], tmp_path, "innerunion", seeds=2, typescript=False, extra=[(0, "C", v) for v in ({}, "x", 1, 1.5, None)])
+    assert report.findings == [], _shown(report.findings)
+    assert report.accepted >= 2

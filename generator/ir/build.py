@@ -673,7 +673,8 @@ class _Builder:
         if isinstance(t, M.TUnion):
             if M.json_types(t, self.definition) != set(M.JSON_TYPES):
                 return False
-            for m in t.members:
+            members = list(t.members)
+            for m in members:
                 r = m
                 while isinstance(r, M.TRef) and r.name not in self.building and r.name not in seen:
                     d = self.definition(r.name)
@@ -686,6 +687,8 @@ class _Builder:
                     return False
                 if isinstance(r, (M.TSchema, M.UnionDef, M.EnumDef)) or isinstance(r, M.TMap) and r.keys is not None:
                     return False
+                if isinstance(r, M.TUnion):  # a union inside (a oneOf of one member): its members are these
+                    members.extend(r.members)
             return True
         return False
 
