@@ -130,6 +130,8 @@ class _Builder:
         """A definition that applies itself to the very value it validates (through $ref,
         allOf, anyOf, not, if...) without reaching into a member or item never terminates."""
         def same(t: Any) -> set[str]:
+            if isinstance(t, dict):  # an object's checks: a general node
+                return G.same_instance_refs(t)
             if isinstance(t, M.TSchema):
                 return G.same_instance_refs(t.node)
             if isinstance(t, M.TRef):
