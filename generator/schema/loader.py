@@ -27,6 +27,13 @@ _ANCHOR_REF = re.compile(r"^#([A-Za-z_][A-Za-z0-9_.:-]*)$")
 # the base URI of a document that names none: references resolve against it, and a reference
 # that leaves it is remote
 _BASE = "https://specbind.invalid/document.json"
+# How deep subschemas may nest in the document, and counted through `$ref`s (a reference that comes
+# back to a schema it is inside of ends the count: that is recursion, which generates). Every pass
+# of the generator walks schemas recursively, and the generated Python module holds each
+# definition's schema as one nested literal, which CPython's parser bounds (200 nested brackets,
+# two a level). The vendored schemas nest 6 (in the document) and 43 (through references) at most.
+MAX_SCHEMA_DEPTH = 64
+MAX_REFERENCE_DEPTH = 128
 ROOT_NAME = "Root"
 
 
@@ -327,9 +334,11 @@ def load_schema(
         doc.origin[name] = shown
         doc.by_pointer[pointer_join(containers[name], name)] = name
     if openapi is None:
+        check_nesting(shown, raw, "")
         check_vocabulary(doc, raw, "")
     else:
         for name, node in all_defs.items():
+            check_nesting(shown, node, doc.def_pointer(name))
             check_vocabulary(doc, node, doc.def_pointer(name))
     for overlay_path, overlay_shown in overlays or []:
         extra, extra_data = read_document(overlay_path, overlay_shown)
@@ -343,6 +352,7 @@ def load_schema(
             doc.containers[name] = "/$defs"
             doc.origin[name] = overlay_shown
         overlay_doc = SchemaDoc(overlay_path, overlay_shown, "", extra, extra["$defs"], "/$defs", annotations=annotations)
+        check_nesting(overlay_shown, extra, "")
         check_vocabulary(overlay_doc, extra, "")
     for name, node in doc.defs.items():
         at = doc.def_pointer(name)
@@ -361,7 +371,88 @@ def load_schema(
         doc.root_ref = doc.resolve(raw["$ref"], "/$ref")
     for name in list(doc.defs):
         check_refs(doc, doc.defs[name], doc.def_pointer(name))
+    check_reference_depth(doc)
     return doc
+
+
+def _too_deep(depth: int, most: int, how: str) -> str:
+    return (
+        f"subschemas nest {depth} deep here{how}, and specbind reads at most {most} (docs/limits.md): "
+        "name the inner schemas as definitions, or flatten them"
+    )
+
+
+def check_nesting(display: str, node: Any, at: str) -> None:
+    """Subschemas nested past MAX_SCHEMA_DEPTH in the document itself, refused at the first such
+    place (before any recursive pass reads them; a loop, as deep documents are what it is for)."""
+    todo: list[tuple[Any, str, int]] = [(node, at, 1)]
+    while todo:
+        node, at, depth = todo.pop()
+        if depth > MAX_SCHEMA_DEPTH:
+            raise SpecError(display, at, _too_deep(depth, MAX_SCHEMA_DEPTH, ""))
+        if isinstance(node, dict):
+            for key in sorted(node, reverse=True):
+                inner = 1 if key in ("$defs", "definitions") else depth + 1  # definitions nest in nothing
+                todo += [(sub, sub_at, inner) for sub, sub_at in reversed(_subschemas(key, node[key], at))]
+
+
+def check_reference_depth(doc: SchemaDoc) -> None:
+    """Subschemas nested past MAX_REFERENCE_DEPTH through `$ref`s (a chain of definitions, each
+    referring to the next), refused at the reference that leads past it. A reference back to a
+    definition the chain is inside of is recursion and ends the count: the generator stops there
+    too. Each definition is measured once, so the cost is linear in the document."""
+    refs: dict[str, list[tuple[int, str, str]]] = {}  # definition -> (depth, target, pointer) of each $ref in it
+    own: dict[str, int] = {}  # definition -> how deep its own subschemas nest
+    for name, node in doc.defs.items():
+        found: list[tuple[int, str, str]] = []
+        deepest = 1
+        todo: list[tuple[Any, str, int]] = [(node, doc.def_pointer(name), 1)]
+        while todo:
+            sub, at, depth = todo.pop()
+            if not isinstance(sub, dict):
+                continue
+            deepest = max(deepest, depth)
+            if isinstance(sub.get("$ref"), str):
+                found.append((depth + 1, doc.resolve(sub["$ref"], pointer_join(at, "$ref")), pointer_join(at, "$ref")))
+            for key in sub:
+                if key not in ("$defs", "definitions"):  # definitions of their own, reached by reference
+                    todo += [(s, s_at, depth + 1) for s, s_at in _subschemas(key, sub[key], at)]
+        refs[name] = sorted(found)
+        own[name] = deepest
+    total: dict[str, int] = {}
+    via: dict[str, tuple[str, str]] = {}  # definition -> (the $ref its deepest chain leaves by, its target)
+    for start in doc.defs:
+        if start in total:
+            continue
+        best = {start: own[start]}
+        stack: list[tuple[str, int]] = [(start, 0)]
+        while stack:
+            name, i = stack[-1]
+            if i < len(refs[name]):
+                stack[-1] = (name, i + 1)
+                target = refs[name][i][1]
+                if target not in total and target not in best:  # not measured, not in the chain
+                    best[target] = own[target]
+                    stack.append((target, 0))
+                    continue
+                if target in total:
+                    step = refs[name][i][0] + total[target]
+                    if step > best[name]:
+                        best[name], via[name] = step, (refs[name][i][2], target)
+                continue
+            stack.pop()
+            total[name] = best.pop(name)
+            if total[name] > MAX_REFERENCE_DEPTH:
+                chain, at = [name], via[name][0] if name in via else doc.def_pointer(name)
+                while chain[-1] in via and len(chain) < 6:
+                    chain.append(via[chain[-1]][1])
+                shown = " -> ".join(chain) + (" -> ..." if chain[-1] in via else "")
+                raise SpecError(doc.file_of(at), at, _too_deep(total[name], MAX_REFERENCE_DEPTH, f" through $ref ({shown})"))
+            if stack:
+                parent, j = stack[-1]
+                step = refs[parent][j - 1][0] + total[name]
+                if step > best[parent]:
+                    best[parent], via[parent] = step, (refs[parent][j - 1][2], name)
 
 
 def _index_ids(doc: SchemaDoc) -> None:

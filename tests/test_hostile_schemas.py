@@ -1,0 +1,106 @@
+"""Hostile and odd schemas (not documents) through `init` and `generate`: each is refused with
+the file, the pointer and exit 2, or generates a package that compiles and decodes as the schema
+says; never a traceback, exit 70 or a package that does not import (docs/limits.md, "What a
+schema may be")."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, run_python
+from generator.schema.loader import MAX_REFERENCE_DEPTH, MAX_SCHEMA_DEPTH
+
+
+def _nested(opening: str, closing: str, n: int, inner: str = '{"type": "string", "minLength": 2}') -> str:
+    return '{"definitions": {"a": ' + opening * n + inner + closing * n + "}}"
+
+
+def _init(tmp_path: Path, text: str) -> tuple[int, str]:
+    schema = tmp_path / "schema.json"
+    schema.write_text(text, encoding="utf-8")
+    made = run_cli("init", str(schema), "--name", "deep", "--spec-dir", str(tmp_path / "spec"))
+    return made.exit_code, made.output
+
+
+CHAIN = 3000  # definitions each a bare $ref to the next: took 85 s, then exit 70 (RecursionError)
+
+TOO_DEEP = {
+    "arrays": (_nested('{"type": "array", "items": ', "}", MAX_SCHEMA_DEPTH), "/definitions/a" + "/items" * MAX_SCHEMA_DEPTH),
+    "properties": (_nested('{"type": "object", "properties": {"p": ', "}}", MAX_SCHEMA_DEPTH), "/definitions/a" + "/properties/p" * MAX_SCHEMA_DEPTH),
+    "not": (_nested('{"not": ', "}", MAX_SCHEMA_DEPTH), "/definitions/a" + "/not" * MAX_SCHEMA_DEPTH),
+    "a-chain-of-references": (
+        json.dumps({"definitions": {**{f"d{i}": {"$ref": f"#/definitions/d{i + 1}"} for i in range(CHAIN)}, f"d{CHAIN}": {"type": "string"}}}),
+        f"/definitions/d{CHAIN - MAX_REFERENCE_DEPTH // 2}/$ref",
+    ),
+}
+LIMIT = {"arrays": MAX_SCHEMA_DEPTH, "properties": MAX_SCHEMA_DEPTH, "not": MAX_SCHEMA_DEPTH, "a-chain-of-references": MAX_REFERENCE_DEPTH}
+
+
+@pytest.mark.parametrize("case", list(TOO_DEEP))
+def test_a_schema_nesting_past_the_limit_is_refused_where_it_does(tmp_path: Path, case: str) -> None:
+    """Once exit 70 (RecursionError in the IR, the table or the cases) or a package whose
+    schema table did not compile; the chain also took 85 s before failing."""
+    text, where = TOO_DEEP[case]
+    started = time.perf_counter()
+    code, output = _init(tmp_path, text)
+    assert code == 2, output
+    assert f"schema.json: {where}: subschemas nest {LIMIT[case] + 1} deep here" in output, output
+    assert "Traceback" not in output and not (tmp_path / "spec" / "deep").exists()
+    assert time.perf_counter() - started < 10
+
+
+def test_recursion_through_references_is_not_depth(tmp_path: Path) -> None:
+    """A reference back to a schema it is inside of is recursion, which generates: it ends the
+    count, however many definitions the cycle has."""
+    n = MAX_REFERENCE_DEPTH
+    defs = {f"d{i}": {"type": "object", "properties": {"next": {"$ref": f"#/definitions/d{(i + 1) % n}"}}} for i in range(n)}
+    code, output = _init(tmp_path, json.dumps({"definitions": defs}))
+    assert code == 2 and "deep here through $ref (d" in output, output  # a long cycle is a long chain all the same
+    defs = {"d0": {"type": "object", "properties": {"next": {"$ref": "#/definitions/d0"}, "all": {"type": "array", "items": {"$ref": "#/definitions/d1"}}}}, "d1": {"anyOf": [{"type": "string"}, {"$ref": "#/definitions/d0"}]}}
+    code, output = _init(tmp_path, json.dumps({"definitions": defs}))
+    assert code == 0, output
+
+
+def test_general_arrays_nested_deeper_than_a_compiler_nests_blocks(tmp_path: Path) -> None:
+    """Arrays of general items nested 25 deep once compiled to 25 nested loops in one function
+    of accept.py: `SyntaxError: too many statically nested blocks` on import, after `generate`
+    said nothing. Deep subschemas are functions of their own now."""
+    depth = 25
+    code, output = _init(tmp_path, _nested('{"type": "array", "uniqueItems": true, "items": ', "}", depth))
+    assert code == 0, output
+    done = run_cli("generate", "--spec", str(tmp_path / "spec" / "deep"), "--out", str(tmp_path / "out"))
+    assert done.exit_code == 0, done.output
+    good = "[" * depth + '"ab"' + "]" * depth
+    bad = "[" * depth + '"ab", "ab"' + "]" * depth
+    short = "[" * depth + '"a"' + "]" * depth
+    ran = run_python(
+        f"""
+from deep import accept, codec_json
+from deep.errors import DecodeError
+print(codec_json.decode({good!r}.encode(), "a") is not None)
+for text in ({bad!r}, {short!r}):
+    try:
+        codec_json.decode(text.encode(), "a")
+        print("accepted")
+    except DecodeError as exc:
+        print(exc.errors[0].keyword, exc.errors[0].pointer.count("/"))
+""",
+        tmp_path,
+        [tmp_path / "out"],
+    )
+    assert ran.stdout.split() == ["True", "uniqueItems", str(depth - 1), "minLength", str(depth)], ran.stdout + ran.stderr
+
+
+def test_the_deepest_schema_allowed_generates_a_module_that_compiles(tmp_path: Path) -> None:
+    """At the limit, the schema table's literal of general unions nested in one another (two
+    brackets a level) still compiles: the limit is the one CPython's parser sets, with room."""
+    code, output = _init(tmp_path, _nested('{"anyOf": [{"type": "object", "required": ["x"]}, ', "]}", MAX_SCHEMA_DEPTH - 1))
+    assert code == 0, output
+    done = run_cli("generate", "--spec", str(tmp_path / "spec" / "deep"), "--out", str(tmp_path / "out"))
+    assert done.exit_code == 0, done.output
+    ran = run_python("from deep import accept, codec_json, schema_table\nprint(codec_json.decode(b'{\"x\": 1}', 'a'))", tmp_path, [tmp_path / "out"])
+    assert ran.stdout.strip() == "{'x': 1}", ran.stdout + ran.stderr
