@@ -6,6 +6,7 @@ schema may be")."""
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from pathlib import Path
 
@@ -104,3 +105,74 @@ def test_the_deepest_schema_allowed_generates_a_module_that_compiles(tmp_path: P
     assert done.exit_code == 0, done.output
     ran = run_python("from deep import accept, codec_json, schema_table\nprint(codec_json.decode(b'{\"x\": 1}', 'a'))", tmp_path, [tmp_path / "out"])
     assert ran.stdout.strip() == "{'x': 1}", ran.stdout + ran.stderr
+
+
+# names a generated module must not take for its own: keywords and builtins of both languages,
+# dunders, Object.prototype's members, helpers and imports of the generated modules, names that
+# escape a literal, a comment or a docstring, line separators, non-ASCII, the empty name
+NAMES = [
+    "class", "def", "None", "self", "type", "str", "list", "__class__", "__init__", "__dict__", "__slots__", "__proto__",
+    "constructor", "toString", "hasOwnProperty", "valueOf", "", " ", "a b", "a-b", "a_b", "aB", "ü", "😀", 'x"y', "x'y", "x\\y",
+    "x\ny", "*/", "*/ evil() /*", '"""', "'''", "${x}", "`", "msgspec", "Struct", "UNSET", "Any", "JSONValue", "DEFINITIONS",
+    "function", "delete", "undefined", "NaN", "1abc", "_", "$ref", "~0", "~1", "%25", "x\u2028y", "\u0000", "extras",
+]
+DEFINITION_NAMES = ["class", "__init__", "constructor", "__proto__", "toString", "*/ evil() /*", "x\ny", "😀", "Struct", "UNSET", "Any", "models", "errors", '"""', "%25", "a/b"]
+
+
+def test_hostile_names_generate_packages_whose_tests_pass_in_both_languages(tmp_path: Path) -> None:
+    """Once: a property named "x\\u2028y" cut in two inside a literal of accept.py (Jinja's
+    `indent` splits lines where Python does not; generate exit 2 after init accepted it); a
+    definition named '\"\"\"' ended its docstring early; jsonschema's reference for a definition
+    whose name a URI may not hold (a newline, `%`) named another place; in the TypeScript package
+    a definition named `constructor` or `toString` accepted anything and one named `__proto__`
+    threw a TypeError (a lookup found Object.prototype's members), and a declared member named
+    `__proto__` was set as the prototype and lost."""
+    from generator.targets.typescript import node as ts_node
+
+    from conftest import run_package_tests
+
+    defs: dict[str, object] = {
+        "Closed": {"type": "object", "properties": {n: {"type": "string"} for n in NAMES}, "required": NAMES[:12], "additionalProperties": False},
+        "Open": {"type": "object", "properties": {n: {"type": "integer", "minimum": 1} for n in NAMES}},
+        "General": {"type": "object", "properties": {n: {"type": "string", "minLength": 1} for n in NAMES}, "minProperties": 1, "patternProperties": {"^x": {"type": "string"}}},
+        "Enum": {"enum": NAMES},
+        "Tagged": {"oneOf": [{"type": "object", "properties": {"kind": {"const": k}}, "required": ["kind"]} for k in ("class", "__proto__", "*/", "x\ny", "😀", "")]},
+    }
+    for name in DEFINITION_NAMES:
+        defs[name] = {"type": "object", "properties": {"v": {"type": "string", "description": '*/ """ \'\'\' \\'}}, "description": name + ' */ """ \'\'\' \\'}
+    code, output = _init(tmp_path, json.dumps({"$defs": defs}))
+    assert code == 0, output
+    done = run_cli("generate", "--spec", str(tmp_path / "spec" / "deep"), "--out", str(tmp_path / "out"))
+    assert done.exit_code == 0, done.output
+    result = run_package_tests(tmp_path / "out", "deep")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    if ts_node.missing() is not None:
+        pytest.skip(f"SKIPPED LOUDLY: {ts_node.missing()}, so the TypeScript package cannot be built")
+    built = ts_node.build(tmp_path / "out" / "deep-ts")
+    ran = subprocess.run([ts_node.node(), "--test", "dist/tests/"], cwd=built, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0 and "# fail 0" in ran.stdout, ran.stdout[-3000:] + ran.stderr[-2000:]
+    probe = built / "probe.mjs"
+    probe.write_text(
+        """import { decode } from "./dist/src/index.js";
+const out = [];
+for (const [d, t] of [["constructor", '{"v": 1}'], ["toString", '{"v": null}'], ["__proto__", '{"v": 1}'], ["__proto__", '{"v": "x"}'], ["Open", '{"__proto__": 5}']]) {
+  try { const v = decode(t, d); out.push(Object.prototype.hasOwnProperty.call(v, "__proto__") ? "own" : "ok"); } catch (e) { out.push(e.constructor.name); }
+}
+console.log(out.join(" "));
+""",
+        encoding="utf-8",
+    )
+    ran = subprocess.run([ts_node.node(), str(probe)], cwd=built, capture_output=True, text=True, timeout=60)
+    assert ran.stdout.split() == ["DecodeError", "DecodeError", "DecodeError", "ok", "own"], ran.stdout + ran.stderr
+
+
+@pytest.mark.parametrize("text", ['"""', '""""', 'x"""""', 'a"', 'a\\"', "a\\", "x\\\"\"\""])
+def test_a_docstring_holds_any_text(text: str) -> None:
+    """A text ending in '\"\"\"' (a definition's name, a description) once ended its docstring
+    early: the escaped last quote was escaped again."""
+    import ast
+
+    from generator.render import docstring
+
+    parsed = ast.parse("def f() -> None:\n" + docstring(text) + "\n")
+    assert ast.get_docstring(parsed.body[0], clean=False) == text  # type: ignore[arg-type]
