@@ -176,3 +176,64 @@ def test_a_docstring_holds_any_text(text: str) -> None:
 
     parsed = ast.parse("def f() -> None:\n" + docstring(text) + "\n")
     assert ast.get_docstring(parsed.body[0], clean=False) == text  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["(?i)abc", "(?>a)b", "(?#note)a", "(?s).", "(a)(?(1)b|c)", "a++", "a*+", "a{2}+", "x{1,2}{3}", "a{,3}"],
+)
+def test_a_pattern_python_reads_and_ecma_262_does_not_is_refused(tmp_path: Path, pattern: str) -> None:
+    """Each once passed the translation as it was: Python read it with its own meaning (inline
+    flags, atomic groups, possessive quantifiers, `{,n}` as `{0,n}`) while the TypeScript package
+    threw a SyntaxError loading it (or, for `{,3}`, matched the characters)."""
+    code, output = _init(tmp_path, json.dumps({"definitions": {"a": {"type": "string", "pattern": pattern}}}))
+    assert code == 2 and "schema.json: /definitions/a/pattern: pattern does not compile" in output, output
+
+
+@pytest.mark.parametrize("pattern", ["a+?", "a{2}?", "a{2,}", "a{x}", "[a+]+", "\\++", "(?<n>a)\\k<n>", "(?<=a)b", "(?:a)+"])
+def test_ecma_262_quantifiers_and_groups_are_kept(pattern: str) -> None:
+    from generator.regex import ecma_to_python
+
+    ecma_to_python(pattern)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "says"),
+    [
+        ('{"definitions": {"a": {"const": NaN}}}', "line 1 column 33", "NaN is not a JSON number"),
+        ('{"definitions": {"a": {"description": "-Infinity",\n "enum": [1, -Infinity]}}}', "line 2 column 14", "-Infinity is not a JSON number"),
+        ('{"definitions": {"a": {"maximum": 1e400}}}', "line 1 column 35", "1e400 is beyond a double's range"),
+        ('{"definitions": {"a": {"const": 1' + "0" * 5000 + "}}}", "line 1 column 33", "an integer of 5,001 digits"),
+    ],
+)
+def test_numbers_json_does_not_have_are_refused_where_they_stand(tmp_path: Path, text: str, where: str, says: str) -> None:
+    """NaN and Infinity (which Python's json reads) and 1e400 once made a schema_table naming
+    `nan`/`inf`, a package that did not import; 5,001 digits exited 70 (ValueError)."""
+    code, output = _init(tmp_path, text)
+    assert code == 2 and f"schema.json: {where}: " in output and says in output, output
+
+
+@pytest.mark.parametrize(("keyword", "kind"), [("minLength", "string"), ("minItems", "array"), ("minProperties", "object")])
+def test_a_minimum_size_past_what_a_test_can_hold_is_refused(tmp_path: Path, keyword: str, kind: str) -> None:
+    """minItems 10^6 took 124 s and 1.3 GB in init (the derived valid document); minLength 10^30
+    exited 70 (OverflowError)."""
+    for value in (10**6, 10**30):
+        started = time.perf_counter()
+        code, output = _init(tmp_path, json.dumps({"definitions": {"a": {"type": kind, keyword: value}}}))
+        assert code == 2 and f"/definitions/a/{keyword}: {keyword} {value}: " in output and "10,000" in output, output
+        assert time.perf_counter() - started < 10
+
+
+def test_a_maximum_size_past_any_value_bounds_nothing_and_costs_nothing(tmp_path: Path) -> None:
+    """maxItems 10^30 took 23 GB in init (the derived document of maxItems + 1 items) before the
+    kernel killed it; maxLength 10^30 exited 70, and in a typed model made a module msgspec
+    refused to import (`max_length` out of range)."""
+    schema = {"definitions": {"a": {"type": "string", "maxLength": 10**30}, "b": {"type": "array", "maxItems": 10**30, "uniqueItems": True}}}
+    started = time.perf_counter()
+    code, output = _init(tmp_path, json.dumps(schema))
+    assert code == 0, output
+    done = run_cli("generate", "--spec", str(tmp_path / "spec" / "deep"), "--out", str(tmp_path / "out"))
+    assert done.exit_code == 0, done.output
+    assert time.perf_counter() - started < 60
+    ran = run_python("from deep import codec_json\nprint(codec_json.decode(b'\"abc\"', 'a'), codec_json.decode(b'[1, 2]', 'b'))", tmp_path, [tmp_path / "out"])
+    assert ran.stdout.split() == ["abc", "[1,", "2]"], ran.stdout + ran.stderr

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,12 @@ _BASE = "https://specbind.invalid/document.json"
 # two a level). The vendored schemas nest 6 (in the document) and 43 (through references) at most.
 MAX_SCHEMA_DEPTH = 64
 MAX_REFERENCE_DEPTH = 128
+# The generated tests derive documents at each bound (a valid one of minItems items, one of
+# maxItems + 1): past this size they would be the schema's numbers, not its size (maxItems 10^30
+# took 23 GB before it was killed). A minimum past it is refused; a maximum past it keeps its
+# check, and its derived document over the bound is left out.
+MAX_DERIVED = 10_000
+_MINIMA = ("minLength", "minItems", "minProperties", "minContains")
 ROOT_NAME = "Root"
 
 
@@ -241,11 +248,45 @@ def parse_json_file(data: bytes, display: str) -> Any:
     if not text.strip():
         raise SpecError(display, "", "empty: a JSON file holds one value" if not text else "only whitespace: a JSON file holds one value")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise SpecError(display, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
     except RecursionError:
         raise SpecError(display, "", "not readable: nested too deeply") from None
+    except _BadNumber as exc:
+        raise SpecError(display, _place(text, exc.token), exc.why) from None
+    except ValueError:  # an integer past Python's 4,300 digits (int_max_str_digits)
+        long = re.search(r"[0-9]{4301,}", text)
+        digits = len(long.group()) if long else 0
+        raise SpecError(display, _place(text, long.group() if long else ""), f"an integer of {digits:,} digits: specbind reads integers of up to 4,300 (as the generated packages do)") from None
+
+
+class _BadNumber(ValueError):
+    def __init__(self, token: str, why: str) -> None:
+        super().__init__(why)
+        self.token, self.why = token, why
+
+
+def _not_a_number(token: str) -> Any:
+    # json.loads reads NaN and Infinity, which JSON does not have; the generated modules could not
+    # hold them either (a schema_table naming `nan` did not import)
+    raise _BadNumber(token, f"not JSON: {token} is not a JSON number")
+
+
+def _finite(token: str) -> float:
+    value = float(token)
+    if math.isinf(value):
+        raise _BadNumber(token, f"the number {token} is beyond a double's range")
+    return value
+
+
+def _place(text: str, token: str) -> str:
+    """Where a token first stands outside a string, as `line L column C`."""
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(token), text) if token else ():
+        if m.group() == token:
+            line = text.count("\n", 0, m.start()) + 1
+            return f"line {line} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+    return ""
 
 
 # Root keywords that make the document itself a schema of something (beyond holding definitions).
@@ -549,6 +590,12 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
             raise SpecError(doc.display, where, f"{key!r} is a draft-07 keyword, but the document is draft 2020-12 ({V.ONLY_07[key]})")
         if doc.draft == V.DRAFT_2020 and key == "items" and isinstance(value, list):
             raise SpecError(doc.display, where, "`items` as an array is draft-07's tuple form: in draft 2020-12 it is `prefixItems`")
+        if key in _MINIMA and isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_DERIVED:
+            raise SpecError(
+                doc.display,
+                where,
+                f"{key} {value}: the generated tests would hold documents that large, and specbind reads minimum sizes up to {MAX_DERIVED:,} (docs/limits.md)",
+            )
         if key in V.SCHEMA_MAPS or key == "dependencies":
             if not isinstance(value, dict):
                 raise SpecError(doc.display, where, f"{key} must be an object")
