@@ -204,11 +204,13 @@ def test_ecma_262_quantifiers_and_groups_are_kept(pattern: str) -> None:
         ('{"definitions": {"a": {"description": "-Infinity",\n "enum": [1, -Infinity]}}}', "line 2 column 14", "-Infinity is not a JSON number"),
         ('{"definitions": {"a": {"maximum": 1e400}}}', "line 1 column 35", "1e400 is beyond a double's range"),
         ('{"definitions": {"a": {"const": 1' + "0" * 5000 + "}}}", "line 1 column 33", "an integer of 5,001 digits"),
+        ('{"definitions": {"a": {"type": "string", "type": "integer"}}}', "line 1 column 42", "the member 'type' is given twice"),
     ],
 )
 def test_numbers_json_does_not_have_are_refused_where_they_stand(tmp_path: Path, text: str, where: str, says: str) -> None:
     """NaN and Infinity (which Python's json reads) and 1e400 once made a schema_table naming
-    `nan`/`inf`, a package that did not import; 5,001 digits exited 70 (ValueError)."""
+    `nan`/`inf`, a package that did not import; 5,001 digits exited 70 (ValueError); a member
+    given twice was read as its last value, silently."""
     code, output = _init(tmp_path, text)
     assert code == 2 and f"schema.json: {where}: " in output and says in output, output
 

@@ -248,17 +248,51 @@ def parse_json_file(data: bytes, display: str) -> Any:
     if not text.strip():
         raise SpecError(display, "", "empty: a JSON file holds one value" if not text else "only whitespace: a JSON file holds one value")
     try:
-        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
+        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite, object_pairs_hook=_members)
     except json.JSONDecodeError as exc:
         raise SpecError(display, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
     except RecursionError:
         raise SpecError(display, "", "not readable: nested too deeply") from None
     except _BadNumber as exc:
         raise SpecError(display, _place(text, exc.token), exc.why) from None
+    except _Repeated as exc:
+        raise SpecError(display, _repeated_at(text), f"the member {exc.name!r} is given twice in one object (json.loads would keep the last silently)") from None
     except ValueError:  # an integer past Python's 4,300 digits (int_max_str_digits)
         long = re.search(r"[0-9]{4301,}", text)
         digits = len(long.group()) if long else 0
         raise SpecError(display, _place(text, long.group() if long else ""), f"an integer of {digits:,} digits: specbind reads integers of up to 4,300 (as the generated packages do)") from None
+
+
+class _Repeated(ValueError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        raise _Repeated(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
+    return out
+
+
+def _repeated_at(text: str) -> str:
+    """`line L column C` of the first member name given twice in one object (a text json.loads
+    read, so a scan of its strings and brackets suffices)."""
+    names: list[set[str] | None] = []  # per open bracket: an object's names so far, None for an array
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"\s*:?|[\[\]{}]', text):
+        token = m.group()
+        if token in "[{":
+            names.append(set() if token == "{" else None)
+        elif token in "]}":
+            names.pop()
+        elif token.endswith(":") and names and names[-1] is not None:
+            name = json.loads(token[:-1].rstrip())
+            if name in names[-1]:
+                return f"line {text.count(chr(10), 0, m.start()) + 1} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+            names[-1].add(name)
+    return ""
 
 
 class _BadNumber(ValueError):
