@@ -239,3 +239,14 @@ def test_a_maximum_size_past_any_value_bounds_nothing_and_costs_nothing(tmp_path
     assert time.perf_counter() - started < 60
     ran = run_python("from deep import codec_json\nprint(codec_json.decode(b'\"abc\"', 'a'), codec_json.decode(b'[1, 2]', 'b'))", tmp_path, [tmp_path / "out"])
     assert ran.stdout.split() == ["abc", "[1,", "2]"], ran.stdout + ran.stderr
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value"),
+    [("description", ["x"]), ("title", {"a": 1}), ("format", 3), ("$comment", 3), ("deprecated", "yes"), ("examples", "x"), ("$id", 3), ("$anchor", 3)],
+)
+def test_an_annotation_of_the_wrong_type_is_refused_where_it_stands(tmp_path: Path, keyword: str, value: object) -> None:
+    """A description that was not a string ended init in an AttributeError (exit 70); the others
+    were ignored, silently, as no meta-schema allows."""
+    code, output = _init(tmp_path, json.dumps({"$defs": {"a": {"type": "string", keyword: value}}}))
+    assert code == 2 and f"schema.json: /$defs/a/{keyword}: {keyword} must be " in output, output

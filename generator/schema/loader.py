@@ -41,6 +41,11 @@ MAX_REFERENCE_DEPTH = 128
 # check, and its derived document over the bound is left out.
 MAX_DERIVED = 10_000
 _MINIMA = ("minLength", "minItems", "minProperties", "minContains")
+_TYPED_ANNOTATIONS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    **{key: (str, "a string") for key in ("title", "description", "$comment", "format", "$id", "$anchor")},
+    **{key: (bool, "true or false") for key in ("deprecated", "readOnly", "writeOnly")},
+    "examples": (list, "an array of example values"),
+}
 ROOT_NAME = "Root"
 
 
@@ -624,6 +629,9 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
             raise SpecError(doc.display, where, f"{key!r} is a draft-07 keyword, but the document is draft 2020-12 ({V.ONLY_07[key]})")
         if doc.draft == V.DRAFT_2020 and key == "items" and isinstance(value, list):
             raise SpecError(doc.display, where, "`items` as an array is draft-07's tuple form: in draft 2020-12 it is `prefixItems`")
+        if key in _TYPED_ANNOTATIONS and not isinstance(value, _TYPED_ANNOTATIONS[key][0]):
+            # the meta-schema's types: a description of 3 once ended init in an AttributeError (exit 70)
+            raise SpecError(doc.display, where, f"{key} must be {_TYPED_ANNOTATIONS[key][1]}, got {json.dumps(value)[:40]}")
         if key in _MINIMA and isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_DERIVED:
             raise SpecError(
                 doc.display,
