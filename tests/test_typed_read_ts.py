@@ -171,6 +171,45 @@ def test_the_typed_read_and_its_residue_decide_as_the_whole_check(tmp_path: Path
     assert broken["differences"] > 0, broken
 
 
+# texts the typed read's own shortcuts must read as the old path does: a fraction of up to 22
+# places whose digits are below 2^53 made by one division (Clinger's fast path), at and past its
+# bounds; a tagged union's tag looked for past strings with escaped quotes and backslashes, past
+# scalars the look passes unread (the reader then refuses what is not JSON), under an escaped name
+FAST = [
+    *[("item", f'{{"name": "n", "weight": {w}, "scores": [{w}, -{w}]}}') for w in (
+        "0.1", "0.30000000000000004", "230197.7080546791", "1.0000000000000002", "4.35", "9007199254740.991",
+        "900719925474099.3", "900719925474099.1", "0.0000000000000000000001", "0.00000000000000000000001",
+        "123456.78901234567", "1234567.0", "5e-324", "0.5e1", "2.50", "0.000", "17.0000000000000000001",
+    )],
+    ("shape", '{"side": 1, "labels": ["a\\"", "b\\\\"], "type": "square"}'),
+    ("shape", '{"side": 1, "labels": ["\\"type\\": \\"circle\\""], "type": "square"}'),
+    ("shape", '{"r": 2.5, "typ\\u0065": "circle"}'),
+    ("shape", '{"r": 2.5, "ty\\"pe": "square", "type": "circle"}'),
+    ("shape", '{"side": [{"a": [1, -2.5e3, true, null, "}"]}], "type": "square"}'),
+    ("shape", '{"side": tru, "type": "square"}'),
+    ("shape", '{"side": 1x, "type": "square"}'),
+    ("shape", '{"side": 12345678901234567890, "type": "square"}'),
+    ("shape", '{"side": -0, "type": "square"}'),
+    ("shape", '{"side": 1e999, "type": "square"}'),
+    ("shape", '{"side": 2, "__proto__": 1, "type": "square"}'),
+    ("shape", '{"side": 2, "type": "square", "type": "circle"}'),
+    ("shape", '{"side": "unterminated, "type": "square"}'),
+]
+
+# of those, valid texts the typed read must decide: a tag past escaped quotes, under an escape
+TYPED_FAST = {text for _, text in FAST[17:20]} | {text for _, text in FAST[:3]}
+
+
+def test_the_typed_reads_shortcuts_decide_as_the_old_path(tmp_path: Path) -> None:
+    out, built = _generated(tmp_path, SCHEMA, "toy")
+    job = tmp_path / "job.json"
+    job.write_text(json.dumps([[d, text, False, text in TYPED_FAST] for d, text in FAST]), encoding="utf-8")
+    result = _run(built, job, tmp_path)
+    assert result["differences"] == 0, json.dumps(result["differ"], indent=1, ensure_ascii=False)
+    assert result["untyped"] == [], result["untyped"]
+    assert result["typed"] >= 20 and result["refused"] >= 100, result
+
+
 # the vendored real schemas: each one's derived cases and generated documents, and how many of
 # the valid texts the typed read must decide (general nodes read typed: commitlintrc's root, a
 # union by JSON type of an object and any other JSON, MCP's ids `1.0` under the integer rule)

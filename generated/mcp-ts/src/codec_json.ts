@@ -108,7 +108,7 @@ export function decode<K extends DefinitionName = typeof ROOT>(data: Uint8Array 
   const value = parsed(data, definition, options);
   const exact = wasExact();
   if (!exact && accepts(definition, value)) return value as Definitions[K];
-  return strict(value, definition, exact, options) as Definitions[K];
+  return strict(value, definition, exact, options, !exact) as Definitions[K];
 }
 
 /** Strictly check an already parsed value (JSON.parse's output) as a definition: the value
@@ -118,8 +118,9 @@ export function check<K extends DefinitionName = typeof ROOT>(value: unknown, de
   return strict(value, definition, false, options) as Definitions[K];
 }
 
-function strict(value: unknown, definition: string, exact: boolean, options: DecodeOptions): unknown {
-  if (!accepts(definition, value)) {
+/** `refused`: the compiled check has said no already (a refused document is checked once). */
+function strict(value: unknown, definition: string, exact: boolean, options: DecodeOptions, refused = false): unknown {
+  if (refused || !accepts(definition, value)) {
     const pass = new Validation(false, most(options));
     pass.run(value, definition);
     if (pass.errorCount) {

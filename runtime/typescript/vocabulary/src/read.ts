@@ -57,6 +57,10 @@ let floats: unknown[] = [];
 const DEEPEST = MAX_DEPTH - 2;
 const CONTROL_RX = /[\u0000-\u001f]/;
 const FORGET_RX = /(?:)/;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+// 10^0 .. 10^22, each a double exactly (a product of exact doubles that is one is exact)
+const POW10: readonly number[] = [1];
+for (let k = 1; k <= 22; k++) (POW10 as number[]).push(POW10[k - 1]! * 10);
 const ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: "\\", 0x2f: "/", 0x62: "\b", 0x66: "\f", 0x6e: "\n", 0x72: "\r", 0x74: "\t" };
 
 // String.prototype.isWellFormed (Node 20): a text given as a string may hold a lone surrogate
@@ -71,7 +75,6 @@ export function readText(text: string, reader: Reader): unknown {
   s = text;
   at = 0;
   slash = -1;
-  floats = [];
   try {
     ws();
     const v = reader(1);
@@ -90,7 +93,7 @@ export function readText(text: string, reader: Reader): unknown {
     throw e;
   } finally {
     s = ""; // the module holds no document past the call
-    floats = [];
+    if (floats.length !== 0) floats.length = 0;
   }
 }
 
@@ -174,20 +177,33 @@ function num(integral = false): number | typeof FAIL {
     if (at === first) return FAIL;
   }
   if (c === 0x2e || c === 0x65 || c === 0x45) {
+    let digits = whole;
+    let places = 0;
     if (c === 0x2e) {
       c = s.charCodeAt(++at);
       const f = at;
-      while (c >= 0x30 && c <= 0x39) c = s.charCodeAt(++at);
-      if (at === f) return FAIL;
+      while (c >= 0x30 && c <= 0x39) {
+        digits = digits * 10 + (c - 0x30);
+        c = s.charCodeAt(++at);
+      }
+      places = at - f;
+      if (places === 0) return FAIL;
     }
+    let v: number;
     if (c === 0x65 || c === 0x45) {
       c = s.charCodeAt(++at);
       if (c === 0x2b || c === 0x2d) c = s.charCodeAt(++at);
       const e = at;
       while (c >= 0x30 && c <= 0x39) c = s.charCodeAt(++at);
       if (at === e) return FAIL;
-    }
-    const v = Number(s.slice(from, at));
+      v = Number(s.slice(from, at));
+    } else if (digits <= MAX_SAFE && places <= 22) {
+      // the digits and the power of ten are doubles exactly (the digits counted in a double stay
+      // exact while below 2^53), and a division of doubles is correctly rounded: the double
+      // nearest the decimal, which is Number's (Clinger's fast path), with no string cut for it
+      v = digits / POW10[places]!;
+      if (negative) v = -v;
+    } else v = Number(s.slice(from, at));
     // an integral value (`1.0`, `1e3`) is the exact reader's PyFloat; beyond a double, refused
     if (!Number.isFinite(v)) return FAIL;
     return integral || !Number.isInteger(v) ? v : FAIL;
@@ -329,10 +345,11 @@ function next(close: number): number {
 }
 
 /** Past the value at the cursor without making it (a tagged union's look for its tag), or
- * false where it is not one. The value is read again by its reader, which decides. */
+ * false where it is not one. The value is read again by its reader, which decides: a string is
+ * passed by its closing quote, a scalar by the characters one is written with, unchecked. */
 function skip(depth: number): boolean {
   const c = s.charCodeAt(at);
-  if (c === 0x22) return str(true) !== FAIL;
+  if (c === 0x22) return pass();
   if (c === 0x7b || c === 0x5b) {
     if (depth > DEEPEST) return false;
     const close = c === 0x7b ? 0x7d : 0x5d;
@@ -343,17 +360,40 @@ function skip(depth: number): boolean {
       return true;
     }
     for (;;) {
-      if (close === 0x7d && key() === FAIL) return false;
+      if (close === 0x7d) {
+        if (s.charCodeAt(at) !== 0x22 || !pass()) return false;
+        ws();
+        if (s.charCodeAt(at) !== 0x3a) return false;
+        at++;
+        ws();
+      }
       if (!skip(depth + 1)) return false;
       const d = next(close);
       if (d <= 0) return d === 0;
     }
   }
-  return value(depth) !== FAIL;
+  const from = at;
+  for (let d = c; (d >= 0x30 && d <= 0x39) || (d >= 0x61 && d <= 0x7a) || d === 0x2d || d === 0x2b || d === 0x2e || d === 0x45; d = s.charCodeAt(++at));
+  return at > from;
+}
+
+/** Past the string whose opening quote is at the cursor (a quote after an odd number of
+ * backslashes is in it), or false where it does not end. */
+function pass(): boolean {
+  let j = s.indexOf('"', at + 1);
+  for (;;) {
+    if (j < 0) return false;
+    let k = j - 1;
+    while (s.charCodeAt(k) === 0x5c) k--;
+    if ((j - k) % 2 === 1) break;
+    j = s.indexOf('"', j + 1);
+  }
+  at = j + 1;
+  return true;
 }
 
 /** The value of a string member `field` of the object at the cursor (the cursor is left where
- * it was), or FAIL. */
+ * it was), or FAIL. A name written without an escape is compared where it is. */
 function tagOf(field: string, depth: number): string | typeof FAIL {
   const start = at;
   try {
@@ -362,9 +402,27 @@ function tagOf(field: string, depth: number): string | typeof FAIL {
     ws();
     if (s.charCodeAt(at) === 0x7d) return FAIL;
     for (;;) {
-      const k = key();
-      if (k === FAIL) return FAIL;
-      if (k === field) return s.charCodeAt(at) === 0x22 ? str(true) : FAIL;
+      const from = at + 1;
+      if (s.charCodeAt(at) !== 0x22 || !pass()) return FAIL;
+      const end = at - 1;
+      if (slash < from) {
+        slash = s.indexOf("\\", from);
+        if (slash < 0) slash = s.length;
+      }
+      let named: boolean;
+      if (slash < end) {
+        at = from - 1;
+        const k = key();
+        if (k === FAIL) return FAIL;
+        named = k === field;
+      } else {
+        named = end - from === field.length && s.startsWith(field, from);
+        ws();
+        if (s.charCodeAt(at) !== 0x3a) return FAIL;
+        at++;
+        ws();
+      }
+      if (named) return s.charCodeAt(at) === 0x22 ? str(true) : FAIL;
       if (!skip(depth + 1)) return FAIL;
       if (next(0x7d) <= 0) return FAIL;
     }
@@ -540,11 +598,13 @@ function compile(node: Node): Reader {
       };
     }
     case "enum": {
-      const values = new Set<string>(node["values"]);
+      // the value given is the table's own string: the one read is looked up as a view of the
+      // text and never copied
+      const values = new Map<string, string>((node["values"] as string[]).map((v) => [v, v]));
       return () => {
         if (s.charCodeAt(at) !== 0x22) return FAIL;
-        const v = str(false);
-        return v !== FAIL && values.has(v) ? v : FAIL;
+        const v = str(true);
+        return v === FAIL ? FAIL : (values.get(v) ?? FAIL);
       };
     }
     case "const": {
@@ -602,7 +662,7 @@ function compile(node: Node): Reader {
         const a: unknown[] = [];
         if (s.charCodeAt(at) === 0x5d) {
           at++;
-          return least > 0 || most < 0 ? FAIL : a;
+          return least > 0 ? FAIL : a; // max_items is never below 0 (the IR's count refuses it)
         }
         for (;;) {
           const v = items(depth + 1);
@@ -650,7 +710,7 @@ function keyCheck(node: Node): (k: string) => boolean {
 
 /** A declared member of an object: its name (the table's own string, so that the object is
  * given the same name every time), its reader, its bit among the required ones (0: optional). */
-type Field = { readonly name: string; readonly read: Reader; readonly bit: number };
+type Field = { readonly name: string; readonly read: Reader; readonly bit: number; readonly index: boolean };
 
 function objectReader(node: Node): Reader {
   // the declared names by length: a name in the text is compared where it is, not cut out
@@ -667,7 +727,7 @@ function objectReader(node: Node): Reader {
       bit = 1 << count++;
       need |= bit;
     }
-    const field = { name: wire, read: compile(spec.type), bit };
+    const field = { name: wire, read: compile(spec.type), bit, index: isIndex(wire) };
     (byLength[wire.length] ??= []).push(field);
     byName.set(wire, field);
   }
@@ -709,7 +769,10 @@ function objectReader(node: Node): Reader {
           seen |= f.bit;
         }
         if (v === FAIL) return FAIL;
-        order = put(o, k, v, order);
+        // a declared name is no index: set as it is, unless the value is a PyFloat or the
+        // object keeps its order already
+        if (f !== null && !f.index && order === null && !(v instanceof PyFloat)) o[k] = v;
+        else order = put(o, k, v, order);
         const d = next(0x7d);
         if (d < 0) return FAIL;
         if (d === 0) break;
