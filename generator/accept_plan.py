@@ -50,6 +50,11 @@ LEAF_OPS = frozenset(
     }
 )
 INLINE_OPS = 3  # at most this many ops inlined per reference
+# subschemas inlined inside one another in one function, at most: a deeper one is a function of its
+# own. Each level may open a loop and a test or two, and compilers bound how deep blocks nest
+# (CPython: 20 nested loops, 100 indentation levels), so a schema nesting arrays 25 deep once
+# generated a module that did not compile
+INLINE_DEPTH = 8
 
 
 def _union_tests(kinds: list[str] | set[str]) -> list[str]:
@@ -126,6 +131,7 @@ class _Planner:
         self.counter = 0
         self.interpreted: set[str] = {name for name, node in table.items() if _unevaluated(node)}
         self.leaves: dict[str, list[Op]] = {}  # definition -> its body, when it may be inlined
+        self.depth = 0  # subschemas the one being compiled is inlined in, in its function
 
     # -- hoisted constants ------------------------------------------------------------------
 
@@ -177,7 +183,7 @@ class _Planner:
             if name in self.interpreted:
                 slot["body"] = [{"op": "interpret", "var": "v", "definition": name}]
             else:
-                slot["body"] = self.node(self.table[name], "v")
+                slot["body"] = self.body(self.table[name])
                 if len(slot["body"]) <= INLINE_OPS and all(op["op"] in LEAF_OPS for op in slot["body"]):
                     self.leaves[name] = slot["body"]
         return found
@@ -220,7 +226,7 @@ class _Planner:
             return self.call(node["ref"])
         slot: dict[str, Any] = {"name": self.fresh("s"), "definition": None, "var": "v", "body": []}
         self.functions.append(slot)
-        slot["body"] = self.node(node, "v")
+        slot["body"] = self.body(node)
         if not slot["body"] and not keep:
             self.functions.remove(slot)
             return None
@@ -228,9 +234,23 @@ class _Planner:
 
     # -- nodes ------------------------------------------------------------------------------
 
+    def body(self, node: dict[str, Any]) -> list[Op]:
+        """The ops of a function's own subschema, inlined from depth 0."""
+        outer, self.depth = self.depth, 0
+        try:
+            return self.node(node, "v")
+        finally:
+            self.depth = outer
+
     def node(self, node: dict[str, Any], v: str) -> list[Op]:
-        kind = node["kind"]
-        return _narrowed(getattr(self, "k_" + kind)(node, v))
+        if self.depth >= INLINE_DEPTH:
+            fn = self.function(node, keep=False)
+            return [] if fn is None else [{"op": "call", "var": v, "fn": fn}]
+        self.depth += 1
+        try:
+            return _narrowed(getattr(self, "k_" + node["kind"])(node, v))
+        finally:
+            self.depth -= 1
 
     def k_ref(self, node: dict[str, Any], v: str) -> list[Op]:
         return self.reference(node["name"], v)

@@ -15,6 +15,7 @@ from . import regex_sample
 from .errors import SpecError, pointer_join
 from .ir import model as M
 from .regex import ecma_to_python
+from .schema.loader import MAX_DERIVED
 
 UNKNOWN_PROPERTY = "specbindUnknownProperty"
 UNKNOWN_TAG = "specbind-unknown-member"
@@ -238,7 +239,7 @@ class Deriver:
             out += [("not-a-string", 42, "type", ""), ("null", None, "type", "")]
             if r.min_length and not r.pattern:
                 out.append(("too-short", "x" * (r.min_length - 1), "minLength", ""))
-            if r.max_length is not None and not r.pattern:
+            if r.max_length is not None and r.max_length < MAX_DERIVED and not r.pattern:
                 out.append(("too-long", "x" * (r.max_length + 1), "maxLength", ""))
             if r.pattern and (bad := not_matching(r.pattern)) is not None:
                 out.append(("pattern-mismatch", bad, "pattern", ""))
@@ -277,7 +278,7 @@ class Deriver:
         """A string the type refuses, when there is one."""
         if t.min_length:
             return "x" * (t.min_length - 1) if not t.pattern or not string_fits(t, "") else ""
-        if t.max_length is not None:
+        if t.max_length is not None and t.max_length < MAX_DERIVED:
             return "x" * (t.max_length + 1)
         return not_matching(t.pattern) if t.pattern else None
 

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from . import regex_sample, resources
 from .regex import ecma_to_python
+from .schema.loader import MAX_DERIVED
 from .validation_table import json_type_of as _kind, map_patterns
 
 _COUNTER = itertools.count()
@@ -320,7 +321,7 @@ class GeneralDeriver:
             out.append(("another-multiple", valid + node["multiple_of"] * 3, ""))
         if "min_length" in node and node["min_length"] > 0:
             out.append(("too-short", "x" * (node["min_length"] - 1), ""))
-        if "max_length" in node:
+        if "max_length" in node and node["max_length"] < MAX_DERIVED:
             out.append(("too-long", "x" * (node["max_length"] + 1), ""))
         if "pattern" in node:
             for c in ("x y", "", "~", "0"):
@@ -328,7 +329,7 @@ class GeneralDeriver:
         if isinstance(valid, list):
             if "min_items" in node and node["min_items"] > 0:
                 out.append(("too-few-items", valid[: node["min_items"] - 1], ""))
-            if "max_items" in node:
+            if "max_items" in node and node["max_items"] < MAX_DERIVED:
                 filler = valid[0] if valid else None
                 out.append(("too-many-items", [_vary(filler, i) for i in range(node["max_items"] + 1)], ""))
             if node.get("unique_items") and valid:
@@ -347,7 +348,7 @@ class GeneralDeriver:
             out.append(("unknown-property", {**valid, "specbindUnknownProperty": True}, ""))
             if "min_properties" in node and valid:
                 out.append(("too-few-properties", {}, ""))
-            if "max_properties" in node:
+            if "max_properties" in node and node["max_properties"] < MAX_DERIVED:
                 out.append(("too-many-properties", {**valid, **{f"k{i}": 1 for i in range(node["max_properties"] + 1)}}, ""))
             for prop, needed in node.get("dependent_required", {}).items():
                 if needed:

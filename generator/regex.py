@@ -40,23 +40,51 @@ class Untranslatable(ValueError):
     """An ECMA-262 construct with no Python equivalent here."""
 
 
+_QUANTIFIER = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
+_GROUPS = ("(?:", "(?=", "(?!", "(?<=", "(?<!", "(?<")  # every group ECMA-262 has
+
+
 @functools.lru_cache(maxsize=4096)
 def ecma_to_python(pattern: str) -> str:
     out: list[str] = []
     i, n = 0, len(pattern)
+    after = ""  # what the last piece was: "q" a quantifier, "lazy" its `?`, "" anything else
     while i < n:
         c = pattern[i]
+        quantified = after
+        after = ""
         if c == "\\":
             piece, i = _escape(pattern, i, in_class=False)
             out.append(piece)
         elif c == "[":
             piece, i = _class(pattern, i)
             out.append(piece)
+        elif c == "(" and pattern.startswith("(?P", i):
+            raise Untranslatable("(?P...) is Python syntax, not ECMA-262")
+        elif c == "(" and pattern.startswith("(?", i) and not pattern.startswith(_GROUPS, i):
+            # Python's inline flags, comments, atomic groups and conditionals: a syntax error
+            # in ECMA-262 (the TypeScript binding could not even load the pattern)
+            raise Untranslatable(f"{pattern[i : i + 3]}...: not an ECMA-262 group (those are (?: (?= (?! (?<= (?<! and (?<name>)")
         elif c == "(" and pattern.startswith("(?<", i) and not pattern.startswith(("(?<=", "(?<!"), i):
             out.append("(?P<")
             i += 3
-        elif c == "(" and pattern.startswith("(?P", i):
-            raise Untranslatable("(?P...) is Python syntax, not ECMA-262")
+        elif c in "*+?{" and quantified and not (c == "?" and quantified == "q"):
+            if c != "{" or _QUANTIFIER.match(pattern, i):
+                # Python 3.11 reads `a++` `a*+` `a?+` as possessive; ECMA-262 refuses them
+                raise Untranslatable(f"a quantifier after a quantifier at {i}: ECMA-262 refuses it (Python 3.11 reads `a++` as possessive)")
+            out.append(c)
+            i += 1
+        elif c in "*+?":
+            out.append(c)
+            after = "lazy" if c == "?" and quantified == "q" else "q"
+            i += 1
+        elif c == "{" and pattern.startswith("{,", i) and re.match(r"\{,[0-9]+\}", pattern[i:]):
+            raise Untranslatable(f"{{,n}} at {i}: Python reads it as {{0,n}}, ECMA-262 as the characters: write {{0,n}}, or \\{{ for the characters")
+        elif c == "{" and _QUANTIFIER.match(pattern, i):
+            end = _QUANTIFIER.match(pattern, i).end()  # type: ignore[union-attr]
+            out.append(pattern[i:end])
+            after = "q"
+            i = end
         elif c == ".":
             out.append(_DOT)
             i += 1

@@ -82,9 +82,14 @@ def wrap(text: str | None, width: int = 88, indent: str = "") -> str:
     )
 
 
+# what str.splitlines (so Jinja's `indent`) breaks a line at and JSON leaves as it is: a property
+# named "x\u2028y" was cut in two inside its literal, and the module did not parse
+_LINE_BREAKS = {c: f"\\u{c:04x}" for c in (0x85, 0x2028, 0x2029)}
+
+
 def pystr(text: str) -> str:
     """A Python string literal: JSON's escaping is valid Python and covers every control character."""
-    return json.dumps(text, ensure_ascii=False)
+    return json.dumps(text, ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 def docstring(text: str | None, indent: int = 4, width: int = 88) -> str:
@@ -93,8 +98,8 @@ def docstring(text: str | None, indent: int = 4, width: int = 88) -> str:
         return ""
     pad = " " * indent
     body = wrap(text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"'), width=width - indent, indent="")
-    if body.endswith('"'):
-        body = body[:-1] + '\\"'  # a closing quote would merge into the docstring's own
+    if body.endswith('"') and (len(body) - 1 - len(body[:-1].rstrip("\\"))) % 2 == 0:
+        body = body[:-1] + '\\"'  # a closing quote would merge into the docstring's own (one escaped already, from '"""', would not)
     body = "".join(c if c.isprintable() or c == "\n" else c.encode("unicode_escape").decode() for c in body)
     lines = body.split("\n")
     if len(lines) == 1 and len(lines[0]) + indent + 6 <= width:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,24 @@ _ANCHOR_REF = re.compile(r"^#([A-Za-z_][A-Za-z0-9_.:-]*)$")
 # the base URI of a document that names none: references resolve against it, and a reference
 # that leaves it is remote
 _BASE = "https://specbind.invalid/document.json"
+# How deep subschemas may nest in the document, and counted through `$ref`s (a reference that comes
+# back to a schema it is inside of ends the count: that is recursion, which generates). Every pass
+# of the generator walks schemas recursively, and the generated Python module holds each
+# definition's schema as one nested literal, which CPython's parser bounds (200 nested brackets,
+# two a level). The vendored schemas nest 6 (in the document) and 43 (through references) at most.
+MAX_SCHEMA_DEPTH = 64
+MAX_REFERENCE_DEPTH = 128
+# The generated tests derive documents at each bound (a valid one of minItems items, one of
+# maxItems + 1): past this size they would be the schema's numbers, not its size (maxItems 10^30
+# took 23 GB before it was killed). A minimum past it is refused; a maximum past it keeps its
+# check, and its derived document over the bound is left out.
+MAX_DERIVED = 10_000
+_MINIMA = ("minLength", "minItems", "minProperties", "minContains")
+_TYPED_ANNOTATIONS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    **{key: (str, "a string") for key in ("title", "description", "$comment", "format", "$id", "$anchor")},
+    **{key: (bool, "true or false") for key in ("deprecated", "readOnly", "writeOnly")},
+    "examples": (list, "an array of example values"),
+}
 ROOT_NAME = "Root"
 
 
@@ -234,11 +253,79 @@ def parse_json_file(data: bytes, display: str) -> Any:
     if not text.strip():
         raise SpecError(display, "", "empty: a JSON file holds one value" if not text else "only whitespace: a JSON file holds one value")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite, object_pairs_hook=_members)
     except json.JSONDecodeError as exc:
         raise SpecError(display, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
     except RecursionError:
         raise SpecError(display, "", "not readable: nested too deeply") from None
+    except _BadNumber as exc:
+        raise SpecError(display, _place(text, exc.token), exc.why) from None
+    except _Repeated as exc:
+        raise SpecError(display, _repeated_at(text), f"the member {exc.name!r} is given twice in one object (json.loads would keep the last silently)") from None
+    except ValueError:  # an integer past Python's 4,300 digits (int_max_str_digits)
+        long = re.search(r"[0-9]{4301,}", text)
+        digits = len(long.group()) if long else 0
+        raise SpecError(display, _place(text, long.group() if long else ""), f"an integer of {digits:,} digits: specbind reads integers of up to 4,300 (as the generated packages do)") from None
+
+
+class _Repeated(ValueError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        raise _Repeated(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
+    return out
+
+
+def _repeated_at(text: str) -> str:
+    """`line L column C` of the first member name given twice in one object (a text json.loads
+    read, so a scan of its strings and brackets suffices)."""
+    names: list[set[str] | None] = []  # per open bracket: an object's names so far, None for an array
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"\s*:?|[\[\]{}]', text):
+        token = m.group()
+        if token in "[{":
+            names.append(set() if token == "{" else None)
+        elif token in "]}":
+            names.pop()
+        elif token.endswith(":") and names and names[-1] is not None:
+            name = json.loads(token[:-1].rstrip())
+            if name in names[-1]:
+                return f"line {text.count(chr(10), 0, m.start()) + 1} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+            names[-1].add(name)
+    return ""
+
+
+class _BadNumber(ValueError):
+    def __init__(self, token: str, why: str) -> None:
+        super().__init__(why)
+        self.token, self.why = token, why
+
+
+def _not_a_number(token: str) -> Any:
+    # json.loads reads NaN and Infinity, which JSON does not have; the generated modules could not
+    # hold them either (a schema_table naming `nan` did not import)
+    raise _BadNumber(token, f"not JSON: {token} is not a JSON number")
+
+
+def _finite(token: str) -> float:
+    value = float(token)
+    if math.isinf(value):
+        raise _BadNumber(token, f"the number {token} is beyond a double's range")
+    return value
+
+
+def _place(text: str, token: str) -> str:
+    """Where a token first stands outside a string, as `line L column C`."""
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(token), text) if token else ():
+        if m.group() == token:
+            line = text.count("\n", 0, m.start()) + 1
+            return f"line {line} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+    return ""
 
 
 # Root keywords that make the document itself a schema of something (beyond holding definitions).
@@ -327,9 +414,11 @@ def load_schema(
         doc.origin[name] = shown
         doc.by_pointer[pointer_join(containers[name], name)] = name
     if openapi is None:
+        check_nesting(shown, raw, "")
         check_vocabulary(doc, raw, "")
     else:
         for name, node in all_defs.items():
+            check_nesting(shown, node, doc.def_pointer(name))
             check_vocabulary(doc, node, doc.def_pointer(name))
     for overlay_path, overlay_shown in overlays or []:
         extra, extra_data = read_document(overlay_path, overlay_shown)
@@ -343,6 +432,7 @@ def load_schema(
             doc.containers[name] = "/$defs"
             doc.origin[name] = overlay_shown
         overlay_doc = SchemaDoc(overlay_path, overlay_shown, "", extra, extra["$defs"], "/$defs", annotations=annotations)
+        check_nesting(overlay_shown, extra, "")
         check_vocabulary(overlay_doc, extra, "")
     for name, node in doc.defs.items():
         at = doc.def_pointer(name)
@@ -361,7 +451,88 @@ def load_schema(
         doc.root_ref = doc.resolve(raw["$ref"], "/$ref")
     for name in list(doc.defs):
         check_refs(doc, doc.defs[name], doc.def_pointer(name))
+    check_reference_depth(doc)
     return doc
+
+
+def _too_deep(depth: int, most: int, how: str) -> str:
+    return (
+        f"subschemas nest {depth} deep here{how}, and specbind reads at most {most} (docs/limits.md): "
+        "name the inner schemas as definitions, or flatten them"
+    )
+
+
+def check_nesting(display: str, node: Any, at: str) -> None:
+    """Subschemas nested past MAX_SCHEMA_DEPTH in the document itself, refused at the first such
+    place (before any recursive pass reads them; a loop, as deep documents are what it is for)."""
+    todo: list[tuple[Any, str, int]] = [(node, at, 1)]
+    while todo:
+        node, at, depth = todo.pop()
+        if depth > MAX_SCHEMA_DEPTH:
+            raise SpecError(display, at, _too_deep(depth, MAX_SCHEMA_DEPTH, ""))
+        if isinstance(node, dict):
+            for key in sorted(node, reverse=True):
+                inner = 1 if key in ("$defs", "definitions") else depth + 1  # definitions nest in nothing
+                todo += [(sub, sub_at, inner) for sub, sub_at in reversed(_subschemas(key, node[key], at))]
+
+
+def check_reference_depth(doc: SchemaDoc) -> None:
+    """Subschemas nested past MAX_REFERENCE_DEPTH through `$ref`s (a chain of definitions, each
+    referring to the next), refused at the reference that leads past it. A reference back to a
+    definition the chain is inside of is recursion and ends the count: the generator stops there
+    too. Each definition is measured once, so the cost is linear in the document."""
+    refs: dict[str, list[tuple[int, str, str]]] = {}  # definition -> (depth, target, pointer) of each $ref in it
+    own: dict[str, int] = {}  # definition -> how deep its own subschemas nest
+    for name, node in doc.defs.items():
+        found: list[tuple[int, str, str]] = []
+        deepest = 1
+        todo: list[tuple[Any, str, int]] = [(node, doc.def_pointer(name), 1)]
+        while todo:
+            sub, at, depth = todo.pop()
+            if not isinstance(sub, dict):
+                continue
+            deepest = max(deepest, depth)
+            if isinstance(sub.get("$ref"), str):
+                found.append((depth + 1, doc.resolve(sub["$ref"], pointer_join(at, "$ref")), pointer_join(at, "$ref")))
+            for key in sub:
+                if key not in ("$defs", "definitions"):  # definitions of their own, reached by reference
+                    todo += [(s, s_at, depth + 1) for s, s_at in _subschemas(key, sub[key], at)]
+        refs[name] = sorted(found)
+        own[name] = deepest
+    total: dict[str, int] = {}
+    via: dict[str, tuple[str, str]] = {}  # definition -> (the $ref its deepest chain leaves by, its target)
+    for start in doc.defs:
+        if start in total:
+            continue
+        best = {start: own[start]}
+        stack: list[tuple[str, int]] = [(start, 0)]
+        while stack:
+            name, i = stack[-1]
+            if i < len(refs[name]):
+                stack[-1] = (name, i + 1)
+                target = refs[name][i][1]
+                if target not in total and target not in best:  # not measured, not in the chain
+                    best[target] = own[target]
+                    stack.append((target, 0))
+                    continue
+                if target in total:
+                    step = refs[name][i][0] + total[target]
+                    if step > best[name]:
+                        best[name], via[name] = step, (refs[name][i][2], target)
+                continue
+            stack.pop()
+            total[name] = best.pop(name)
+            if total[name] > MAX_REFERENCE_DEPTH:
+                chain, at = [name], via[name][0] if name in via else doc.def_pointer(name)
+                while chain[-1] in via and len(chain) < 6:
+                    chain.append(via[chain[-1]][1])
+                shown = " -> ".join(chain) + (" -> ..." if chain[-1] in via else "")
+                raise SpecError(doc.file_of(at), at, _too_deep(total[name], MAX_REFERENCE_DEPTH, f" through $ref ({shown})"))
+            if stack:
+                parent, j = stack[-1]
+                step = refs[parent][j - 1][0] + total[name]
+                if step > best[parent]:
+                    best[parent], via[parent] = step, (refs[parent][j - 1][2], name)
 
 
 def _index_ids(doc: SchemaDoc) -> None:
@@ -458,6 +629,15 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
             raise SpecError(doc.display, where, f"{key!r} is a draft-07 keyword, but the document is draft 2020-12 ({V.ONLY_07[key]})")
         if doc.draft == V.DRAFT_2020 and key == "items" and isinstance(value, list):
             raise SpecError(doc.display, where, "`items` as an array is draft-07's tuple form: in draft 2020-12 it is `prefixItems`")
+        if key in _TYPED_ANNOTATIONS and not isinstance(value, _TYPED_ANNOTATIONS[key][0]):
+            # the meta-schema's types: a description of 3 once ended init in an AttributeError (exit 70)
+            raise SpecError(doc.display, where, f"{key} must be {_TYPED_ANNOTATIONS[key][1]}, got {json.dumps(value)[:40]}")
+        if key in _MINIMA and isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_DERIVED:
+            raise SpecError(
+                doc.display,
+                where,
+                f"{key} {value}: the generated tests would hold documents that large, and specbind reads minimum sizes up to {MAX_DERIVED:,} (docs/limits.md)",
+            )
         if key in V.SCHEMA_MAPS or key == "dependencies":
             if not isinstance(value, dict):
                 raise SpecError(doc.display, where, f"{key} must be an object")

@@ -45,7 +45,9 @@ export interface DecodeOptions {
 /** Whether a value is valid: the compiled validator (accept.ts) for the definitions the general
  * validator checks, the compiled table for the others. */
 function accepts(definition: string, value: unknown): boolean {
-  const compiled = ACCEPT[definition];
+  // an own member only: ACCEPT lists some definitions, and one named `constructor` or
+  // `toString` would otherwise find Object's (and accept anything)
+  const compiled = Object.prototype.hasOwnProperty.call(ACCEPT, definition) ? ACCEPT[definition] : undefined;
   return compiled !== undefined ? compiled(value) : byTable(definition, value);
 }
 

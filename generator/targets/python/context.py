@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from ... import __version__
 from ...binding import Binding, load_binding
@@ -61,7 +62,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
         accept["patterns"] = [ecma_to_python(p) for p in accept["patterns"]]
     pointers = ctx.reference_pointers()
     family = load_family(binding.spec_dir)
-    reference_map = ir.draft != "2020-12" or any(p != "#/$defs/" + n.replace("~", "~0").replace("/", "~1") for n, p in pointers.items())
+    # without a map, the tests name a definition "#/$defs/" + its name, as it is
+    reference_map = ir.draft != "2020-12" or any(p != "#/$defs/" + n for n, p in pointers.items())
     context = {
         "vocabulary": vocabulary,
         "integers": ir.integers,
@@ -546,7 +548,9 @@ class _Context:
                     loc = "/$defs/" + name.replace("~", "~0").replace("/", "~1")
                 else:
                     loc = loc.replace("/components/schemas/", "/$defs/", 1)
-            out[name] = "#" + loc
+            # a URI fragment: percent-encoded, or a name holding "%", a newline or a space names
+            # another place, or none (jsonschema's resolver drops what a URI may not hold)
+            out[name] = "#" + quote(loc, safe="/~!$&'()*+,;=:@")
         return out
 
     def slow(self) -> list[str]:

@@ -16,6 +16,8 @@ from ...ir import model as M
 from ...ir.naming import constant, snake
 from ...regex import ecma_to_python
 
+_SSIZE_MAX = 2**63 - 1  # a 64-bit Py_ssize_t (a constant: the output is the same on every machine)
+
 # Names models.py binds at module level, and builtins its annotations use: a definition or a
 # field spelled like one would shadow it (msgspec resolves annotations in the class namespace).
 RESERVED = frozenset(
@@ -92,7 +94,9 @@ class Symbols:
         if isinstance(t, M.TString):
             meta = [f"pattern={ecma_to_python(t.pattern)!r}"] if t.pattern is not None else []
             meta += [f"min_length={t.min_length}"] if t.min_length else []
-            meta += [f"max_length={t.max_length}"] if t.max_length is not None else []
+            # msgspec takes a length that fits a Py_ssize_t; no string is longer, so a larger
+            # bound bounds nothing (maxLength 10^30 made a module that did not import)
+            meta += [f"max_length={t.max_length}"] if t.max_length is not None and t.max_length < _SSIZE_MAX else []
             return f"Annotated[str, Meta({', '.join(meta)})]" if meta else "str"
         if isinstance(t, M.TNull):
             return "None"

@@ -470,7 +470,9 @@ export function typedReader(definition: string, residue?: { readonly [loc: strin
 /** The node a definition is read by: the table's, or for an object whose table node is its
  * whole schema, its fields and the rest (`TYPED_OBJECTS`). */
 function nodeOf(name: string): Node | undefined {
-  return (TYPED_OBJECTS[name] ?? DEFINITIONS[name]) as Node | undefined;
+  // an own member only: TYPED_OBJECTS lists some definitions, and one named `constructor`
+  // would otherwise find Object's
+  return (Object.prototype.hasOwnProperty.call(TYPED_OBJECTS, name) ? TYPED_OBJECTS[name] : DEFINITIONS[name]) as Node | undefined;
 }
 
 /** Whether a definition's node (through references) is a `schema` node as a whole. */
@@ -717,6 +719,8 @@ function objectReader(node: Node): Reader {
   let need = 0;
   let count = 0;
   for (const [wire, spec] of Object.entries(node["fields"] as Record<string, { type: Node; required: string | null }>)) {
+    // `o[k] = v` would set the prototype, not the member: the exact reader defines it
+    if (wire === "__proto__") throw new Untyped();
     let bit = 0;
     if (spec.required !== null) {
       if (count === 30) throw new Untyped(); // one bit each, at most 30
