@@ -232,9 +232,10 @@ class Deriver:
                         out.append((label, value, u.keyword, ""))
                         break
         elif isinstance(r, M.EnumDef) or isinstance(r, M.TEnum):
-            out += [("not-a-member", "specbind-not-a-member", "enum", ""), ("not-a-string", 1, "type", ""), ("null", None, "type", "")]
+            keyword, typed = (r.keyword, r.typed) if isinstance(r, M.TEnum) else ("enum", True)
+            out += [("not-a-member", "specbind-not-a-member", keyword, ""), ("not-a-string", 1, "type" if typed else keyword, ""), ("null", None, "type" if typed else keyword, "")]
         elif isinstance(r, M.TNull):
-            out += [("not-null", 0, "type", "")]
+            out += [("not-null", 0, r.keyword, "")]
         elif isinstance(r, M.TString):
             out += [("not-a-string", 42, "type", ""), ("null", None, "type", "")]
             if r.min_length and not r.pattern:

@@ -56,7 +56,7 @@ class _Table:
                 n["max_length"] = t.max_length
             return n
         if isinstance(t, M.TNull):
-            return {"kind": "null", "loc": t.loc}
+            return {"kind": "null", "loc": t.loc} | ({} if t.keyword == "type" else {"keyword": t.keyword})
         if isinstance(t, (M.TInteger, M.TNumber)):
             n = {"kind": "integer" if isinstance(t, M.TInteger) else "number", "loc": t.loc}
             for key, bound in (
@@ -73,7 +73,12 @@ class _Table:
         if isinstance(t, M.TConst):
             return {"kind": "const", "loc": t.loc, "value": t.value}
         if isinstance(t, M.TEnum):
-            return {"kind": "enum", "loc": t.loc, "values": list(t.values)}
+            n = {"kind": "enum", "loc": t.loc, "values": list(t.values)}
+            if t.keyword != "enum":
+                n["keyword"] = t.keyword
+            if not t.typed:
+                n["untyped"] = True
+            return n
         if isinstance(t, M.TAny):
             return {"kind": "any", "loc": t.loc, "nonnull": t.nonnull}
         if isinstance(t, M.TMap):

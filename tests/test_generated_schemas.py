@@ -158,3 +158,21 @@ def test_a_union_holding_a_union_of_a_general_member(tmp_path: Path) -> None:
     report = sd.check_batch([schema], tmp_path, "innerunion", seeds=2, typescript=False, extra=[(0, "C", v) for v in ({}, "x", 1, 1.5, None)])
     assert report.findings == [], _shown(report.findings)
     assert report.accepted >= 2
+
+
+def test_errors_stand_under_the_keywords_the_schema_wrote(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: a oneOf/anyOf of string consts is read as an enum, and its errors
+    # said `enum` at <union>/enum, a place the schema does not have; an enum or a `const: null`
+    # with no `type` beside them refused a value of another type under `type`, which is not there
+    # either. The keyword checks are per schema, so each stands in a schema of its own.
+    unions = {"$schema": sd.DRAFT2020, "$defs": {"B": {"oneOf": [{"const": "b"}]}, "E": {"anyOf": [{"const": "b"}, {"const": "c"}]}}}
+    untyped = {"$schema": sd.DRAFT07, "definitions": {"F": {"enum": ["x", "y"]}}}
+    null = {"$schema": sd.DRAFT07, "definitions": {"N": {"const": None}}}
+    values = ["", "b", "x", 1, None, {"k": 1}, [], True]
+    extra = [(0, d, v) for d in ("B", "E") for v in values] + [(1, "F", v) for v in values] + [(2, "N", v) for v in values]
+    report = sd.check_batch([unions, untyped, null], tmp_path, "keywords", seeds=2, extra=extra)
+    assert report.findings == [], _shown(report.findings)
+    assert report.refused == 0 and report.documents - report.accepted >= 20
+    if "SKIPPED" in report.typescript:
+        pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
+    assert "documents compared" in report.typescript

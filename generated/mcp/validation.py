@@ -521,27 +521,30 @@ class Validation:
         return value
 
     def _enum(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
-        if type(value) is not str:
+        # the keyword the schema wrote (an enum, or a oneOf/anyOf of string consts); without a
+        # `type` beside it, a value of another type is refused by that keyword too
+        keyword = node.get("keyword", "enum")
+        if type(value) is not str and not node.get("untyped"):
             self._type_error(value, "string", node, ptr, definition)
-        elif value not in node["values"]:
+        elif type(value) is not str or value not in node["values"]:
             allowed = ", ".join(node["values"])
             if (
-                self.lenient
+                self.lenient and type(value) is str
             ):  # a closed set of strings is a union of names: an unknown one is stripped
                 self.warn(
                     ptr,
                     definition,
-                    "enum",
+                    keyword,
                     f"unknown value {quote(value)} stripped (known: {allowed})",
-                    _loc(node["loc"], "enum"),
+                    _loc(node["loc"], keyword),
                 )
                 return DROP
             self.error(
                 ptr,
                 definition,
-                "enum",
+                keyword,
                 f"{_show(value)} is not one of {allowed}",
-                _loc(node["loc"], "enum"),
+                _loc(node["loc"], keyword),
             )
         return value
 
@@ -656,7 +659,17 @@ class Validation:
         return value
 
     def _null(self, value: Any, node: dict[str, Any], ptr: str, definition: str) -> Any:
-        if value is not None:
+        if (
+            value is not None and "keyword" in node
+        ):  # `const: null`, no `type` beside it
+            self.error(
+                ptr,
+                definition,
+                "const",
+                f"expected null, got {_show(value)}",
+                _loc(node["loc"], "const"),
+            )
+        elif value is not None:
             self._type_error(value, "null", node, ptr, definition)
         return value
 

@@ -3,6 +3,7 @@ and anything this builder cannot represent exactly stops generation with its JSO
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
@@ -477,7 +478,7 @@ class _Builder:
             self.only(node, keys, {"const", "type"}, at)
             value = node["const"]
             if value is None and node.get("type", "null") == "null":
-                return M.TNull(at)
+                return M.TNull(at, "type" if "type" in node else "const")
             if not isinstance(value, (str, int, bool)) or isinstance(value, float):
                 raise self.fail(at + "/const", "only string, integer and boolean consts are supported")
             if "type" in node and G._type_of(value) != node["type"] and not (node["type"] == "number" and G._type_of(value) == "integer"):
@@ -490,13 +491,15 @@ class _Builder:
                 raise self.fail(at + "/enum", "only enums of strings (with type: string) are supported")
             if len(set(values)) != len(values):
                 raise self.fail(at + "/enum", "enum values repeat")
-            return M.TEnum(at, tuple(values))
+            return M.TEnum(at, tuple(values), typed="type" in node)
         for combinator in ("oneOf", "anyOf"):
             if combinator in keys:
                 self.only(node, keys, {combinator, "type"}, at)
                 subs = node[combinator]
                 members = tuple(self.expr(sub, pointer_join(at, combinator, i)) for i, sub in enumerate(subs))
                 union = self.union(members, at, combinator)
+                if isinstance(union, M.TEnum) and "type" in node:
+                    union = dataclasses.replace(union, typed=True)
                 if "type" in node:
                     allowed = set(node["type"] if isinstance(node["type"], list) else [node["type"]])
                     allowed |= {"integer"} if "number" in allowed else set()
@@ -701,7 +704,7 @@ class _Builder:
             values = [m.value for m in members]  # type: ignore[union-attr]
             if len(set(values)) == len(values):
                 # distinct string consts: exactly one matches, as in an enum
-                return M.TEnum(at, tuple(values))  # type: ignore[arg-type]
+                return M.TEnum(at, tuple(values), combinator, typed=False)  # type: ignore[arg-type]
         if all(isinstance(m, M.TRef) and isinstance(self.definition(m.name), M.ObjectDef) for m in members):
             objs = [self.definition(m.name) for m in members if isinstance(m, M.TRef)]
             found = self.discriminator(objs)  # type: ignore[arg-type]

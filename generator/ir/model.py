@@ -32,6 +32,8 @@ class TString:
 @dataclass(frozen=True)
 class TNull:
     loc: str
+    # the keyword its errors stand under: `type`, or `const` for a `const: null` without a type
+    keyword: str = "type"
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,10 @@ class TConst:
 class TEnum:
     loc: str
     values: tuple[str, ...]
+    # where the schema says it: an `enum`, or a oneOf/anyOf of string consts; `typed` when a
+    # `type` stands beside it (else a value of another type is refused by the same keyword)
+    keyword: str = "enum"
+    typed: bool = True
 
 
 @dataclass(frozen=True)

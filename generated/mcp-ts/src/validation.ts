@@ -340,18 +340,22 @@ export class Validation {
         return this.tagged(value, node, ptr, definition);
       case "union":
         return this.union(value, node, ptr, definition);
-      case "enum":
-        if (typeof value !== "string") this.typeError(value, "string", node, ptr, definition);
-        else if (!(node["values"] as string[]).includes(value)) {
+      case "enum": {
+        // the keyword the schema wrote (an enum, or a oneOf/anyOf of string consts); without a
+        // `type` beside it, a value of another type is refused by that keyword too
+        const keyword: string = node["keyword"] ?? "enum";
+        if (typeof value !== "string" && !node["untyped"]) this.typeError(value, "string", node, ptr, definition);
+        else if (typeof value !== "string" || !(node["values"] as string[]).includes(value)) {
           const allowed = (node["values"] as string[]).join(", ");
-          if (this.lenient) {
+          if (this.lenient && typeof value === "string") {
             // a closed set of strings is a union of names: an unknown one is stripped
-            this.warn(ptr, definition, "enum", `unknown value ${pyRepr(value)} stripped (known: ${allowed})`, loc(node.loc, "enum"));
+            this.warn(ptr, definition, keyword, `unknown value ${pyRepr(value)} stripped (known: ${allowed})`, loc(node.loc, keyword));
             return DROP;
           }
-          this.error(ptr, definition, "enum", `${show(value)} is not one of ${allowed}`, loc(node.loc, "enum"));
+          this.error(ptr, definition, keyword, `${show(value)} is not one of ${allowed}`, loc(node.loc, keyword));
         }
         return value;
+      }
       case "const": {
         const want = node["value"];
         if (typeof value !== typeof want || value !== want) this.error(ptr, definition, "const", `expected ${show(want)}, got ${show(value)}`, loc(node.loc, "const"));
@@ -372,7 +376,9 @@ export class Validation {
         }
         return this.bounds(value, node, ptr, definition);
       case "null":
-        if (value !== null) this.typeError(value, "null", node, ptr, definition);
+        // `const: null` with no `type` beside it is refused by its const
+        if (value !== null && node["keyword"] !== undefined) this.error(ptr, definition, "const", `expected null, got ${show(value)}`, loc(node.loc, "const"));
+        else if (value !== null) this.typeError(value, "null", node, ptr, definition);
         return value;
       case "boolean":
         if (typeof value !== "boolean") this.typeError(value, "boolean", node, ptr, definition);
