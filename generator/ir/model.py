@@ -237,18 +237,20 @@ def resolve(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"]) -
             return t
 
 
-def json_types(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"]) -> set[str]:
-    """The JSON types an instance of `t` can have; `lookup` resolves definition names."""
+def json_types(t: "TypeExpr | Definition", lookup: Callable[[str], "Definition"], seen: frozenset[str] = frozenset()) -> set[str]:
+    """The JSON types an instance of `t` can have; `lookup` resolves definition names. A
+    definition met again on the same value (`A: {$ref: A}`, a union member of itself) adds
+    nothing: such a cycle is refused once every definition is built, and asking before must end."""
     if isinstance(t, TRef):
-        return json_types(lookup(t.name), lookup)
+        return set() if t.name in seen else json_types(lookup(t.name), lookup, seen | {t.name})
     if isinstance(t, (ObjectDef, TMap)):
         return {"object"}
     if isinstance(t, UnionDef):
-        return json_types(t.union, lookup)
+        return json_types(t.union, lookup, seen)
     if isinstance(t, TUnion):
-        return set().union(*(json_types(m, lookup) for m in t.members))
+        return set().union(*(json_types(m, lookup, seen) for m in t.members))
     if isinstance(t, AliasDef):
-        return json_types(t.type, lookup)
+        return json_types(t.type, lookup, seen)
     if isinstance(t, (EnumDef, TEnum, TString)):
         return {"string"}
     if isinstance(t, TConst):
