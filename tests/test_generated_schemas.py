@@ -176,3 +176,30 @@ def test_errors_stand_under_the_keywords_the_schema_wrote(tmp_path: Path) -> Non
     if "SKIPPED" in report.typescript:
         pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
     assert "documents compared" in report.typescript
+
+
+def test_the_schemas_order_where_javascript_lists_array_indices_first(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: properties `é` then `1`, both required: TypeScript reported the
+    # missing `1` first (JavaScript lists a name that is an array index first in an object), so
+    # the two bindings' errors differed in order; so did dependentRequired/dependentSchemas, and
+    # a const object's message. The TypeScript table keeps the schema's order (ORDER)
+    schema = {"$schema": sd.DRAFT2020, "$defs": {
+        "X": {"type": "object", "properties": {"é": {"type": "string"}, "1": {"type": "string"}}, "required": ["é", "1"]},
+        "G": {"type": "object", "minProperties": 1, "dependentRequired": {"b": ["c"], "0": ["c"]}, "dependentSchemas": {"b": {"required": ["d"]}, "0": {"required": ["e"]}}},
+        "K": {"const": {"b": 1, "0": 2}},
+    }}
+    report = sd.check_batch([schema], tmp_path, "jsorder", seeds=2, extra=[(0, d, v) for d in ("X", "G", "K") for v in ({}, {"0": 1, "b": 2}, {"b": 1, "0": 2})])
+    assert report.findings == [], _shown(report.findings)
+    if "SKIPPED" in report.typescript:
+        pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
+    assert "documents compared" in report.typescript
+
+
+def test_a_definition_of_itself_named_from_a_general_node(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: `number: {$ref: number}` (refused: a cycle) asked for its JSON
+    # types by another definition's general node before the refusal came: init exited 70
+    # (RecursionError). Now refused (exit 2, located), as generate refuses it
+    schema = {"$schema": sd.DRAFT2020, "$defs": {"number": {"$ref": "#/$defs/number"}, "interface": {"oneOf": [{"allOf": [{"type": "integer"}, {"$ref": "#/$defs/number"}]}]}}}
+    report = sd.check_batch([schema], tmp_path, "selfref", seeds=1, typescript=False)
+    assert report.findings == [], _shown(report.findings)
+    assert report.refused == 1

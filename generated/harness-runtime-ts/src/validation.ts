@@ -411,7 +411,8 @@ export class Validation {
       return value;
     }
     const fields = node["fields"] as Record<string, { type: Node; required: string | null }>;
-    for (const name of Object.keys(fields)) {
+    // the schema's order (a table object lists it where JavaScript would not: ORDER)
+    for (const name of keysOf(fields)) {
       const spec = fields[name]!;
       if (spec.required !== null && !has(value, name)) this.error(ptr, definition, "required", `missing required property ${pyRepr(name)}`, "#" + spec.required);
     }

@@ -399,7 +399,7 @@ export class Validation extends Base {
     }
     if (isObject(value)) {
       const deps = node["dependent_schemas"] as Record<string, Node> | undefined;
-      if (deps != null) for (const prop of Object.keys(deps)) if (has(value, prop)) merge(this.evaluate(value, deps[prop]!, ptr, definition));
+      if (deps != null) for (const prop of keysOf(deps)) if (has(value, prop)) merge(this.evaluate(value, deps[prop]!, ptr, definition));
       if (has(node, "unevaluated_properties")) {
         const sub = node["unevaluated_properties"] as Node;
         for (const key of keysOf(value)) {
@@ -555,7 +555,7 @@ export class Validation extends Base {
     const deps = node["dependent_required"] as Record<string, string[]> | undefined;
     if (deps != null) {
       const keyword: string = node["dependencies_keyword"] ?? "dependentRequired";
-      for (const prop of Object.keys(deps)) {
+      for (const prop of keysOf(deps)) {
         if (!has(value, prop)) continue;
         for (const name of deps[prop]!) {
           if (!has(value, name)) this.error(ptr, definition, keyword, `${pyRepr(prop)} is present, so ${pyRepr(name)} is required`, `#${at}/${keyword}`);

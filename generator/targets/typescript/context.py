@@ -126,7 +126,25 @@ _FLOAT = "\u0000float:"
 _BIG = "\u0000big:"
 
 
-def ts_table(table: Any, exact_floats: bool) -> tuple[str, bool]:
+_ORDER = "\u0000order"
+_INDEX = re.compile(r"0|[1-9][0-9]{0,9}")
+
+
+def _ordered(node: Any) -> Any:
+    """The table with `_ORDER: [names]` in each object whose names JavaScript lists otherwise."""
+    if isinstance(node, list):
+        return [_ordered(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _ordered(v) for k, v in node.items()}
+    names = list(node)
+    indices = [k for k in names if _INDEX.fullmatch(k) and int(k) < 2**32 - 1]
+    if names != sorted(indices, key=int) + [k for k in names if k not in indices]:
+        out[_ORDER] = names
+    return out
+
+
+def ts_table(table: Any, exact_floats: bool, keep_order: bool = True) -> tuple[str, bool]:
     """The validation table as a TypeScript literal, and whether it holds a `PyFloat`. With
     `exact_floats` (the general validator's packages), a number the schema wrote as an integral
     float (`minimum: 1.0`, `const: 2.0`) is `new PyFloat(...)`, as the reader holds one: it is
@@ -146,7 +164,11 @@ def ts_table(table: Any, exact_floats: bool) -> tuple[str, bool]:
             return [mark(v) for v in node]
         return node
 
-    text = json.dumps(mark(table) if exact_floats else table, indent=1, ensure_ascii=False)
+    marked = mark(table) if exact_floats else table
+    text = json.dumps(_ordered(marked) if keep_order else marked, indent=1, ensure_ascii=False)
+    # an object whose names JavaScript would list in another order than the schema's (array
+    # indices first) says the schema's, as the reader does for a document's (json.ts: ORDER)
+    text = text.replace(json.dumps(_ORDER) + ":", "[ORDER]:")
     if found:
         text = re.sub(r'"\\u0000float:([^"]+)"', r"new PyFloat(\1)", text)
     # an integer a double cannot hold is a bigint, as the reader holds one: it keeps its value
@@ -226,7 +248,8 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
     accept = accept_plan(products.validation, ir.integers, ir.formats, roots, [(node, "v") for node in residue]) if roots else None
     if accept is not None:
         accept["residue"] = [{"loc": node["loc"], "body": body} for node, body in zip(residue, accept.pop("nodes"))]
-    values_ts = [ts_table(v, exact_floats=True)[0] for v in accept["values"]] if accept else []
+    # values compared whole (const, enum): their names' order matters to nothing
+    values_ts = [ts_table(v, exact_floats=True, keep_order=False)[0] for v in accept["values"]] if accept else []
     context = {
         "vocabulary": vocabulary,
         "integers": ir.integers,
@@ -263,6 +286,7 @@ def build(products: Products, opts: dict[str, Any]) -> Plan:
             "count": len(rules.tables["rules"]),
         },
     }
+    context["table_order"] = any(re.search(r"^ *\[ORDER\]:", text, re.M) for text in (table, context["typed_schemas"], context["typed_objects"]) if isinstance(text, str))
     data = [
         Data("tests/fixtures.json", _json(products.fixtures)),
         Data("tests/cases.json", _json({"cases": products.cases})),
