@@ -481,6 +481,9 @@ class _Builder:
                 return M.TNull(at, "type" if "type" in node else "const")
             if not isinstance(value, (str, int, bool)) or isinstance(value, float):
                 raise self.fail(at + "/const", "only string, integer and boolean consts are supported")
+            if type(value) is int and not -(2**63) <= value < 2**63:
+                # msgspec's Literal holds 64-bit integers only
+                raise self.fail(at + "/const", "const beyond 64-bit integers: checked by the general validator")
             if "type" in node and G._type_of(value) != node["type"] and not (node["type"] == "number" and G._type_of(value) == "integer"):
                 raise self.fail(at + "/type", "the const is not of the type beside it")
             return M.TConst(at, value)
