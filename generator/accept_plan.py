@@ -76,12 +76,23 @@ def _narrowed(ops: list[Op]) -> list[Op]:
     and refuses a second that cannot hold (`v instanceof PyFloat` of a string)."""
     out: list[Op] = []
     tested: dict[str, set[str]] = {}
+    equal: dict[str, Any] = {}
     for op in ops:
         kind = _KIND_OF_CONST.get(op["op"], lambda _: None)(op)
         if kind is not None and op["var"] in tested and kind not in tested[op["var"]]:
             # a const of a type the value cannot have (`{$ref: "a" const, type: boolean}`)
             out.append({"op": "false", "var": op["var"]})
             break
+        if kind is not None:
+            # past a const, the value is that const (TypeScript narrows it to the literal): a
+            # later type test is judged by the const's type, a later const by equality
+            if op["var"] in equal:
+                if equal[op["var"]] == (kind, op["value"]):
+                    continue
+                out.append({"op": "false", "var": op["var"]})
+                break
+            equal[op["var"]] = (kind, op["value"])
+            tested[op["var"]] = {kind}
         if op["op"] == "types":
             before = tested.get(op["var"])
             if before is not None and set(op["tests"]) != before:

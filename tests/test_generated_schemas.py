@@ -221,3 +221,22 @@ def test_an_integer_const_past_64_bits(tmp_path: Path) -> None:
     if "SKIPPED" in report.typescript:
         pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
     assert "documents compared" in report.typescript
+
+
+def test_a_const_then_a_type_or_another_const_on_the_same_value(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: the compiled check tested `v !== "A"`, then whether v is null or
+    # a number (or `v !== "B"`): TypeScript had narrowed v to "A" and tsc refused the package
+    # (TS2358, TS2367). Past a const the value is the const: later tests are judged by it
+    schema = {"$schema": sd.DRAFT2020, "$defs": {"A": {"const": "A"}, "X": {"type": "object", "properties": {
+        "p": {"allOf": [{"$ref": "#/$defs/A"}, {"type": ["null", "number"]}]},
+        "q": {"$ref": "#/$defs/A", "type": ["null", "string"]},
+        "r": {"allOf": [{"const": "A"}, {"const": "B"}]},
+        "s": {"allOf": [{"const": "A"}, {"const": "A"}, {"type": "integer"}]},
+    }}}}
+    values = [{}, {"q": "A"}, {"q": "B"}, {"q": None}, {"p": "A"}, {"p": 1}, {"r": "A"}, {"s": "A"}, {"s": 1}]
+    report = sd.check_batch([schema], tmp_path, "constnarrow", seeds=2, extra=[(0, "X", v) for v in values])
+    assert report.findings == [], _shown(report.findings)
+    assert report.accepted >= 2
+    if "SKIPPED" in report.typescript:
+        pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
+    assert "documents compared" in report.typescript
