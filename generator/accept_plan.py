@@ -67,49 +67,68 @@ def _union_tests(kinds: list[str] | set[str]) -> list[str]:
     return _simplify(out)
 
 
-def _narrowed(ops: list[Op]) -> list[Op]:
+def _narrowed(ops: list[Op], tested: dict[str, set[str]] | None = None, equal: dict[str, Any] | None = None) -> list[Op]:
     """A node's ops with each later JSON type test of a value it already tested by its type
     narrowed to what both admit (an inlined `$ref` beside a `type` sibling tests twice): a
     test that admits nothing is `false`, and what follows it is dropped; a test that admits
     only what the first one did is dropped; a string, boolean or null const that a value of
-    the tested types cannot equal is `false` too. TypeScript narrows the value by the first test
-    and refuses a second that cannot hold (`v instanceof PyFloat` of a string)."""
+    the tested types cannot equal is `false` too, and so is a second const past a first
+    (the value is the first); a block guarded by a type test the value cannot pass is dropped.
+    What is known holds in the blocks on the same value (`when`, `when_has`, `if`). TypeScript
+    narrows the value by the first test and refuses a second that cannot hold (`v instanceof
+    PyFloat` of a string, `v !== "b"` of an object)."""
     out: list[Op] = []
-    tested: dict[str, set[str]] = {}
-    equal: dict[str, Any] = {}
+    tested = dict(tested or {})
+    equal = dict(equal or {})
     for op in ops:
+        var: str = op.get("var", "")
         kind = _KIND_OF_CONST.get(op["op"], lambda _: None)(op)
-        if kind is not None and op["var"] in tested and kind not in tested[op["var"]]:
+        if kind is not None and var in tested and kind not in tested[var]:
             # a const of a type the value cannot have (`{$ref: "a" const, type: boolean}`)
-            out.append({"op": "false", "var": op["var"]})
+            out.append({"op": "false", "var": var})
             break
-        if kind is not None:
+        if kind is not None and op["op"] != "enum_strings":
             # past a const, the value is that const (TypeScript narrows it to the literal): a
             # later type test is judged by the const's type, a later const by equality
-            if op["var"] in equal:
-                if equal[op["var"]] == (kind, op["value"]):
+            if var in equal:
+                if equal[var] == (kind, op["value"]):
                     continue
-                out.append({"op": "false", "var": op["var"]})
+                out.append({"op": "false", "var": var})
                 break
-            equal[op["var"]] = (kind, op["value"])
-            tested[op["var"]] = {kind}
+            equal[var] = (kind, op["value"])
+        if kind is not None:
+            tested[var] = {kind}
         if op["op"] == "types":
-            before = tested.get(op["var"])
+            before = tested.get(var)
             if before is not None and set(op["tests"]) != before:
                 both = _widened(before) & _widened(set(op["tests"]))
                 if not both:
-                    out.append({"op": "false", "var": op["var"]})
+                    out.append({"op": "false", "var": var})
                     break
                 if both == _widened(before):
                     continue
                 op = {**op, "tests": _simplify(both)}
-            tested[op["var"]] = set(op["tests"])
+            tested[var] = set(op["tests"])
+        elif op["op"] == "when":
+            inner = dict(tested)
+            guard = _widened(set(op["tests"]))
+            if var in tested:
+                guard &= _widened(tested[var])
+                if not guard:
+                    continue  # the value is never of the guarded types: nothing to check
+            inner[var] = set(_simplify(guard))
+            op = {**op, "body": _narrowed(op["body"], inner, equal)}
+        elif op["op"] == "when_has":
+            op = {**op, "body": _narrowed(op["body"], tested, equal)}
+        elif op["op"] == "if":
+            op = {**op, "then": _narrowed(op["then"], tested, equal), "else": _narrowed(op["else"], tested, equal)}
         out.append(op)
     return out
 
 
 _KIND_OF_CONST: dict[str, Any] = {
     "equals_string": lambda op: "str",
+    "enum_strings": lambda op: "str",
     "is": lambda op: "null" if op["value"] is None else "bool",
 }
 """The JSON type test a const op's value passes (the others compare by JSON equality)."""

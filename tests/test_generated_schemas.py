@@ -233,8 +233,17 @@ def test_a_const_then_a_type_or_another_const_on_the_same_value(tmp_path: Path) 
         "r": {"allOf": [{"const": "A"}, {"const": "B"}]},
         "s": {"allOf": [{"const": "A"}, {"const": "A"}, {"type": "integer"}]},
     }}}}
+    # and what a block on the same value knows: `v !== "b"` inside `if (isObject(v))` (a
+    # dependentSchemas const), `v instanceof PyFloat` past an enum of strings
+    blocks = {"$schema": sd.DRAFT2020, "$defs": {
+        "D": {"type": "object", "properties": {"b": {"type": "integer"}}, "dependentSchemas": {"b": {"const": "b"}}},
+        "E": {"anyOf": [{"allOf": [{"enum": ["é"]}, {"allOf": [{"type": "number"}]}]}, {"type": "null"}]},
+        "F": {"allOf": [{"type": "string"}, {"if": {"minLength": 1}, "then": {"type": "integer"}}]},
+    }}
     values = [{}, {"q": "A"}, {"q": "B"}, {"q": None}, {"p": "A"}, {"p": 1}, {"r": "A"}, {"s": "A"}, {"s": 1}]
-    report = sd.check_batch([schema], tmp_path, "constnarrow", seeds=2, extra=[(0, "X", v) for v in values])
+    others = [{}, {"b": 1}, "b", "é", None, 1.5, "", "x"]
+    extra = [(0, "X", v) for v in values] + [(1, d, v) for d in ("D", "E", "F") for v in others]
+    report = sd.check_batch([schema, blocks], tmp_path, "constnarrow", seeds=2, extra=extra)
     assert report.findings == [], _shown(report.findings)
     assert report.accepted >= 2
     if "SKIPPED" in report.typescript:
