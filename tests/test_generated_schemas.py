@@ -249,3 +249,15 @@ def test_a_const_then_a_type_or_another_const_on_the_same_value(tmp_path: Path) 
     if "SKIPPED" in report.typescript:
         pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
     assert "documents compared" in report.typescript
+
+
+def test_a_union_holding_a_union_with_none(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: a member that is None and a member that is a union holding None
+    # were written `None | None | dict[str, JSONValue] | int | bool`: models.py did not import
+    schema = {"$schema": sd.DRAFT2020, "$defs": {
+        "Value": {"anyOf": [{"$ref": "#/$defs/None"}, {"oneOf": [{"$ref": "#/$defs/None", "type": "null"}, {"type": ["object", "integer", "boolean"]}]}]},
+        "None": {"allOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, {"enum": [[1.0, 3], 1]}]},
+    }}
+    report = sd.check_batch([schema], tmp_path, "nonenone", seeds=2, typescript=False, extra=[(0, "Value", v) for v in (None, 1, True, {}, "x", 1.5, [])])
+    assert report.findings == [], _shown(report.findings)
+    assert report.accepted >= 3

@@ -122,7 +122,10 @@ class Symbols:
         if isinstance(t, M.TUnion):
             # a member naming an alias of None is None itself: `X | None` with `X = None` is
             # `None | None` at import, which Python refuses
-            return " | ".join(dict.fromkeys("None" if self._none(m) else self.ann(m, names) for m in t.members))
+            # and a member that is itself a union (`None | int`) gives its alternatives one by
+            # one, so that None (or any other) is written once
+            parts = ("None" if self._none(m) else self.ann(m, names) for m in t.members)
+            return " | ".join(dict.fromkeys(alt for part in parts for alt in _alternatives(part)))
         if isinstance(t, M.TSchema):
             return f"list[{self.ann(t.items, names)}]" if t.items is not None else loose(t.types)
         raise AssertionError(t)
@@ -172,3 +175,23 @@ def _bounds(t: M.TInteger | M.TNumber, integral: bool) -> list[tuple[str, int | 
     if hi is not None and xhi is not None:
         hi, xhi = (None, xhi) if xhi <= hi else (hi, None)
     return [(k, v) for k, v in (("ge", lo), ("le", hi), ("gt", xlo), ("lt", xhi)) if v is not None]
+
+
+def _alternatives(annotation: str) -> list[str]:
+    """The alternatives of an annotation at its top level: `A | list[B | C]` is `A`, `list[B | C]`."""
+    out: list[str] = []
+    depth = start = 0
+    quote = ""  # inside a string literal (Literal["a | b"]): nothing there is a bracket or a bar
+    escaped = False
+    for i, c in enumerate(annotation):
+        if quote:
+            escaped, quote = (False, quote) if escaped else (c == "\\", "" if c == quote else quote)
+            continue
+        if c in "'\"":
+            quote = c
+        depth += 1 if c in "[(" else -1 if c in "])" else 0
+        if depth == 0 and annotation.startswith(" | ", i):
+            out.append(annotation[start:i])
+            start = i + 3
+    out.append(annotation[start:])
+    return out
