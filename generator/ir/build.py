@@ -710,7 +710,8 @@ class _Builder:
                 return M.TEnum(at, tuple(values), combinator, typed=False)  # type: ignore[arg-type]
         if all(isinstance(m, M.TRef) and isinstance(self.definition(m.name), M.ObjectDef) for m in members):
             objs = [self.definition(m.name) for m in members if isinstance(m, M.TRef)]
-            found = self.discriminator(objs)  # type: ignore[arg-type]
+            # one member needs no discriminator (and msgspec would not require its tag)
+            found = self.discriminator(objs) if len(objs) > 1 else None  # type: ignore[arg-type]
             if found:
                 prop, tags = found
                 # msgspec gives a class one tag: a member tagged otherwise by another union

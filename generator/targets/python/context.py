@@ -559,8 +559,13 @@ class _Context:
         reachable from them. Their documents are decoded by the table-driven validator."""
         memo: dict[str, bool] = {}
 
-        def inexact(t: Any, seen: frozenset[str]) -> bool:
+        def inexact(t: Any, seen: frozenset[str], member: bool = False) -> bool:
             if isinstance(t, M.TRef):
+                d = self.ir.defs[t.name]
+                if isinstance(d, M.ObjectDef) and d.tags and not member:
+                    # msgspec reads a tagged class outside its union with the tag optional: a
+                    # document missing the required tag member would be accepted
+                    return True
                 if t.name in seen:
                     return False
                 if t.name in memo:
@@ -573,7 +578,7 @@ class _Context:
             if isinstance(t, M.TMap):
                 return (t.values is not None and inexact(t.values, seen)) or (t.keys is not None and inexact(t.keys, seen))
             if isinstance(t, M.TUnion):
-                return any(inexact(m, seen) for m in t.members)
+                return any(inexact(m, seen, member=t.discriminator is not None) for m in t.members)
             return False
 
         recursive = self.recursive()

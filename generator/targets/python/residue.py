@@ -350,11 +350,15 @@ class _Residues:
 
     # -- types --------------------------------------------------------------------------------
 
-    def type(self, t: M.TypeExpr, v: str, store: dict[str, str] | None = None) -> list[Op] | None:
+    def type(self, t: M.TypeExpr, v: str, store: dict[str, str] | None = None, member: bool = False) -> list[Op] | None:
         """The residue of a value of type `t` held in `v` ([] where the typed read checks it all).
         `store`: where `v` was read from (`of` and `attr`, `index` or `key`), for a number the
         typed read gave as an integral float to be made the integer there (JSON Schema's rule)."""
         json_schema = self.ir.integers == "json-schema"
+        if isinstance(t, M.TRef) and not member:
+            d = self.ir.defs[t.name]
+            if isinstance(d, M.ObjectDef) and d.tags:
+                return None  # a tagged class outside its union: msgspec does not require the tag
         if isinstance(t, M.TRef):
             if t.name not in self.slow and not (json_schema and self.floats(t.name)):
                 return []
@@ -440,7 +444,7 @@ class _Residues:
         Python type msgspec reads them as (a list, a dict); None where one is not."""
         subs = []
         for m in t.members:
-            sub = self.type(m, v, store)
+            sub = self.type(m, v, store, member=t.discriminator is not None)
             if sub is None:
                 return None
             subs.append((m, sub))
