@@ -280,3 +280,22 @@ def test_a_tagged_class_read_outside_its_union_requires_its_tag(tmp_path: Path) 
     if "SKIPPED" in report.typescript:
         pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
     assert "documents compared" in report.typescript
+
+
+def test_a_draft07_definition_of_a_ref_beside_an_object(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py: in draft-07 `dict: {$ref: None, type: object, properties: ...}`
+    # is None alone (a $ref's siblings are ignored), but the definition was made an object
+    # class from the siblings: a valid string was refused ("representation"); TypeScript accepted
+    schema = {"$schema": sd.DRAFT07, "definitions": {
+        "dict": {"$ref": "#/definitions/None", "type": "object", "properties": {"def": {"enum": [False]}}},
+        "None": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/definitions/None"}}]},
+        "O": {"$ref": "#/definitions/P", "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        "P": {"type": "object", "properties": {"b": {"type": "integer"}}},
+    }}
+    values = [" ", ["x"], {}, {"def": True}, {"b": 1}, {"a": 1}, {"b": "x"}]
+    report = sd.check_batch([schema], tmp_path, "refsib07", seeds=2, extra=[(0, d, v) for d in ("dict", "O") for v in values])
+    assert report.findings == [], _shown(report.findings)
+    assert report.accepted >= 4
+    if "SKIPPED" in report.typescript:
+        pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
+    assert "documents compared" in report.typescript

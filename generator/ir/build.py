@@ -284,6 +284,8 @@ class _Builder:
         if not isinstance(node, dict):
             raise self.fail(at, "a boolean definition has no typed model")
         doc = node.get("description")
+        if self.doc.draft == V.DRAFT_07 and "$ref" in node:
+            node = {"$ref": node["$ref"]}  # draft-07: a $ref's siblings are ignored (an object's too)
         keys = set(node) - V.ANNOTATIONS - self.extension_keys(node)
         d: M.Definition
         if keys & {"oneOf", "anyOf"}:
