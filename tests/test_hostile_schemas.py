@@ -368,3 +368,13 @@ def test_a_lone_surrogate_in_a_schema_is_refused_where_it_stands(tmp_path: Path,
     assert code == 2 and ("line 1 column 33" in output or "line 2 column 17" in output) and "lone surrogate" in output, output
     code, output = _init(tmp_path, '{"definitions": {"a": {"const": "\\ud83d\\ude00"}}}')
     assert code == 0, output
+
+
+@pytest.mark.parametrize("anchor", ["", "1a", "a/b", "a b", "a:b", "#a", "é", "a\n"])
+def test_an_anchor_that_is_no_anchor_name_is_refused_at_the_keyword(tmp_path: Path, anchor: str) -> None:
+    """2020-12 anchors are plain names (^[A-Za-z_][-A-Za-z0-9._]*$); these were accepted, and a
+    `$ref` naming one ("#a/b") was read as a pointer instead. Names that are anchors still read."""
+    code, output = _init(tmp_path, json.dumps({"$defs": {"a": {"type": "string", "$anchor": anchor}}}))
+    assert code == 2 and "schema.json: /$defs/a/$anchor: $anchor " in output and "is not an anchor name" in output, output
+    code, output = _init(tmp_path, json.dumps({"$defs": {"a": {"type": "string", "$anchor": "_a-1.b"}, "b": {"$ref": "#_a-1.b"}}}))
+    assert code == 0, output

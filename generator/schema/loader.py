@@ -25,6 +25,7 @@ from . import vocabulary as V
 
 _DEF_REF = re.compile(r"^#/(?:\$defs|definitions|components/schemas)/([^/]+)$")
 _ANCHOR_REF = re.compile(r"^#([A-Za-z_][A-Za-z0-9_.:-]*)$")
+_ANCHOR_NAME = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*\Z")
 # the base URI of a document that names none: references resolve against it, and a reference
 # that leaves it is remote
 _BASE = "https://specbind.invalid/document.json"
@@ -304,8 +305,12 @@ def _check_surrogates(text: str, display: str) -> None:
             try:
                 json.loads(m.group()).encode("utf-8")
             except UnicodeEncodeError:
-                at = f"line {text.count(chr(10), 0, m.start()) + 1} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+                at = _line_column(text, m.start())
                 raise SpecError(display, at, f"the string {m.group()[:40]} holds a lone surrogate (an escape of half a UTF-16 pair), which no Unicode text holds") from None
+
+
+def _line_column(text: str, at: int) -> str:
+    return f"line {text.count(chr(10), 0, at) + 1} column {at - text.rfind(chr(10), 0, at)}"
 
 
 def too_deep(depth: int) -> str:
@@ -333,7 +338,7 @@ def _deeper_than(text: str) -> tuple[str, str]:
         if token in "[{":
             depth += 1
             if depth > MAX_FILE_DEPTH:
-                return f"line {text.count(chr(10), 0, m.start()) + 1} column {m.start() - text.rfind(chr(10), 0, m.start())}", too_deep(depth)
+                return _line_column(text, m.start()), too_deep(depth)
         elif token in "]}":
             depth -= 1
     return "", "not readable: nested too deeply"
@@ -366,7 +371,7 @@ def _repeated_at(text: str) -> str:
         elif token.endswith(":") and names and names[-1] is not None:
             name = json.loads(token[:-1].rstrip())
             if name in names[-1]:
-                return f"line {text.count(chr(10), 0, m.start()) + 1} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+                return _line_column(text, m.start())
             names[-1].add(name)
     return ""
 
@@ -394,8 +399,7 @@ def _place(text: str, token: str) -> str:
     """Where a token first stands outside a string, as `line L column C`."""
     for m in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(token), text) if token else ():
         if m.group() == token:
-            line = text.count("\n", 0, m.start()) + 1
-            return f"line {line} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+            return _line_column(text, m.start())
     return ""
 
 
@@ -724,6 +728,10 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
         if key in _TYPED_ANNOTATIONS and not isinstance(value, _TYPED_ANNOTATIONS[key][0]):
             # the meta-schema's types: a description of 3 once ended init in an AttributeError (exit 70)
             raise SpecError(doc.display, where, f"{key} must be {_TYPED_ANNOTATIONS[key][1]}, got {json.dumps(value)[:40]}")
+        if key == "$anchor" and isinstance(value, str) and not _ANCHOR_NAME.match(value):
+            # 2020-12's meta-schema: such an anchor is no plain-name fragment, and `#name` could
+            # not reach it (a reference with "/" would even read it as a pointer)
+            raise SpecError(doc.display, where, f"$anchor {json.dumps(value)[:40]} is not an anchor name (2020-12: a letter or '_', then letters, digits, '-', '.', '_')")
         if key in _MINIMA and isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_DERIVED:
             raise SpecError(
                 doc.display,
