@@ -67,6 +67,48 @@ def _union_tests(kinds: list[str] | set[str]) -> list[str]:
     return _simplify(out)
 
 
+def _narrowed(ops: list[Op]) -> list[Op]:
+    """A node's ops with each later JSON type test of a value it already tested by its type
+    narrowed to what both admit (an inlined `$ref` beside a `type` sibling tests twice): a
+    test that admits nothing is `false`, and what follows it is dropped; a test that admits
+    only what the first one did is dropped; a string, boolean or null const that a value of
+    the tested types cannot equal is `false` too. TypeScript narrows the value by the first test
+    and refuses a second that cannot hold (`v instanceof PyFloat` of a string)."""
+    out: list[Op] = []
+    tested: dict[str, set[str]] = {}
+    for op in ops:
+        kind = _KIND_OF_CONST.get(op["op"], lambda _: None)(op)
+        if kind is not None and op["var"] in tested and kind not in tested[op["var"]]:
+            # a const of a type the value cannot have (`{$ref: "a" const, type: boolean}`)
+            out.append({"op": "false", "var": op["var"]})
+            break
+        if op["op"] == "types":
+            before = tested.get(op["var"])
+            if before is not None and set(op["tests"]) != before:
+                both = _widened(before) & _widened(set(op["tests"]))
+                if not both:
+                    out.append({"op": "false", "var": op["var"]})
+                    break
+                if both == _widened(before):
+                    continue
+                op = {**op, "tests": _simplify(both)}
+            tested[op["var"]] = set(op["tests"])
+        out.append(op)
+    return out
+
+
+_KIND_OF_CONST: dict[str, Any] = {
+    "equals_string": lambda op: "str",
+    "is": lambda op: "null" if op["value"] is None else "bool",
+}
+"""The JSON type test a const op's value passes (the others compare by JSON equality)."""
+
+
+def _widened(tests: set[str]) -> set[str]:
+    """The tests with what "float" admits spelled out (an integral float is one)."""
+    return tests | {"integral-float"} if "float" in tests else set(tests)
+
+
 def _simplify(tests: set[str]) -> list[str]:
     if "float" in tests:
         tests.discard("integral-float")
@@ -206,7 +248,7 @@ class _Planner:
             return [] if fn is None else [{"op": "call", "var": v, "fn": fn}]
         self.depth += 1
         try:
-            return getattr(self, "k_" + node["kind"])(node, v)  # type: ignore[no-any-return]
+            return _narrowed(getattr(self, "k_" + node["kind"])(node, v))
         finally:
             self.depth -= 1
 

@@ -61,7 +61,16 @@ def environment(sets: dict[str, Path], layers: list[Path]) -> jinja2.Environment
     env.filters["pystr"] = pystr
     env.filters["pyrepr"] = repr  # a JSON value (or number) as a Python literal
     env.filters["docstring"] = docstring
+    env.filters["tsnumber"] = tsnumber
     return env
+
+
+def tsnumber(value: int | float) -> str:
+    """A number of the schema as a TypeScript literal: an integer a double cannot hold
+    (past 2^53 - 1) a bigint, so that it keeps its value."""
+    if type(value) is int and abs(value) > 2**53 - 1:
+        return f"{value}n"
+    return json.dumps(value)
 
 
 def wrap(text: str | None, width: int = 88, indent: str = "") -> str:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from conftest import REPO, run_python
+from schema_draws import keywords as _keywords
 from generator.errors import SpecError
 from generator.ir.build import build_ir
 from generator.pipeline import render_spec, write
@@ -161,15 +162,6 @@ print(json.dumps({"count": len(tests), "wrong": wrong, "undeclared": undeclared}
     misnamed = {t: said for t, (group, said) in report["undeclared"].items() if not set(said) <= _keywords(schemas[group])}
     assert {k for _, said in report["undeclared"].values() for k in said} == {"additionalProperties", "unevaluatedProperties"}
     assert misnamed == {}, json.dumps(misnamed, indent=1)
-
-
-def _keywords(schema: Any) -> set[str]:
-    """Every key of every object in a schema (enough to say which keywords it uses)."""
-    if isinstance(schema, dict):
-        return set(schema).union(*(_keywords(v) for v in schema.values()))
-    if isinstance(schema, list):
-        return set().union(*(_keywords(v) for v in schema))
-    return set()
 
 
 @pytest.mark.parametrize("draft", sorted(DRAFTS))

@@ -129,14 +129,20 @@ class _Builder:
     def endless(self, defs: dict[str, M.Definition]) -> None:
         """A definition that applies itself to the very value it validates (through $ref,
         allOf, anyOf, not, if...) without reaching into a member or item never terminates."""
+        def same(t: Any) -> set[str]:
+            if isinstance(t, dict):  # an object's checks: a general node
+                return G.same_instance_refs(t)
+            if isinstance(t, M.TSchema):
+                return G.same_instance_refs(t.node)
+            if isinstance(t, M.TRef):
+                return {t.name}
+            if isinstance(t, M.TUnion):  # every member is checked on the value itself
+                return set().union(*(same(m) for m in t.members))
+            return set()
+
         edges: dict[str, set[str]] = {}
         for name, d in defs.items():
-            node = d.checks if isinstance(d, M.ObjectDef) else d.type if isinstance(d, M.AliasDef) else None
-            if isinstance(node, M.TSchema):
-                node = node.node
-            elif isinstance(node, M.TRef):
-                node = {"kind": "ref", "name": node.name}
-            edges[name] = G.same_instance_refs(node) if isinstance(node, dict) else set()
+            edges[name] = same(d.checks if isinstance(d, M.ObjectDef) else d.type if isinstance(d, M.AliasDef) else d.union if isinstance(d, M.UnionDef) else None)
         state: dict[str, int] = {}
 
         def visit(name: str, path: list[str]) -> None:
@@ -538,6 +544,9 @@ class _Builder:
                     raise self.fail(at + "/" + k, f"{k} must be a number")
                 if kind == "integer" and isinstance(v, float) and k in ("minimum", "maximum"):
                     raise self.fail(at + "/" + k, f"{k} of an integer must be an integer")
+                if v is not None and not -(2**63) <= v < 2**63:
+                    # msgspec bounds an int by a 64-bit integer only
+                    raise self.fail(at + "/" + k, f"{k} beyond 64-bit integers: checked by the general validator")
             return (M.TInteger if kind == "integer" else M.TNumber)(at, lo, hi, xlo, xhi)
         if kind == "boolean":
             self.only(node, keys, {"type"}, at)
@@ -666,7 +675,8 @@ class _Builder:
         if isinstance(t, M.TUnion):
             if M.json_types(t, self.definition) != set(M.JSON_TYPES):
                 return False
-            for m in t.members:
+            members = list(t.members)
+            for m in members:
                 r = m
                 while isinstance(r, M.TRef) and r.name not in self.building and r.name not in seen:
                     d = self.definition(r.name)
@@ -679,6 +689,8 @@ class _Builder:
                     return False
                 if isinstance(r, (M.TSchema, M.UnionDef, M.EnumDef)) or isinstance(r, M.TMap) and r.keys is not None:
                     return False
+                if isinstance(r, M.TUnion):  # a union inside (a oneOf of one member): its members are these
+                    members.extend(r.members)
             return True
         return False
 

@@ -80,17 +80,28 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 export const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** a < b, exactly where a is a bigint; b is a number of the table (a PyFloat where the schema
- * wrote an integral float). */
-export function lessThan(a: unknown, bound: number | PyFloat): boolean {
+ * wrote an integral float, a bigint where it wrote an integer a double cannot hold). */
+export function lessThan(a: unknown, bound: number | bigint | PyFloat): boolean {
+  if (typeof bound === "bigint") return versus(a, bound) < 0;
   const b = numeric(bound);
   if (typeof a === "bigint") return Number.isInteger(b) ? a < BigInt(b) : Number(a) < b;
   return numeric(a) < b;
 }
 
-export function greaterThan(a: unknown, bound: number | PyFloat): boolean {
+export function greaterThan(a: unknown, bound: number | bigint | PyFloat): boolean {
+  if (typeof bound === "bigint") return versus(a, bound) > 0;
   const b = numeric(bound);
   if (typeof a === "bigint") return Number.isInteger(b) ? a > BigInt(b) : Number(a) > b;
   return numeric(a) > b;
+}
+
+/** The sign of a - b, exactly, for a bound past a double's integers: a number with a fraction
+ * is below 2^53 in size, so the double nearest b orders it. */
+function versus(a: unknown, b: bigint): number {
+  const x = typeof a === "bigint" ? a : numeric(a);
+  if (typeof x === "number" && !Number.isInteger(x)) return x < Number(b) ? -1 : 1;
+  const big = BigInt(x);
+  return big < b ? -1 : big > b ? 1 : 0;
 }
 
 /** Whether `definition` refuses every JSON value that is not an object, before looking at anything

@@ -1093,7 +1093,13 @@ export function numeric(value: unknown): number {
 /** JSON equality: numbers by value (a boolean is never a number), objects by members. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (isNumber(a) && isNumber(b)) {
-    if (typeof a === "bigint" || typeof b === "bigint") return BigInt(typeof a === "bigint" ? a : numeric(a)) === BigInt(typeof b === "bigint" ? b : numeric(b));
+    if (typeof a === "bigint" || typeof b === "bigint") {
+      // exact, as Python compares an int with a float; a fraction equals no integer
+      const x = typeof a === "bigint" ? a : numeric(a);
+      const y = typeof b === "bigint" ? b : numeric(b);
+      if ((typeof x === "number" && !Number.isInteger(x)) || (typeof y === "number" && !Number.isInteger(y))) return false;
+      return BigInt(x) === BigInt(y);
+    }
     return numeric(a) === numeric(b);
   }
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));

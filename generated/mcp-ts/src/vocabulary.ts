@@ -104,7 +104,7 @@ function decimal(value: unknown): [bigint, number] {
 
 /** Whether value is an integer multiple of divisor, exactly, on the decimal values the document
  * and the schema wrote (0.3 is a multiple of 0.1). */
-export function multiple(value: unknown, divisor: number): boolean {
+export function multiple(value: unknown, divisor: number | bigint): boolean {
   const [am, ae] = decimal(value);
   const [bm, be] = decimal(divisor);
   const d = ae - be;

@@ -386,36 +386,41 @@ class _Context:
 
     def carriers(self) -> list[str]:
         """Object definitions from which an open object is reachable (itself included)."""
-        reach: dict[str, bool] = {}
+        # a fixpoint, not a walk that stops where it was before: a definition reaching itself
+        # (a tree of open nodes) carries what it holds as much as one reaching another
+        carrying: set[str] = set()
 
-        def reaches(t: M.TypeExpr | M.Definition, seen: frozenset[str]) -> bool:
+        def reaches(t: M.TypeExpr | M.Definition) -> bool:
             if isinstance(t, M.TRef):
-                if t.name in seen:
-                    return False
-                return reaches(self.ir.defs[t.name], seen | {t.name})
+                return t.name in carrying
             if isinstance(t, M.ObjectDef):
-                return not t.closed or any(reaches(f.type, seen) for f in t.fields)
+                return not t.closed or any(reaches(f.type) for f in t.fields)
             if isinstance(t, M.UnionDef):
-                return reaches(t.union, seen)
+                return reaches(t.union)
             if isinstance(t, M.AliasDef):
-                return reaches(t.type, seen)
+                return reaches(t.type)
             if isinstance(t, M.TUnion):
-                return any(reaches(m, seen) for m in t.members)
+                return any(reaches(m) for m in t.members)
             if isinstance(t, (M.TArray, M.TSchema)) and t.items is not None:
-                return reaches(t.items, seen)
+                return reaches(t.items)
             if isinstance(t, M.TMap) and t.values is not None:
-                return reaches(t.values, seen)
+                return reaches(t.values)
             return False
 
-        for name, d in self.ir.defs.items():
-            if isinstance(d, M.ObjectDef):
-                reach[name] = reaches(d, frozenset({name}))
+        grown = True
+        while grown:
+            grown = False
+            for name, d in self.ir.defs.items():
+                if name not in carrying and reaches(d):
+                    carrying.add(name)
+                    grown = True
+        reach = {name: name in carrying for name, d in self.ir.defs.items() if isinstance(d, M.ObjectDef)}
         self._carrying = [
             name for name, d in self.ir.defs.items()
-            if isinstance(d, (M.ObjectDef, M.UnionDef, M.AliasDef)) and name not in self.recursive() and reaches(d, frozenset({name}))
+            if isinstance(d, (M.ObjectDef, M.UnionDef, M.AliasDef)) and name not in self.recursive() and name in carrying
         ]
         self._carried = {
-            self.py[name]: [(self.field_name(f.wire), f.wire) for f in d.fields if reaches(f.type, frozenset({name}))]
+            self.py[name]: [(self.field_name(f.wire), f.wire) for f in d.fields if reaches(f.type)]
             for name, d in self.ir.defs.items()
             if isinstance(d, M.ObjectDef) and reach.get(name)
         }

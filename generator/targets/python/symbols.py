@@ -4,6 +4,8 @@ attributes, enum constants), the words it must not shadow, and the annotation of
 
 from __future__ import annotations
 
+import math
+
 import json
 import keyword
 import re
@@ -99,11 +101,10 @@ class Symbols:
         if isinstance(t, M.TNull):
             return "None"
         if isinstance(t, (M.TInteger, M.TNumber)):
-            bounds = (("ge", t.minimum), ("le", t.maximum), ("gt", t.exclusive_minimum), ("lt", t.exclusive_maximum))
-            meta = [f"{k}={v!r}" for k, v in bounds if v is not None]
             # a number written as an integer stays one (1 is not read back as 1.0)
             bases = ("int",) if isinstance(t, M.TInteger) else ("int", "float")
-            return " | ".join(f"Annotated[{base}, Meta({', '.join(meta)})]" if meta else base for base in bases)
+            metas = {base: ", ".join(f"{k}={v!r}" for k, v in _bounds(t, base == "int")) for base in bases}
+            return " | ".join(f"Annotated[{base}, Meta({metas[base]})]" if metas[base] else base for base in bases)
         if isinstance(t, M.TBoolean):
             return "bool"
         if isinstance(t, M.TConst):
@@ -119,10 +120,27 @@ class Symbols:
             inner = f"list[{self.ann(t.items, names)}]"
             return f"Annotated[{inner}, Meta(min_length={t.min_items})]" if t.min_items else inner
         if isinstance(t, M.TUnion):
-            return " | ".join(dict.fromkeys(self.ann(m, names) for m in t.members))
+            # a member naming an alias of None is None itself: `X | None` with `X = None` is
+            # `None | None` at import, which Python refuses
+            return " | ".join(dict.fromkeys("None" if self._none(m) else self.ann(m, names) for m in t.members))
         if isinstance(t, M.TSchema):
             return f"list[{self.ann(t.items, names)}]" if t.items is not None else loose(t.types)
         raise AssertionError(t)
+
+    def _none(self, t: M.TypeExpr, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a type's annotation is None at run time (null, nothing, or an alias of them)."""
+        if isinstance(t, M.TNull):
+            return True
+        if isinstance(t, M.TRef) and t.name not in seen:
+            d = self.ir.defs.get(t.name)
+            if isinstance(d, M.AliasDef):
+                return self._none(d.type, seen | {t.name})
+            if isinstance(d, M.UnionDef):
+                return self._none(d.union, seen | {t.name})
+            return False
+        if isinstance(t, M.TUnion):
+            return all(self._none(m, seen) for m in t.members)
+        return isinstance(t, M.TSchema) and t.items is None and loose(t.types) == "None"
 
     def refs(self, t: M.TypeExpr) -> set[str]:
         if isinstance(t, M.TRef):
@@ -136,3 +154,21 @@ class Symbols:
         if isinstance(t, M.TSchema) and t.items is not None:
             return self.refs(t.items)
         return set()
+
+
+def _bounds(t: M.TInteger | M.TNumber, integral: bool) -> list[tuple[str, int | float]]:
+    """msgspec's bounds of a number: one a side (its Meta refuses `ge` with `gt`, `le` with
+    `lt`), the tighter where the schema gives both an inclusive and an exclusive one
+    (`maximum: -1, exclusiveMaximum: 0.5` is `le=-1`); for `int` (`integral`) a bound written
+    with a fraction is the integer bound it means (`exclusiveMinimum: 2.5` is `ge=3`: msgspec
+    takes integers only there)."""
+    lo, hi, xlo, xhi = t.minimum, t.maximum, t.exclusive_minimum, t.exclusive_maximum
+    if integral and any(isinstance(v, float) for v in (lo, hi, xlo, xhi)):
+        lows = [math.ceil(v) for v in (lo,) if v is not None] + [math.floor(v) + 1 for v in (xlo,) if v is not None]
+        highs = [math.floor(v) for v in (hi,) if v is not None] + [math.ceil(v) - 1 for v in (xhi,) if v is not None]
+        return [(k, v) for k, v in (("ge", max(lows, default=None)), ("le", min(highs, default=None))) if v is not None]
+    if lo is not None and xlo is not None:
+        lo, xlo = (None, xlo) if xlo >= lo else (lo, None)
+    if hi is not None and xhi is not None:
+        hi, xhi = (None, xhi) if xhi <= hi else (hi, None)
+    return [(k, v) for k, v in (("ge", lo), ("le", hi), ("gt", xlo), ("lt", xhi)) if v is not None]

@@ -123,6 +123,7 @@ def loose(types: tuple[str, ...]) -> str:
 
 
 _FLOAT = "\u0000float:"
+_BIG = "\u0000big:"
 
 
 def ts_table(table: Any, exact_floats: bool) -> tuple[str, bool]:
@@ -137,6 +138,8 @@ def ts_table(table: Any, exact_floats: bool) -> tuple[str, bool]:
         if isinstance(node, float) and node.is_integer():
             found = True
             return _FLOAT + repr(node)
+        if type(node) is int and abs(node) > 2**53 - 1:
+            return _BIG + str(node)
         if isinstance(node, dict):
             return {k: mark(v) for k, v in node.items()}
         if isinstance(node, list):
@@ -146,6 +149,8 @@ def ts_table(table: Any, exact_floats: bool) -> tuple[str, bool]:
     text = json.dumps(mark(table) if exact_floats else table, indent=1, ensure_ascii=False)
     if found:
         text = re.sub(r'"\\u0000float:([^"]+)"', r"new PyFloat(\1)", text)
+    # an integer a double cannot hold is a bigint, as the reader holds one: it keeps its value
+    text = re.sub(r'"\\u0000big:(-?[0-9]+)"', r"\1n", text)
     # a member named __proto__ in an object literal would set the prototype: a computed key
     # defines it (json.dumps writes no `":` after a string value)
     return text.replace('"__proto__":', '["__proto__"]:'), found
