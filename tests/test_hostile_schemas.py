@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, run_python
-from generator.schema.loader import MAX_REFERENCE_DEPTH, MAX_SCHEMA_DEPTH
+from generator.schema.loader import MAX_FILE_DEPTH, MAX_REFERENCE_DEPTH, MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH
+from generator.schema.yaml12 import MAX_ALIASED
 
 
 def _nested(opening: str, closing: str, n: int, inner: str = '{"type": "string", "minLength": 2}') -> str:
     return '{"definitions": {"a": ' + opening * n + inner + closing * n + "}}"
 
 
-def _init(tmp_path: Path, text: str) -> tuple[int, str]:
-    schema = tmp_path / "schema.json"
+def _init(tmp_path: Path, text: str, suffix: str = ".json") -> tuple[int, str]:
+    schema = tmp_path / ("schema" + suffix)
     schema.write_text(text, encoding="utf-8")
     made = run_cli("init", str(schema), "--name", "deep", "--spec-dir", str(tmp_path / "spec"))
     return made.exit_code, made.output
@@ -250,3 +251,130 @@ def test_an_annotation_of_the_wrong_type_is_refused_where_it_stands(tmp_path: Pa
     were ignored, silently, as no meta-schema allows."""
     code, output = _init(tmp_path, json.dumps({"$defs": {"a": {"type": "string", keyword: value}}}))
     assert code == 2 and f"schema.json: /$defs/a/{keyword}: {keyword} must be " in output, output
+
+
+OPENAPI = "openapi: 3.1.0\ncomponents:\n  schemas:\n    a:\n"  # a definition's keywords go on line 5, column 7
+LAUGHS = "".join(f"      k{i}: &k{i} [" + ", ".join([f"*k{i - 1}" if i else "x"] * 10) + "]\n" for i in range(9))
+
+
+@pytest.mark.parametrize(
+    ("body", "where", "says"),
+    [
+        ("      maximum: .nan\n", "line 5 column 16", "not JSON: .nan is not a JSON number"),
+        ("      maximum: -.Inf\n", "line 5 column 16", "not JSON: -.Inf is not a JSON number"),
+        ("      const: !!float .inf\n", "line 5 column 14", "not JSON: .inf is not a JSON number"),
+        ("      maximum: 1e400\n", "line 5 column 16", "the number 1e400 is beyond a double's range"),
+        ("      const: " + "1" * 5000 + "\n", "line 5 column 14", "an integer of 5,000 digits"),
+        ("      const: 0x" + "f" * 4000 + "\n", "line 5 column 14", "past 4,300 decimal digits"),
+        ("      const: !!timestamp 2026-12-04\n", "line 5 column 14", "a YAML timestamp is not a JSON value"),
+        ("      const: !!binary aGVsbG8=\n", "line 5 column 14", "YAML binary data is not a JSON value"),
+        ("      enum: !!set {x, y}\n", "line 5 column 13", "a YAML set is not a JSON value"),
+        ("      enum: !!omap [x: 1]\n", "line 5 column 13", "a YAML ordered map is not a JSON value"),
+        ("      const: !!int ten\n", "line 5 column 14", "!!int 'ten' is not an integer"),
+        ("      const: !!bool maybe\n", "line 5 column 14", "!!bool 'maybe' is neither true nor false"),
+        ("      type: object\n      properties:\n        200: {type: string}\n", "line 7 column 9", "the key '200' is an integer in YAML 1.2, and a JSON member name is a string: quote it"),
+        ("      properties:\n        null: {type: string}\n", "line 6 column 9", "the key 'null' is null"),
+        ("      properties:\n        true: {type: string}\n", "line 6 column 9", "the key 'true' is a boolean"),
+        ("      properties:\n        ? [x]\n        : {type: string}\n", "line 6 column 11", "a sequence as a key"),
+        ("      const: &x {b: *x}\n", "line 5 column 21", "the alias *x stands inside the node it names"),
+        ("      allOf: &x [*x]\n", "line 5 column 18", "the alias *x stands inside the node it names"),
+        ("      properties: &x {b: {type: string}}\n      patternProperties: {!!merge <<: *x}\n", "line 6 column 27", "a merge key (<<) is YAML 1.1's"),
+        ('      const: "x\\ud800"\n', "line 5 column 14", "lone surrogate"),
+        ("      const: " + "[" * 300 + "]" * 300 + "\n", f"line 5 column {14 + MAX_FILE_DEPTH - 4}", f"arrays and objects nest {MAX_FILE_DEPTH + 1} deep here"),
+        ("      default:\n" + "".join("  " * (i + 4) + "k:\n" for i in range(300)) + "  " * 304 + "x\n", f"line {MAX_FILE_DEPTH + 2} column {2 * MAX_FILE_DEPTH + 1}", f"nest {MAX_FILE_DEPTH + 1} deep here"),
+        ("      type: string\n      type: integer\n", "line 6 column 7", "key 'type' appears twice"),
+        (LAUGHS, "line 10 column 51", f"aliases stand for more than {MAX_ALIASED:,} nodes by the alias *k4"),
+    ],
+    ids=lambda v: v[:24] if isinstance(v, str) else None,
+)
+def test_yaml_that_is_no_json_is_refused_where_it_stands(tmp_path: Path, body: str, where: str, says: str) -> None:
+    """A YAML schema is a JSON value written in YAML. Before, .nan, .inf and 1e400 made packages
+    that did not import (`Meta(le=nan)`: NameError); 5,000 digits exited 70 (ValueError); a
+    timestamp, binary, a set, an ordered map became Python values no JSON has; keys 200, null,
+    true were read as numbers, None and True; an alias inside what it names exited 70
+    (RecursionError); nesting 300 deep exited 70 in PyYAML's composer; the aliases of 9 lines
+    stand for 10^9 nodes, which every pass walked (the repeated key was refused already)."""
+    started = time.perf_counter()
+    code, output = _init(tmp_path, OPENAPI + body, ".yaml")
+    assert code == 2 and f"schema.yaml: {where}: " in output and says in output and "Traceback" not in output, output
+    assert time.perf_counter() - started < 10
+
+
+def test_yaml_aliases_and_nesting_up_to_the_limits_generate(tmp_path: Path) -> None:
+    """Aliases that share a schema, a file nested MAX_FILE_DEPTH deep and a default nested
+    MAX_VALUE_DEPTH deep read as before."""
+    deep = MAX_FILE_DEPTH - 1
+    body = (
+        "      type: object\n      properties:\n        p: &p {type: string, minLength: 2}\n        q: *p\n"
+        f"        r: {{type: array, default: {'[' * MAX_VALUE_DEPTH + ']' * MAX_VALUE_DEPTH}}}\nx-deep: {'[' * deep + ']' * deep}\n"
+    )
+    code, output = _init(tmp_path, OPENAPI + body, ".yaml")
+    assert code == 0, output
+    done = run_cli("generate", "--spec", str(tmp_path / "spec" / "deep"), "--out", str(tmp_path / "out"))
+    assert done.exit_code == 0, done.output
+    ran = run_python("from deep import codec_json\nprint(codec_json.decode(b'{\"q\": \"ab\"}', 'a'))", tmp_path, [tmp_path / "out"])
+    assert "q='ab'" in ran.stdout, ran.stdout + ran.stderr
+
+
+def test_a_json_file_nested_past_the_limit_is_refused_where_it_passes_it(tmp_path: Path) -> None:
+    """Python's json gave up near 990 levels (where depended on the caller's stack) and the
+    file was refused at `/`; a schema's const nested 450 deep (within what json reads) ended init
+    in a RecursionError (exit 70). Refused where level MAX_FILE_DEPTH + 1 opens, in a schema
+    and in an --input file; a file nested to the limit reads."""
+    n = MAX_FILE_DEPTH
+    for depth in (n + 1, 450, 3000):
+        code, output = _init(tmp_path, '{"definitions": {"a": {\n  "const": ' + "[" * (depth - 3) + "]" * (depth - 3) + "}}}")
+        assert code == 2 and f"schema.json: line 2 column {12 + n - 3}: arrays and objects nest {n + 1} deep here" in output, output
+    code, output = _init(tmp_path, '{"definitions": {"a": {"type": "string"}}, "x-deep": ' + "[" * (n - 1) + "]" * (n - 1) + "}")
+    assert code == 0, output
+    request = tmp_path / "in.json"
+    request.write_text('{"threadId": ' + "[" * 3000 + "]" * 3000 + "}", encoding="utf-8")
+    done = run_cli("replay", "--spec", "spec/agui", "--input", str(request), str(request))
+    assert done.exit_code == 2 and f"in.json: line 1 column {14 + n - 1}: arrays and objects nest {n + 1} deep here" in done.output, done.output
+
+
+def _deepest(inner: str) -> str:
+    """A definition whose subschemas nest MAX_SCHEMA_DEPTH deep, `inner` the deepest."""
+    n = MAX_SCHEMA_DEPTH - 1
+    return '{"definitions": {"a": ' + '{"anyOf": [{"type": "object", "required": ["x"]}, ' * (n - 1) + inner + "]}" * (n - 1) + "}}"
+
+
+def test_a_value_nested_past_the_limit_is_refused_where_it_passes_it(tmp_path: Path) -> None:
+    """A const nested 110 deep in the deepest subschema allowed generated a package that did not
+    import (its literals passed CPython's 200 nested brackets: SyntaxError, too many nested
+    parentheses); one nested 253 deep in a definition did too. MAX_VALUE_DEPTH deep, in the
+    deepest subschema, imports and decodes."""
+    const = '{"type": "object", "required": ["x"], "properties": {"y": {"const": ' + "[" * 110 + "]" * 110 + "}}}"
+    code, output = _init(tmp_path, _deepest(const))
+    where = "/definitions/a" + "/anyOf/1" * (MAX_SCHEMA_DEPTH - 2) + "/properties/y/const" + "/0" * MAX_VALUE_DEPTH
+    assert code == 2 and f"schema.json: {where}: a value nested {MAX_VALUE_DEPTH + 1} deep here" in output, output
+    code, output = _init(tmp_path, '{"definitions": {"a": {"enum": [1, ' + '{"a": ' * 252 + "1" + "}" * 252 + "]}}}")
+    assert code == 2 and "schema.json: /definitions/a/enum/1" + "/a" * MAX_VALUE_DEPTH + ": a value nested" in output, output
+    v = MAX_VALUE_DEPTH
+    const = '{"type": "object", "required": ["x"], "properties": {"y": {"const": ' + "[" * v + "]" * v + ', "default": ' + '{"a":' * v + "1" + "}" * v + "}}}"
+    code, output = _init(tmp_path, _deepest(const))
+    assert code == 0, output
+    done = run_cli("generate", "--spec", str(tmp_path / "spec" / "deep"), "--out", str(tmp_path / "out"))
+    assert done.exit_code == 0, done.output
+    ran = run_python("from deep import codec_json, accept, schema_table, models\nprint(codec_json.decode(b'{\"x\": 1}', 'a'))", tmp_path, [tmp_path / "out"])
+    assert ran.stdout.strip() == "{'x': 1}", ran.stdout + ran.stderr
+
+
+@pytest.mark.parametrize("text", ['{"definitions": {"a": {"const": "\\ud800"}}}', '{"definitions": {"a": {"type": "string",\n "description": "x\\uDC00"}}}'])
+def test_a_lone_surrogate_in_a_schema_is_refused_where_it_stands(tmp_path: Path, text: str) -> None:
+    """json.loads reads "\\ud800" into a str no UTF-8 file can hold: generate exited 70
+    (UnicodeEncodeError) writing the package. A pair (an escaped emoji) reads as before."""
+    code, output = _init(tmp_path, text)
+    assert code == 2 and ("line 1 column 33" in output or "line 2 column 17" in output) and "lone surrogate" in output, output
+    code, output = _init(tmp_path, '{"definitions": {"a": {"const": "\\ud83d\\ude00"}}}')
+    assert code == 0, output
+
+
+@pytest.mark.parametrize("anchor", ["", "1a", "a/b", "a b", "a:b", "#a", "é", "a\n"])
+def test_an_anchor_that_is_no_anchor_name_is_refused_at_the_keyword(tmp_path: Path, anchor: str) -> None:
+    """2020-12 anchors are plain names (^[A-Za-z_][-A-Za-z0-9._]*$); these were accepted, and a
+    `$ref` naming one ("#a/b") was read as a pointer instead. Names that are anchors still read."""
+    code, output = _init(tmp_path, json.dumps({"$defs": {"a": {"type": "string", "$anchor": anchor}}}))
+    assert code == 2 and "schema.json: /$defs/a/$anchor: $anchor " in output and "is not an anchor name" in output, output
+    code, output = _init(tmp_path, json.dumps({"$defs": {"a": {"type": "string", "$anchor": "_a-1.b"}, "b": {"$ref": "#_a-1.b"}}}))
+    assert code == 0, output

@@ -25,6 +25,7 @@ from . import vocabulary as V
 
 _DEF_REF = re.compile(r"^#/(?:\$defs|definitions|components/schemas)/([^/]+)$")
 _ANCHOR_REF = re.compile(r"^#([A-Za-z_][A-Za-z0-9_.:-]*)$")
+_ANCHOR_NAME = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*\Z")
 # the base URI of a document that names none: references resolve against it, and a reference
 # that leaves it is remote
 _BASE = "https://specbind.invalid/document.json"
@@ -35,6 +36,22 @@ _BASE = "https://specbind.invalid/document.json"
 # two a level). The vendored schemas nest 6 (in the document) and 43 (through references) at most.
 MAX_SCHEMA_DEPTH = 64
 MAX_REFERENCE_DEPTH = 128
+# How deep arrays and objects may nest in a JSON or YAML file specbind reads (the top-level
+# value is 1). Python's json stops near 990 levels, where the stack it is called from ends, so
+# the limit moved with the caller; and a schema's data nested 450 deep (a `const`, a `default`)
+# ended init in a RecursionError (exit 70) in the passes that walk it, where 300 generates.
+# Schemas nest 3 levels a subschema at most (64 subschemas: 192); documents a package decodes,
+# MAX_DEPTH = 128.
+MAX_FILE_DEPTH = 256
+# How deep a value a schema holds (a `const`, each value of an `enum` or `examples`, a `default`)
+# may nest. The generated modules hold it as a literal, inside the definition's own in the schema
+# table, and CPython's parser stops at 200 nested brackets: a const 110 deep in the deepest
+# subschema allowed made a package that did not import (SyntaxError: too many nested
+# parentheses), 64 imports. A document nests MAX_DEPTH = 128 at most, so a const deeper than
+# that matched nothing anyway.
+MAX_VALUE_DEPTH = 64
+_VALUES = ("const", "default")
+_LISTED_VALUES = ("enum", "examples")
 # The generated tests derive documents at each bound (a valid one of minItems items, one of
 # maxItems + 1): past this size they would be the schema's numbers, not its size (maxItems 10^30
 # took 23 GB before it was killed). A minimum past it is refused; a maximum past it keeps its
@@ -212,7 +229,10 @@ def read_document(path: Path, display: str) -> tuple[Any, bytes]:
     """JSON, or YAML for .yaml/.yml files (OpenAPI documents usually are), read with the YAML
     1.2 core schema (see yaml12)."""
     if path.suffix not in (".yaml", ".yml"):
-        return read_json(path, display)
+        value, data = read_json(path, display)
+        if _SURROGATE.search(data):
+            _check_surrogates(data.decode("utf-8-sig"), display)
+        return value, data
     import yaml
 
     from . import yaml12
@@ -253,11 +273,12 @@ def parse_json_file(data: bytes, display: str) -> Any:
     if not text.strip():
         raise SpecError(display, "", "empty: a JSON file holds one value" if not text else "only whitespace: a JSON file holds one value")
     try:
-        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite, object_pairs_hook=_members)
+        value = json.loads(text, parse_constant=_not_a_number, parse_float=_finite, object_pairs_hook=_members)
     except json.JSONDecodeError as exc:
         raise SpecError(display, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
     except RecursionError:
-        raise SpecError(display, "", "not readable: nested too deeply") from None
+        # the text up to where json gave up is JSON, and nests past the limit before it
+        raise SpecError(display, *_deeper_than(text)) from None
     except _BadNumber as exc:
         raise SpecError(display, _place(text, exc.token), exc.why) from None
     except _Repeated as exc:
@@ -266,6 +287,61 @@ def parse_json_file(data: bytes, display: str) -> Any:
         long = re.search(r"[0-9]{4301,}", text)
         digits = len(long.group()) if long else 0
         raise SpecError(display, _place(text, long.group() if long else ""), f"an integer of {digits:,} digits: specbind reads integers of up to 4,300 (as the generated packages do)") from None
+    if text.count("[") + text.count("{") > MAX_FILE_DEPTH and _depth(value) > MAX_FILE_DEPTH:
+        raise SpecError(display, *_deeper_than(text))
+    return value
+
+
+# an escape of a UTF-16 surrogate, which json.loads reads alone too: a lone one is no Unicode
+# text (RFC 8259 §8.2), and a schema string holding one ended generate in a UnicodeEncodeError
+# (exit 70) when the package was written. Schemas only: a document (a fixture, an --input) may
+# hold one for the package to refuse.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _check_surrogates(text: str, display: str) -> None:
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"', text):
+        if _SURROGATE.search(m.group().encode()):
+            try:
+                json.loads(m.group()).encode("utf-8")
+            except UnicodeEncodeError:
+                at = _line_column(text, m.start())
+                raise SpecError(display, at, f"the string {m.group()[:40]} holds a lone surrogate (an escape of half a UTF-16 pair), which no Unicode text holds") from None
+
+
+def _line_column(text: str, at: int) -> str:
+    return f"line {text.count(chr(10), 0, at) + 1} column {at - text.rfind(chr(10), 0, at)}"
+
+
+def too_deep(depth: int) -> str:
+    return f"arrays and objects nest {depth} deep here, and specbind reads files nested at most {MAX_FILE_DEPTH} deep (docs/limits.md)"
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest in a value (a loop: the value may nest deeper than
+    Python recurses)."""
+    most = 0
+    todo = [(value, 1)] if isinstance(value, (dict, list)) else []
+    while todo:
+        node, depth = todo.pop()
+        most = max(most, depth)
+        todo += [(v, depth + 1) for v in (node.values() if isinstance(node, dict) else node) if isinstance(v, (dict, list))]
+    return most
+
+
+def _deeper_than(text: str) -> tuple[str, str]:
+    """`line L column C` of the bracket that opens level MAX_FILE_DEPTH + 1, and why, in a text
+    that is JSON up to there (a scan of its strings and brackets suffices)."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_FILE_DEPTH:
+                return _line_column(text, m.start()), too_deep(depth)
+        elif token in "]}":
+            depth -= 1
+    return "", "not readable: nested too deeply"
 
 
 class _Repeated(ValueError):
@@ -295,7 +371,7 @@ def _repeated_at(text: str) -> str:
         elif token.endswith(":") and names and names[-1] is not None:
             name = json.loads(token[:-1].rstrip())
             if name in names[-1]:
-                return f"line {text.count(chr(10), 0, m.start()) + 1} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+                return _line_column(text, m.start())
             names[-1].add(name)
     return ""
 
@@ -323,8 +399,7 @@ def _place(text: str, token: str) -> str:
     """Where a token first stands outside a string, as `line L column C`."""
     for m in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(token), text) if token else ():
         if m.group() == token:
-            line = text.count("\n", 0, m.start()) + 1
-            return f"line {line} column {m.start() - text.rfind(chr(10), 0, m.start())}"
+            return _line_column(text, m.start())
     return ""
 
 
@@ -471,9 +546,30 @@ def check_nesting(display: str, node: Any, at: str) -> None:
         if depth > MAX_SCHEMA_DEPTH:
             raise SpecError(display, at, _too_deep(depth, MAX_SCHEMA_DEPTH, ""))
         if isinstance(node, dict):
+            for key in (*_VALUES, *_LISTED_VALUES):
+                if key in node:
+                    values = enumerate(node[key]) if key in _LISTED_VALUES and isinstance(node[key], list) else [(None, node[key])]
+                    for i, value in values:
+                        _check_value_depth(display, value, pointer_join(at, key) if i is None else pointer_join(at, key, i))
             for key in sorted(node, reverse=True):
                 inner = 1 if key in ("$defs", "definitions") else depth + 1  # definitions nest in nothing
                 todo += [(sub, sub_at, inner) for sub, sub_at in reversed(_subschemas(key, node[key], at))]
+
+
+def _check_value_depth(display: str, value: Any, at: str) -> None:
+    todo: list[tuple[Any, str, int]] = [(value, at, 1)]
+    while todo:
+        node, where, depth = todo.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        if depth > MAX_VALUE_DEPTH:
+            raise SpecError(
+                display,
+                where,
+                f"a value nested {depth} deep here, and specbind reads values (const, enum, default, examples) nested at most {MAX_VALUE_DEPTH} deep (docs/limits.md)",
+            )
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        todo += [(v, pointer_join(where, k), depth + 1) for k, v in items if isinstance(v, (dict, list))]
 
 
 def check_reference_depth(doc: SchemaDoc) -> None:
@@ -632,6 +728,10 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
         if key in _TYPED_ANNOTATIONS and not isinstance(value, _TYPED_ANNOTATIONS[key][0]):
             # the meta-schema's types: a description of 3 once ended init in an AttributeError (exit 70)
             raise SpecError(doc.display, where, f"{key} must be {_TYPED_ANNOTATIONS[key][1]}, got {json.dumps(value)[:40]}")
+        if key == "$anchor" and isinstance(value, str) and not _ANCHOR_NAME.match(value):
+            # 2020-12's meta-schema: such an anchor is no plain-name fragment, and `#name` could
+            # not reach it (a reference with "/" would even read it as a pointer)
+            raise SpecError(doc.display, where, f"$anchor {json.dumps(value)[:40]} is not an anchor name (2020-12: a letter or '_', then letters, digits, '-', '.', '_')")
         if key in _MINIMA and isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_DERIVED:
             raise SpecError(
                 doc.display,
