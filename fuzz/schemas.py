@@ -67,7 +67,7 @@ def minimize(finding: sd.Finding, package: str, draft: str) -> Any:
             return False
         try:
             return mine != reference(finding.definition, document)
-        except RecursionError:
+        except (RecursionError, sd.NoReference, sd.Unresolvable):
             return False
 
     document = finding.document
@@ -126,7 +126,7 @@ def shrink_schema(finding: sd.Finding, document: Any, out: Path, seconds: float)
         nonlocal n
         n += 1
         folder = "definitions" if "definitions" in candidate else "$defs"
-        if definition is not None and definition not in candidate.get(folder, {}):
+        if definition is not None and definition not in candidate.get(folder, {}) and not (definition == sd.ROOT and sd.root_of(candidate)):
             return False
         extra = [(0, definition, document)] if definition is not None and finding.document is not None else []
         try:
@@ -165,7 +165,7 @@ def main() -> int:
     print(f"{len(drawn)} schemas drawn (seed {args.seed}) in {time.monotonic() - started:.1f}s; work in {out}; load {os.getloadavg()[0]:.2f}", flush=True)
     found = 0
     shown: set[tuple[str, str]] = set()
-    totals = {"schemas": 0, "refused": 0, "documents": 0, "accepted": 0}
+    totals = {"schemas": 0, "refused": 0, "documents": 0, "accepted": 0, "unjudged": 0}
     for b in range(0, len(drawn), args.batch):
         batch = drawn[b : b + args.batch]
         tag = f"fz{args.seed}_{b // args.batch}"

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from referencing.exceptions import Unresolvable
 
 REPO = Path(__file__).resolve().parents[1]
 for _entry in (REPO, REPO / "tests"):
@@ -62,9 +63,32 @@ PROPERTY_NAMES = [
 # Patterns that mean the same to ECMA-262 and to Python once translated (the package's
 # reading), and some that do not without the translation (\d, \s, \w, \b on non-ASCII text).
 PATTERNS = ["^a", "b$", "^[a-c]+$", "x", "^x-", "^[0-9]+$", r"^\d+$", r"\s", r"^\w*$", r"\bfoo", "^.$", "^(ab|c)*$", "é", "[^a]"]
-FORMATS = ["date-time", "date", "email", "uri", "uuid", "ipv4", "hostname", "regex"]
+FORMATS = ["date-time", "date", "email", "uri", "uuid", "ipv4", "hostname", "regex", "time", "ipv6"]
+# the formats `formats = "assert"` checks (docs/schemas.md)
+ASSERTED_FORMATS = ("date-time", "date", "time", "email", "uri", "hostname", "ipv4", "ipv6", "uuid", "regex")
+# A drawn schema's root member saying its binding asserts formats (`formats = "assert"`): an
+# `x-` keyword, which init and generate read as an annotation, so the schema alone is its reproducer.
+FORMATS_MARK = "x-fuzz-formats"
+# anchor names (2020-12's `$anchor`, draft-07's `$id: "#name"`), and some that are none
+ANCHORS = ["foo", "Node", "a.b", "_x", "item-1", "A"]
+NOT_ANCHORS = ["1a", "a b", "a/b", ""]
+# `$id`s of definitions: relative to the document's base (one folder: they resolve alike from
+# each other), and URNs; the root's, when it has one (refs then may go through it)
+IDS = ["item.json", "node.json", "a.json", "urn:sb:x", "urn:sb:y"]
+ROOT_ID = "https://example.com/root.json"
 TYPES = ["null", "boolean", "integer", "number", "string", "array", "object"]
 
+# strings on either side of the asserted formats' edges (and where checkers differ)
+FORMAT_TEXTS = [
+    "2020-01-01T00:00:00Z", "2020-02-30T00:00:00Z", "2020-01-01t00:00:00z", "2020-01-01 00:00:00Z", "2020-01-01T00:00:00",
+    "2016-12-31T23:59:60Z", "2020-01-01T23:59:60Z", "2020-01-01T00:00:00.5+01:00", "2020-01-01T00:00:00+24:00", "2020-01-01\n",
+    "0000-01-01", "2020-1-01", "١٢٣٤-٠١-٠١", "12:00:00Z", "23:59:60Z", "12:00:00", "12:00:00.123-05:00", "24:00:00Z", "12:00:00Z\n",
+    "a@b", "a@b@c", "@", "a @b", "a\x1c@b", "a\ufeff@b", "é@é", "mailto:a@b", "http://a/b", "a:b c", "a:", "http://a/%zz", "urn:x:y",
+    "http://[::1]/", "x", "//a/b", "http://é.com/", "example.com", "a..b", "-a.com", "a-.com", "1.2.3.4", "a.b.", "é.com", "a" * 64 + ".com",
+    "127.0.0.1", "1.2.3", "01.2.3.4", "256.1.1.1", "1.2.3.4\n", "::1", "::", "1::2:3:4:5:6:7", "::ffff:1.2.3.4", "fe80::1%eth0",
+    "1:2:3:4:5:6:7:8:9", "12345678-1234-1234-1234-123456789abc", "12345678-1234-1234-1234-123456789ABC", "{12345678-1234-1234-1234-123456789abc}",
+    "12345678123412341234123456789abc", "^a+$", "[", "(?i)a", "a{,3}", "(?P<n>a)", r"\p{L}", r"\d+", "(?<n>a)", "a**", ")",
+]
 # numbers that tell JSON Schema's integer rule and float handling apart
 NUMBERS = [0, 1, 1.0, -1, 2, 2.5, 0.1, -0.0, 3, 10, 1e3, 2**53, 2**53 + 1, 2**63, -(2**63) - 1, 1e300, 0.5, 100]
 
@@ -80,6 +104,13 @@ class Draw:
     # schemas have no cycle that never ends (which generate refuses; `loops` draws some)
     later: list[str] = field(default_factory=list)
     loops: bool = False
+    # definition -> its anchor / its `$id` (draws of references by anchor and by URI)
+    anchors: dict[str, str] = field(default_factory=dict)
+    ids: dict[str, str] = field(default_factory=dict)
+    root_id: bool = False
+    formats: bool = False  # the binding asserts formats: strings get one often
+    # the definition being drawn: inside one with an `$id`, `#...` names that resource's places
+    here: str | None = None
 
 
 def _names(draw: Any, pool: list[str], lo: int, hi: int) -> list[str]:
@@ -107,8 +138,28 @@ def _literal(draw: Any, depth: int = 0) -> Any:
     return [_literal(draw, depth + 1) for _ in range(draw(st.integers(0, 2)))]
 
 
-def _ref(ctx: Draw, name: str) -> dict[str, Any]:
-    return {"$ref": f"#/{'definitions' if ctx.draft == DRAFT07 else '$defs'}/{_escape(name)}"}
+def _ref(ctx: Draw, name: str, draw: Any = None) -> dict[str, Any]:
+    """A reference to a definition (`#`: the document's root, or the resource's it is in), spelt
+    one of the ways that reach it from here: its pointer, through the root's `$id`, its anchor, its
+    `$id`, its `$id` and anchor; 1 in 10 any spelling, perhaps one that does not resolve (inside an
+    `$id`, a pointer names that resource's place), which init and generate must refuse alike."""
+    if name == "#":
+        return {"$ref": "#"}
+    pointer = f"#/{'definitions' if ctx.draft == DRAFT07 else '$defs'}/{_escape(name)}"
+    if draw is None or not (ctx.anchors or ctx.ids or ctx.root_id):
+        return {"$ref": pointer}
+    inside = ctx.here in ctx.ids
+    anchor, ident = ctx.anchors.get(name), ctx.ids.get(name)
+    reach = [] if inside else [pointer]
+    if ctx.root_id:
+        reach.append("root.json" + pointer)
+    if anchor is not None and (ident is None and not inside or name == ctx.here):
+        reach.append("#" + anchor)
+    if ident is not None:
+        reach += [ident] + ([f"{ident}#{anchor}"] if anchor is not None else [])
+    if not reach or draw(st.integers(0, 9)) == 5:  # (hypothesis draws the ends of a range often)
+        reach = [pointer] + ([f"#{anchor}"] if anchor is not None else [])
+    return {"$ref": draw(st.sampled_from(reach))}
 
 
 def _escape(token: str) -> str:
@@ -124,6 +175,8 @@ def _typed(draw: Any, ctx: Draw, depth: int, kind: str) -> dict[str, Any]:
     elif kind == "string":
         for key in draw(st.lists(st.sampled_from(["minLength", "maxLength", "pattern", "format"]), max_size=2, unique=True)):
             node[key] = draw(st.integers(0, 3)) if key.endswith("Length") else draw(st.sampled_from(PATTERNS)) if key == "pattern" else draw(st.sampled_from(FORMATS))
+        if ctx.formats and "format" not in node and draw(st.booleans()):
+            node["format"] = draw(st.sampled_from(FORMATS))
     elif kind == "array":
         _array(draw, ctx, depth, node)
     elif kind == "object":
@@ -178,7 +231,7 @@ def _object(draw: Any, ctx: Draw, depth: int, node: dict[str, Any]) -> None:
         elif key == "patternProperties":
             node[key] = {draw(st.sampled_from(PATTERNS)): _schema(draw, ctx, depth + 1)}
         elif key == "propertyNames":
-            node[key] = draw(st.sampled_from([{"pattern": "^[a-z]+$"}, {"maxLength": 3}, {"enum": ["a", "b", "id"]}, {"minLength": 1}, _ref(ctx, draw(st.sampled_from(ctx.names)))]))
+            node[key] = draw(st.sampled_from([{"pattern": "^[a-z]+$"}, {"maxLength": 3}, {"enum": ["a", "b", "id"]}, {"minLength": 1}, _ref(ctx, draw(st.sampled_from(ctx.names)), draw)]))
         elif key in ("minProperties", "maxProperties"):
             node[key] = draw(st.integers(0, 2))
 
@@ -222,7 +275,7 @@ def _bare(draw: Any, ctx: Draw, depth: int, guarded: bool = True) -> Any:
         # allOf of a definition and an object of more properties, unevaluatedProperties
         # (2020-12) closing what neither declares
         pool = ctx.names if guarded or ctx.loops else ctx.later
-        parts = [_ref(ctx, draw(st.sampled_from(pool)))] if pool else []
+        parts = [_ref(ctx, draw(st.sampled_from(pool)), draw)] if pool else []
         parts.append(_typed(draw, ctx, depth + 1, "object"))
         node = {"allOf": parts}
         if ctx.draft != DRAFT07 and draw(st.booleans()):
@@ -234,6 +287,8 @@ def _bare(draw: Any, ctx: Draw, depth: int, guarded: bool = True) -> Any:
         if not pool:
             return _typed(draw, ctx, depth, draw(st.sampled_from(TYPES)))
         name = draw(st.sampled_from(pool))
+        if name == "#":
+            return _ref(ctx, name)
         key = "definitions" if ctx.draft == DRAFT07 else "$defs"
         tail = draw(st.sampled_from(["properties/a", "items", "anyOf/0", "additionalProperties"]))
         return {"$ref": f"#/{key}/{_escape(name)}/{tail}"}
@@ -244,9 +299,9 @@ def _bare(draw: Any, ctx: Draw, depth: int, guarded: bool = True) -> Any:
         if not pool:
             return _typed(draw, ctx, depth, draw(st.sampled_from(TYPES)))
         if kind == "ref":
-            return _ref(ctx, draw(st.sampled_from(pool)))
+            return _ref(ctx, draw(st.sampled_from(pool)), draw)
         # $ref beside other keywords: both apply in 2020-12, siblings ignored in draft-07
-        return {**_ref(ctx, draw(st.sampled_from(pool))), **_typed(draw, ctx, depth + 1, draw(st.sampled_from(TYPES)))}
+        return {**_ref(ctx, draw(st.sampled_from(pool)), draw), **_typed(draw, ctx, depth + 1, draw(st.sampled_from(TYPES)))}
     if kind == "bool":
         return draw(st.booleans())
     if kind == "const":
@@ -258,6 +313,8 @@ def _bare(draw: Any, ctx: Draw, depth: int, guarded: bool = True) -> Any:
         node = {"type": kinds}
         if "string" in kinds and draw(st.booleans()):
             node["maxLength"] = 2
+        if "string" in kinds and ctx.formats and draw(st.booleans()):
+            node["format"] = draw(st.sampled_from(FORMATS))
         if "array" in kinds and draw(st.booleans()):
             node["items"] = _schema(draw, ctx, depth + 1)
         if "object" in kinds and draw(st.booleans()):
@@ -265,7 +322,7 @@ def _bare(draw: Any, ctx: Draw, depth: int, guarded: bool = True) -> Any:
         return node
     if kind == "nullable":
         pool = ctx.names if guarded or ctx.loops else ctx.later
-        inner = _ref(ctx, draw(st.sampled_from(pool))) if pool and draw(st.booleans()) else _typed(draw, ctx, depth + 1, draw(st.sampled_from(TYPES[1:])))
+        inner = _ref(ctx, draw(st.sampled_from(pool)), draw) if pool and draw(st.booleans()) else _typed(draw, ctx, depth + 1, draw(st.sampled_from(TYPES[1:])))
         return {draw(st.sampled_from(["anyOf", "oneOf"])): [inner, {"type": "null"}]}
     if kind in ("anyOf", "oneOf", "allOf"):
         return {kind: [_schema(draw, ctx, depth + 1, guarded) for _ in range(draw(st.integers(1, 3)))]}
@@ -297,7 +354,7 @@ def _tagged(draw: Any, ctx: Draw, depth: int) -> dict[str, Any]:
 def _recursive(draw: Any, ctx: Draw, name: str) -> dict[str, Any]:
     """A definition reaching itself through a container: the shapes real schemas use for tree-
     and JSON-value-like types."""
-    me = _ref(ctx, name)
+    me = _ref(ctx, name, draw)
     shape = draw(st.sampled_from(["array", "map", "union", "tree", "json"]))
     if shape == "array":
         return {"type": "array", "items": me}
@@ -316,11 +373,59 @@ def schemas(draw: Any, draft: str | None = None) -> dict[str, Any]:
     chosen = draft or draw(st.sampled_from([DRAFT07, DRAFT2020]))
     names = _names(draw, DEFINITION_NAMES, 1, 4)
     ctx = Draw(chosen, names, loops=draw(st.integers(0, 9)) == 0)
+    # 1 in 4: anchors and `$id`s on definitions, references through them; 1 in 6: a root schema
+    # beside the definitions (`$ref: "#"` its recursion), or `#` named in a document without one
+    # (which is then `true`); 1 in 5: the binding asserts formats
+    identified, rooted, asserted = draw(st.integers(0, 3)) == 2, draw(st.integers(0, 5)), draw(st.integers(0, 4)) == 2
+    ctx.formats = asserted
+    if identified:
+        _identify(draw, ctx)
+    if rooted in (2, 3):
+        ctx.names = [*names, "#"]
     defs: dict[str, Any] = {}
     for n, name in enumerate(names):
         ctx.later = names[n + 1 :]
-        defs[name] = _recursive(draw, ctx, name) if draw(st.integers(0, 4)) == 0 else _schema(draw, ctx, 0, guarded=False)
-    return {"$schema": chosen, "definitions" if chosen == DRAFT07 else "$defs": defs}
+        ctx.here = name
+        body = _recursive(draw, ctx, name) if draw(st.integers(0, 4)) == 0 else _schema(draw, ctx, 0, guarded=False)
+        defs[name] = _labelled(draw, ctx, name, body)
+    document: dict[str, Any] = {"$schema": chosen}
+    if ctx.root_id:
+        document["$id"] = ROOT_ID
+    if asserted:
+        document[FORMATS_MARK] = "assert"
+    if rooted == 2:
+        ctx.here, ctx.later = None, []
+        root = _recursive(draw, ctx, "#") if draw(st.booleans()) else _schema(draw, ctx, 0, guarded=False)
+        if isinstance(root, dict):
+            document.update({k: v for k, v in root.items() if k not in document})
+    document["definitions" if chosen == DRAFT07 else "$defs"] = defs
+    return document
+
+
+def _identify(draw: Any, ctx: Draw) -> None:
+    """Which definitions have an anchor, which an `$id` (draft-07: one or the other, both spelt
+    `$id`), and whether the root has an `$id`; 1 in 12 anchors is no anchor name."""
+    for name in ctx.names:
+        if draw(st.booleans()):
+            ctx.anchors[name] = draw(st.sampled_from(NOT_ANCHORS if draw(st.integers(0, 11)) == 5 else ANCHORS))
+        if draw(st.integers(0, 2)) == 0 and (ctx.draft != DRAFT07 or name not in ctx.anchors):
+            ctx.ids[name] = draw(st.sampled_from(IDS))
+    ctx.root_id = draw(st.booleans())
+
+
+def _labelled(draw: Any, ctx: Draw, name: str, body: Any) -> Any:
+    """A definition with its anchor and `$id` (an anchor of draft-07 in the wrong draft's
+    spelling 1 in 10, and of 2020-12 1 in 10 too: both refused)."""
+    anchor, ident = ctx.anchors.get(name), ctx.ids.get(name)
+    if anchor is None and ident is None or not isinstance(body, dict):
+        return body
+    labels: dict[str, Any] = {}
+    if ident is not None:
+        labels["$id"] = ident
+    if anchor is not None:
+        wrong = draw(st.integers(0, 9)) == 5
+        labels["$anchor" if (ctx.draft == DRAFT2020) != wrong else "$id"] = anchor if (ctx.draft == DRAFT2020) != wrong else "#" + anchor
+    return {**labels, **body}
 
 
 # -- documents ------------------------------------------------------------------------------------
@@ -338,6 +443,8 @@ def random_json(rnd: random.Random, depth: int = 0) -> Any:
     if kind == 3:
         return rnd.randint(-5, 5)
     if kind in (4, 5):
+        if rnd.random() < 0.3:
+            return rnd.choice(FORMAT_TEXTS)
         return rnd.choice(["", "a", "b", "ab", "x-y", "foo", "١٢", "12", "é", "a\u00a0", " ", "abc", "2020-01-01", "null", "id", "😀", "a😀", "😀😀", "e\u0301", "A"])
     if kind in (6, 7):
         return {rnd.choice(PROPERTY_NAMES): random_json(rnd, depth + 1) for _ in range(rnd.randrange(4))}
@@ -402,17 +509,72 @@ class Report:
     refused: int = 0
     documents: int = 0
     accepted: int = 0
+    unjudged: int = 0  # documents jsonschema could not judge (NoReference)
     typescript: str = "not run"
     findings: list[Finding] = field(default_factory=list)
 
 
-def prefixed(schema: dict[str, Any], prefix: str) -> dict[str, Any]:
-    """The schema's definitions renamed with a prefix (and every $ref with them), so that the
-    schemas of a batch can share one document."""
+# the members of a drawn document that are not its root schema
+_NOT_ROOT = ("$schema", "$id", "definitions", "$defs", FORMATS_MARK)
+
+
+def root_of(schema: dict[str, Any]) -> dict[str, Any]:
+    """The root schema's own keywords (none: the document only holds definitions)."""
+    return {k: v for k, v in schema.items() if k not in _NOT_ROOT}
+
+
+def prefixed(schema: dict[str, Any], prefix: str, literal_root: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The schema's definitions renamed with a prefix, and its anchors and `$id`s with them (and
+    every `$ref` to them), so that the schemas of a batch can share one document; and its root
+    schema's keywords. The root stays the batch's root where `literal_root`, else it becomes the
+    definition `<prefix>Root` (`{}` for a document that has no root schema: `#` names the
+    document, whose definitions assert nothing) and `$ref: "#"` names that."""
     key = "definitions" if "definitions" in schema else "$defs"
-    text = json.dumps(schema[key])
-    text = text.replace(f'"#/{key}/', f'"#/{key}/{prefix}')
-    return {f"{prefix}{name}": body for name, body in json.loads(text).items()}
+    draft07 = schema.get("$schema") == DRAFT07
+
+    def ident(uri: str) -> str:
+        if uri in ("", "root.json", ROOT_ID):
+            return uri
+        return f"urn:sb:{prefix}{uri[7:]}" if uri.startswith("urn:sb:") else prefix + uri
+
+    def ref(text: str, inside: bool) -> str:
+        uri, _, fragment = text.partition("#")
+        if fragment.startswith(f"/{key}/"):
+            fragment = f"/{key}/{prefix}{fragment[len(key) + 2 :]}"
+        elif fragment.startswith("/") and not uri and not inside and not literal_root:
+            fragment = f"/{key}/{prefix}Root{fragment}"  # a place in the root, now a definition
+        elif fragment and not fragment.startswith("/"):
+            fragment = prefix + fragment
+        elif not uri and not inside and not literal_root:
+            return f"#/{key}/{prefix}Root"
+        return ident(uri) + ("#" + fragment if fragment or "#" in text else "")
+
+    def walk(node: Any, inside: bool) -> Any:
+        if isinstance(node, list):
+            return [walk(v, inside) for v in node]
+        if not isinstance(node, dict):
+            return node
+        own = node.get("$id")
+        # draft-07 ignores an `$id` beside `$ref`; a `#name` one is an anchor
+        resource = isinstance(own, str) and not own.startswith("#") and not (draft07 and "$ref" in node)
+        out: dict[str, Any] = {}
+        for k, v in node.items():
+            if k == "$ref" and isinstance(v, str):
+                out[k] = ref(v, inside)
+            elif k == "$id" and isinstance(v, str):
+                out[k] = "#" + prefix + v[1:] if v.startswith("#") else ident(v)
+            elif k == "$anchor" and isinstance(v, str):
+                out[k] = prefix + v
+            else:
+                out[k] = walk(v, inside or resource)
+        return out
+
+    defs = {f"{prefix}{name}": walk(body, False) for name, body in schema[key].items()}
+    root = walk(root_of(schema), False)
+    if not literal_root and (root or '"#"' in json.dumps(schema[key])):
+        defs[f"{prefix}Root"] = root
+        root = {}
+    return defs, root
 
 
 def _cli() -> Any:
@@ -428,6 +590,7 @@ def _binding(name: str, package: str, schema: dict[str, Any]) -> str:
     annotations = unknown_keywords(schema, False)
     return (
         f'[protocol]\nname = "{name}"\nversion = "1"\nschema = "schema.json"\nintegers = "json-schema"\n'
+        + ('formats = "assert"\n' if schema.get(FORMATS_MARK) == "assert" else "")
         + (f"annotations = {json.dumps(annotations)}\n" if annotations else "")
         + "\n"
         f'[python]\npackage = "{package}"\n\n[typescript]\npackage = "{package.replace("_", "-")}-ts"\n'
@@ -479,9 +642,20 @@ def generate_verdict(schema: dict[str, Any], folder: Path, name: str) -> tuple[i
     return result.exit_code, _output(result)
 
 
+# where the reference finds a package's document that names no `$id` (specbind's own base for it)
+BASE = "https://specbind.invalid/document.json"
+
+
+class NoReference(Exception):
+    """jsonschema cannot judge: a format the binding asserts has no checker here (rfc3339-validator,
+    rfc3986-validator, fqdn not installed)."""
+
+
 def _reference(package: str, draft: str) -> Callable[[str, Any], bool]:
     """jsonschema's verdict, patterns read by ECMA-262 (the package's translation of them): the
-    one reading where the package departs from the Python `re` jsonschema would use."""
+    one reading where the package departs from the Python `re` jsonschema would use. Where the
+    binding asserts formats, jsonschema's FormatChecker of the draft for the formats specbind
+    asserts; where it has no checker for one the package's schema uses, NoReference."""
     import jsonschema
     from jsonschema import _keywords, validators
     from referencing import Registry, Resource
@@ -511,12 +685,23 @@ def _reference(package: str, draft: str) -> Callable[[str, Any], bool]:
 
     cls = validators.extend(base, {"pattern": pattern, "patternProperties": pattern_properties, "multipleOf": multiple_of})
     resource: Any = Resource(contents=schema, specification=DRAFT7 if draft == DRAFT07 else DRAFT202012)
-    registry: Any = Registry().with_resource("urn:specbind:schema", resource)
+    # the document where its `$id` says (relative `$id`s and references resolve against it)
+    uri = schema["$id"] if isinstance(schema.get("$id"), str) else BASE
+    registry: Any = Registry().with_resource(uri, resource)
+    checker = None
+    unchecked: list[str] = []
+    if schema.get(FORMATS_MARK) == "assert":
+        checker = jsonschema.FormatChecker([f for f in ASSERTED_FORMATS if f in base.FORMAT_CHECKER.checkers])
+        checker.checkers = {f: base.FORMAT_CHECKER.checkers[f] for f in checker.checkers}
+        text = json.dumps(schema)
+        unchecked = [f for f in ASSERTED_FORMATS if f not in checker.checkers and f'"format": "{f}"' in text]
     cache: dict[str, Any] = {}
 
     def verdict(definition: str, document: Any) -> bool:
+        if unchecked:
+            raise NoReference(f"no checker for {unchecked}")
         if definition not in cache:
-            cache[definition] = cls({"$ref": "urn:specbind:schema" + pointers.get(definition, "#/$defs/" + _escape(definition))}, registry=registry)
+            cache[definition] = cls({"$ref": uri + pointers.get(definition, "#/$defs/" + _escape(definition))}, registry=registry, format_checker=checker)
         return bool(cache[definition].is_valid(document))
 
     return verdict
@@ -573,28 +758,52 @@ def check_batch(drawn: list[dict[str, Any]], folder: Path, tag: str, seeds: int 
             report.findings.append(Finding("generate-crash", schema, f"exit {gcode}: {gtext[-3000:]}"))
     if not accepted:
         return report
-    by_draft: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    # one package per draft and formats reading (the binding's)
+    by_draft: dict[tuple[str, bool], list[tuple[int, dict[str, Any]]]] = {}
     for i, schema in accepted:
-        by_draft.setdefault(schema["$schema"], []).append((i, schema))
-    for n, (draft, members) in enumerate(sorted(by_draft.items())):
-        mine = [(f"s{i}_{definition}", document) for i, definition, document in extra if any(i == j for j, _ in members)]
-        _check_draft(draft, members, folder / f"d{n}", f"{tag}_d{n}", seeds, typescript, rnd, report, mine)
+        by_draft.setdefault((schema["$schema"], schema.get(FORMATS_MARK) == "assert"), []).append((i, schema))
+    for n, ((draft, formats), members) in enumerate(sorted(by_draft.items())):
+        mine = [(f"s{i}_{definition}" if definition != ROOT else _root_name(i, members), document) for i, definition, document in extra if any(i == j for j, _ in members)]
+        _check_draft(draft, formats, members, folder / f"d{n}", f"{tag}_d{n}", seeds, typescript, rnd, report, mine)
     return report
 
 
-def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: Path, package: str, seeds: int, typescript: bool, rnd: random.Random, report: Report, extra: list[tuple[str, Any]]) -> None:
+ROOT = "Root"  # init's name of a root schema (`[protocol].root_name`)
+
+
+def _literal_root(members: list[tuple[int, dict[str, Any]]]) -> int | None:
+    """The one schema of a package whose root schema stays the package document's root."""
+    return next((i for i, schema in members if root_of(schema)), None)
+
+
+def _root_name(i: int, members: list[tuple[int, dict[str, Any]]]) -> str:
+    return ROOT if _literal_root(members) == i else f"s{i}_{ROOT}"
+
+
+def _check_draft(draft: str, formats: bool, members: list[tuple[int, dict[str, Any]]], folder: Path, package: str, seeds: int, typescript: bool, rnd: random.Random, report: Report, extra: list[tuple[str, Any]]) -> None:
     key = "definitions" if draft == DRAFT07 else "$defs"
     defs: dict[str, Any] = {}
     owner: dict[str, dict[str, Any]] = {}
+    document: dict[str, Any] = {"$schema": draft}
+    literal = _literal_root(members)
     for i, schema in members:
-        for name, body in prefixed(schema, f"s{i}_").items():
+        if "$id" in schema:
+            document["$id"] = schema["$id"]  # every drawn root `$id` is ROOT_ID
+        mine, root = prefixed(schema, f"s{i}_", literal_root=i == literal)
+        if i == literal:
+            document.update(root)
+            owner[ROOT] = schema
+        for name, body in mine.items():
             defs[name] = body
             owner[name] = schema
+    if formats:
+        document[FORMATS_MARK] = "assert"
+    document[key] = defs
     spec = folder / "spec"
     shutil.rmtree(folder, ignore_errors=True)
     spec.mkdir(parents=True)
-    (spec / "schema.json").write_text(json.dumps({"$schema": draft, key: defs}, ensure_ascii=False), encoding="utf-8")
-    (spec / "binding.toml").write_text(_binding(package, package, {"$schema": draft, key: defs}), encoding="utf-8")
+    (spec / "schema.json").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    (spec / "binding.toml").write_text(_binding(package, package, document), encoding="utf-8")
     result = _cli()("generate", "--spec", str(spec), "--out", str(folder / "out"))
     if result.exit_code != 0:
         text = _output(result)
@@ -651,6 +860,13 @@ def _check_draft(draft: str, members: list[tuple[int, dict[str, Any]]], folder: 
             theirs = reference(definition, document)
         except RecursionError:
             continue  # jsonschema's own limit on a deep recursive document: no reference verdict
+        except NoReference:
+            report.unjudged += 1
+            continue
+        except Unresolvable as exc:
+            # init accepted a reference jsonschema cannot follow: the two read the schema apart
+            report.findings.append(Finding("unresolvable", schema, f"jsonschema: {exc!r}", definition, document, package))
+            continue
         if mine != theirs:
             said = "" if mine else "; ".join(f"{e.pointer} {e.keyword}: {e.message}" for e in refusal.errors[:4])
             report.findings.append(Finding("reference", schema, f"python {'accepts' if mine else 'refuses'}, jsonschema {'accepts' if theirs else 'refuses'} {said}", definition, document, package))

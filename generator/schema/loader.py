@@ -152,7 +152,8 @@ class SchemaDoc:
         if not isinstance(ref, str):
             raise SpecError(self.file_of(at), at, f"$ref must be a string, got {json.dumps(ref)}")
         m = _DEF_REF.match(ref)
-        if m:
+        # inside a subschema with an `$id` of its own, `#/...` is a place in that resource
+        if m and self.base_at(at) == self.base_at(""):
             name = m.group(1).replace("~1", "/").replace("~0", "~")
             name = unquote(name)
             if name in self.defs and name not in self.pointers:
