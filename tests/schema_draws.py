@@ -539,7 +539,11 @@ def prefixed(schema: dict[str, Any], prefix: str, literal_root: bool = False) ->
 
     def ref(text: str, inside: bool) -> str:
         uri, _, fragment = text.partition("#")
-        if fragment.startswith(f"/{key}/"):
+        # a pointer into another resource (an `$id`'s) names its own places, which keep their names
+        document = uri in ("root.json", ROOT_ID) or not uri and not inside
+        if fragment.startswith("/") and not document:
+            pass
+        elif fragment.startswith(f"/{key}/"):
             fragment = f"/{key}/{prefix}{fragment[len(key) + 2 :]}"
         elif fragment.startswith("/") and not uri and not inside and not literal_root:
             fragment = f"/{key}/{prefix}Root{fragment}"  # a place in the root, now a definition

@@ -299,3 +299,39 @@ def test_a_draft07_definition_of_a_ref_beside_an_object(tmp_path: Path) -> None:
     if "SKIPPED" in report.typescript:
         pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
     assert "documents compared" in report.typescript
+
+
+def test_a_pointer_inside_a_subschema_with_an_id_names_a_place_in_that_resource(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py once it drew `$id`s: inside `{$id: item.json, ...}` the reference
+    # `#/$defs/C` is item.json's /$defs/C, but the loader took it for the document's definition C.
+    # Where item.json has its own C, the package checked the wrong one; where it has none, init
+    # accepted a reference jsonschema cannot resolve. Now the former checks item.json's C and the
+    # latter is refused (exit 2, located) by init and generate alike. Through init and generate
+    # alone: a batch renames the document's definitions, and the two C would no longer collide
+    from conftest import run_cli
+
+    own = {"$schema": sd.DRAFT2020, "$defs": {
+        "A": {"$id": "item.json", "type": "array", "items": {"$ref": "#/$defs/C"}, "$defs": {"C": {"type": "integer"}}},
+        "C": {"type": "string"},
+        "B": {"type": "object", "properties": {"a": {"$ref": "item.json"}}},
+    }}
+    own07 = {"$schema": sd.DRAFT07, "definitions": {
+        "A": {"$id": "item.json", "type": "array", "items": {"$ref": "#/definitions/C"}, "definitions": {"C": {"type": "integer"}}},
+        "C": {"type": "string"},
+    }}
+    said = []
+    for name, schema in (("own", own), ("own07", own07)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(schema), encoding="utf-8")
+        assert run_cli("init", path, "--name", name, "--spec-dir", tmp_path / "spec").exit_code == 0
+        assert run_cli("generate", "--spec", tmp_path / "spec" / name, "--out", tmp_path / "out").exit_code == 0, name
+        code = (
+            f"from {name} import codec_json as c\n"
+            "print([c.decoder(d).accepts(v) for d, v in (('A', b'[1]'), ('A', b'[\"x\"]'), ('C', b'\"x\"'))])\n"
+        )
+        said.append(run_python(code, tmp_path, [tmp_path / "out"]).stdout.strip())
+    assert said == ["[True, False, True]"] * 2, said
+    none = {"$schema": sd.DRAFT2020, "$defs": {"A": {"$id": "item.json", "type": "array", "items": {"$ref": "#/$defs/C"}}, "C": {"type": "integer"}}}
+    report = sd.check_batch([none], tmp_path / "none", "embedded", seeds=1, typescript=False)
+    assert report.findings == [], _shown(report.findings)
+    assert report.refused == 1
