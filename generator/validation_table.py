@@ -120,7 +120,7 @@ def typed_objects(ir: M.IR, table: dict[str, Any]) -> dict[str, dict[str, Any]]:
     `schema` node stands), with `rest`: the schema beside its properties, a `schema` node checked
     on the object read (its `properties` are the fields; `additionalProperties` the object's
     closedness). Left out where the schema's properties are not the fields, where its
-    additionalProperties is not the object's closedness, and where the rest needs the
+    additionalProperties is not the object's closedness (`false`, or absent or `true`: open), and where the rest needs the
     annotations of the properties (`unevaluatedProperties`)."""
     found: dict[str, dict[str, Any]] = {}
     maker = _Table(ir)
@@ -133,6 +133,8 @@ def typed_objects(ir: M.IR, table: dict[str, Any]) -> dict[str, dict[str, Any]]:
             continue
         if "unevaluated_properties" in node or "ref" in node or "types" in node and "object" not in node["types"]:
             continue
+        if extra is not None and extra.get("bool") is not False and set(extra) - {"kind", "loc"}:
+            continue  # a schema for the undeclared members: the rest would drop what it asserts
         rest = {k: v for k, v in node.items() if k not in ("properties", "additional_properties")}
         if d.closed != (d.closed_loc is not None):
             continue

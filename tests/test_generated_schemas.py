@@ -335,3 +335,48 @@ def test_a_pointer_inside_a_subschema_with_an_id_names_a_place_in_that_resource(
     report = sd.check_batch([none], tmp_path / "none", "embedded", seeds=1, typescript=False)
     assert report.findings == [], _shown(report.findings)
     assert report.refused == 1
+
+
+def test_an_object_of_fields_whose_other_members_have_a_schema(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py (seed 2604): TypeScript's typed read took an object of properties
+    # and `additionalProperties: {schema}` field by field, and its rest check dropped that schema
+    # (as if it only said open or closed): `{"id": 5}` was valid there, Python refused it
+    schema = {"$schema": sd.DRAFT07, "definitions": {
+        "L": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": {"type": "object"}},
+        "S": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": {"$ref": "#/definitions/S"}},
+        "T": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": True, "minProperties": 1},
+    }}
+    values = [{"id": 5}, {"b": "x", "z": 1}, {"z": {}}, {"b": "x"}, {}, {"z": {"y": 1}}]
+    report = sd.check_batch([schema], tmp_path, "fieldsrest", seeds=1, extra=[(0, d, v) for d in ("L", "S", "T") for v in values])
+    assert report.findings == [], _shown(report.findings)
+    assert report.accepted >= 6
+    if "SKIPPED" in report.typescript:
+        pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
+    assert "documents compared" in report.typescript
+
+
+def test_asserted_formats_as_jsonschema_reads_them(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py once it drew `formats = "assert"` (and checked formats against
+    # jsonschema's FormatChecker with its format-nongpl checkers): a leap second was a valid
+    # time and date-time (rfc3339-validator has none), an email needs only an "@", a URI is
+    # RFC 3986's (no `%zz`, no raw non-ASCII), a hostname is fqdn's (Unicode digits, the dotless
+    # i), a date has no final newline, a uuid is what uuid.UUID reads with hyphens in the four
+    # places; TypeScript the same. The verdicts below are jsonschema's (4.26, format-nongpl)
+    formats = [f for f in sd.ASSERTED_FORMATS if f != "regex"]
+    schema = {"$schema": sd.DRAFT2020, sd.FORMATS_MARK: "assert", "$defs": {f.replace("-", "_"): {"type": "string", "format": f} for f in formats}}
+    texts = [t for t in sd.FORMAT_TEXTS]
+    report = sd.check_batch([schema], tmp_path, "formats", seeds=1, extra=[(0, f.replace("-", "_"), t) for f in formats for t in texts])
+    assert report.findings == [], _shown(report.findings)
+    code = (
+        "from formats_d0 import codec_json as c\n"
+        "import json\n"
+        "cases = [('time', '23:59:60Z'), ('date_time', '2016-12-31T23:59:60Z'), ('date', '2020-01-01\\n'), ('email', 'a@b@c'), ('email', '@'),\n"
+        "         ('uri', 'http://a/%zz'), ('uri', 'http://\u00e9.com/'), ('hostname', '\u0661\u0662.com'), ('hostname', '\u0131.com'), ('hostname', '-a.com'),\n"
+        "         ('uuid', '12345678-1234-1234-1234-1234_6789abc'), ('uuid', '12345678-1234-1234-1234-123456789abc-'), ('uuid', '{12345678-1234-1234-1234-123456789abc}')]\n"
+        "print([c.decoder('s0_' + d).accepts(json.dumps(t).encode()) for d, t in cases])\n"
+    )
+    said = run_python(code, tmp_path, [tmp_path / "d0" / "out"])
+    assert said.stdout.strip() == str([False, False, False, True, True, False, False, True, True, False, True, True, False]), said.stdout + said.stderr
+    if "SKIPPED" in report.typescript:
+        pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
+    assert "documents compared" in report.typescript

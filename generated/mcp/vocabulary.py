@@ -21,12 +21,14 @@ not capture exactly. It extends ``validation.Validation`` with the ``schema`` no
 
 from __future__ import annotations
 
+import calendar
 import ipaddress
 import json
 import re
-from datetime import date, time
+from datetime import date
 from fractions import Fraction
 from typing import Any
+from uuid import UUID
 
 from .errors import Issue
 from .shown import quote, show_number
@@ -157,80 +159,114 @@ def normalize(document: Any) -> Any:
 
 
 # -- formats (asserted only where the binding says so) ----------------------------------------
+# Each as jsonschema's FormatChecker reads it (the reference, docs/schemas.md), with the
+# checkers of its `format-nongpl` extra: rfc3339-validator (date-time, time: no leap second),
+# rfc3986-validator (uri), fqdn (hostname); date by `date.fromisoformat`, uuid by `uuid.UUID`
+# (which reads the hex digits as `int(..., 16)` does), email by its "@" alone.
 
-_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$", re.ASCII)
-_TIME = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$", re.ASCII)
-_UUID = re.compile(
-    r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
+_RFC3339 = re.compile(
+    r"^(\d{4})-(0[1-9]|1[0-2])-(\d{2})T(?:[01]\d|2[0123]):(?:[0-5]\d):(?:[0-5]\d)(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0123]):[0-5]\d)$",
     re.ASCII,
 )
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
-_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$", re.ASCII)
+_HEX = "[0-9A-Fa-f]"
+_OCTET = "(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)"
+_V4 = f"(?:{_OCTET}\\.){{3}}{_OCTET}"
+_H16 = f"{_HEX}{{1,4}}"
+_LS32 = f"(?:{_H16}:{_H16}|{_V4})"
+_V6 = (
+    "(?:"
+    + "|".join(
+        [
+            f"(?:{_H16}:){{6}}{_LS32}",
+            f"::(?:{_H16}:){{5}}{_LS32}",
+            f"(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}",
+            f"(?:(?:{_H16}:)?{_H16})?::(?:{_H16}:){{3}}{_LS32}",
+            f"(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}",
+            f"(?:(?:{_H16}:){{0,3}}{_H16})?::(?:{_H16}:){_LS32}",
+            f"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}",
+            f"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}",
+            f"(?:(?:{_H16}:){{0,6}}{_H16})?::",
+        ]
+    )
+    + ")"
+)
+_SUB = "a-zA-Z0-9_.~\\-!$&'()*+,;="
+_PCHAR = f"(?:[{_SUB}:@]|%{_HEX}{{2}})"
+_QUERY = f"(?:[{_SUB}:@/?]|%{_HEX}{{2}})*"
+_AUTHORITY = (
+    f"(?:(?:[{_SUB}:]|%{_HEX}{{2}})*@)?"
+    f"(?:\\[(?:{_V6}|v{_HEX}+\\.[{_SUB}:]+)\\]|{_V4}|(?:[{_SUB}]|%{_HEX}{{2}})*)"
+    "(?::[0-9]*)?"
+)
+_URI = re.compile(
+    f"^[a-zA-Z][a-zA-Z0-9+.-]*:(?://{_AUTHORITY}(?:/{_PCHAR}*)*|/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?|{_PCHAR}+(?:/{_PCHAR}*)*|)"
+    f"(?:\\?{_QUERY})?(?:\\#{_QUERY})?$"
+)
+# fqdn's preferred name syntax: Unicode digits (no ASCII flag), letters ignoring case
 _HOST = re.compile(
-    r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$",
-    re.ASCII,
+    r"^((?![-])[-A-Z\d]{1,63}(?<!-)[.])*(?!-)[-A-Z\d]{1,63}(?<!-)[.]?$", re.IGNORECASE
 )
 
 
 def _date(text: str) -> bool:
-    m = _DATE.match(text)
-    if not m:
+    if not _DATE.fullmatch(text):
         return False
     try:
-        date(int(m[1]), int(m[2]), int(m[3]))
-    except ValueError:
-        return False
-    return True
-
-
-def _time(text: str) -> bool:
-    m = _TIME.match(text)
-    if not m:
-        return False
-    hour, minute, second = int(m[1]), int(m[2]), int(m[3])
-    if hour > 23 or minute > 59 or second > 60:
-        return False
-    offset = m[5]
-    if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
-        return False
-    if second == 60:  # a leap second is 23:59:60 in UTC
-        shift = (
-            0
-            if offset in ("Z", "z")
-            else (1 if offset[0] == "-" else -1)
-            * (int(offset[1:3]) * 60 + int(offset[4:6]))
-        )
-        return (hour * 60 + minute + shift) % 1440 == 23 * 60 + 59
-    try:
-        time(hour, minute, second)
+        date.fromisoformat(text)
     except ValueError:
         return False
     return True
 
 
 def _date_time(text: str) -> bool:
-    parts = re.split("[Tt]", text)
-    return len(parts) == 2 and _date(parts[0]) and _time(parts[1])
+    m = _RFC3339.match(text.upper())
+    if m is None:
+        return False
+    year, month, day = int(m[1]), int(m[2]), int(m[3])
+    return year != 0 and 1 <= day <= calendar.monthrange(year, month)[1]
 
 
-def _ip(text: str, version: int) -> bool:
+def _hostname(text: str) -> bool:
+    name = text.lower()
+    if not name or len(name) - name.endswith(".") > 253:
+        return False
+    return _HOST.match(name) is not None
+
+
+def _ipv6(text: str) -> bool:
     try:
-        address = ipaddress.ip_address(text)
+        return not ipaddress.IPv6Address(text).scope_id
     except ValueError:
         return False
-    return address.version == version and "%" not in text
+
+
+def _ipv4(text: str) -> bool:
+    try:
+        ipaddress.IPv4Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _uuid(text: str) -> bool:
+    try:
+        UUID(text)
+    except ValueError:
+        return False
+    return all(text[at] == "-" for at in (8, 13, 18, 23))
 
 
 FORMAT_CHECKS: dict[str, Any] = {
     "date": _date,
-    "time": _time,
+    "time": lambda t: _date_time("1970-01-01T" + t),
     "date-time": _date_time,
-    "uuid": lambda t: _UUID.match(t) is not None,
-    "email": lambda t: _EMAIL.match(t) is not None,
+    "uuid": _uuid,
+    "email": lambda t: "@" in t,
     "uri": lambda t: _URI.match(t) is not None,
-    "hostname": lambda t: _HOST.match(t) is not None,
-    "ipv4": lambda t: _ip(t, 4),
-    "ipv6": lambda t: _ip(t, 6),
+    "hostname": _hostname,
+    "ipv4": _ipv4,
+    "ipv6": _ipv6,
     "regex": lambda t: _compiles(t),
 }
 
