@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from . import regex_sample, resources
 from .regex import ecma_to_python
+from .cases import spread
 from .schema.loader import MAX_DERIVED
 from .validation_table import json_type_of as _kind, map_patterns
 
@@ -342,7 +343,7 @@ class GeneralDeriver:
                 for label, v, p in self.probes(node["items"], valid[-1], depth + 1)[:6]:
                     out.append((f"item-{label}", [*valid[:-1], v], f"/{len(valid) - 1}{p}"))
         if isinstance(valid, dict):
-            for name in node.get("required", ()):
+            for name in spread(list(node.get("required", ())), len(valid)):
                 if name in valid:
                     out.append((f"missing-{name}", {k: v for k, v in valid.items() if k != name}, ""))
             out.append(("unknown-property", {**valid, "specbindUnknownProperty": True}, ""))
@@ -363,7 +364,7 @@ class GeneralDeriver:
                     out.append((f"pattern-property-{name}", {**valid, name: "specbind"}, ""))
                     out.append((f"pattern-property-{name}-number", {**valid, name: 1}, ""))
             if depth < 2:
-                for prop, sub in node.get("properties", {}).items():
+                for prop, sub in spread(list(node.get("properties", {}).items()), len(valid)):
                     if prop in valid:
                         for label, v, p in self.probes(sub, valid[prop], depth + 1)[:8]:
                             out.append((f"{prop}-{label}", {**valid, prop: v}, "/" + prop.replace("~", "~0").replace("/", "~1") + p))

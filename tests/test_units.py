@@ -5,6 +5,7 @@ the wire planner (routes, numbers from the ledger, reserved slots)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -244,3 +245,28 @@ def test_the_planner_keeps_numbers_and_reserves_removed_slots(tmp_path: Path) ->
     assert not wire.new_slots and len(wire.ledger.entries) == 6
     assert wire.messages["Ping"].reserved == [(2, "gone")]
     assert {f.name: f.number for f in wire.messages["Pong"].fields} == {"note": 1, "data": 2}
+
+
+def test_a_wide_object_derives_cases_linear_in_its_width(tmp_path: Path) -> None:
+    """Each member's case holds the object's other members: 2,000 required names took init 87 s
+    and 4 GB (every member's cases, each with 1,999 members). Past CASE_MEMBERS the members given
+    cases are spread over the object; a narrow object still has every member's case."""
+    from generator.cases import CASE_MEMBERS
+    from generator.validation_table import validation_table
+
+    n = 600
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(n)}, "required": [f"p{i}" for i in range(n)]}
+    defs = {"Typed": wide, "General": {**wide, "not": {"required": ["zz"]}}, "Narrow": {**wide, "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a", "b"]}}
+    ir = ir_of(tmp_path, defs)
+    cases = derive_cases(ir, validation_table(ir))
+    for name in ("Typed", "General"):
+        mine = [c for c in cases if c["name"].startswith(f"{name}/")]
+        members = sum(len(c["document"]) for c in mine if isinstance(c["document"], dict))
+        assert members <= 8 * CASE_MEMBERS, (name, members)
+        missing = [c for c in mine if "missing-p" in c["name"]]
+        assert 0 < len(missing) < n and not any(c["valid"] for c in missing), name
+        indices = sorted(int(c["name"].rsplit("-p", 1)[1]) for c in missing)
+        assert indices[0] == 0 and indices[-1] > n // 2, (name, indices[:3], indices[-3:])  # spread, not the first few
+        assert any(re.match(r"(probe-)?p\d+-", c["name"].split("/", 2)[2]) and not c["valid"] for c in mine), name  # a member's wrong values too
+    narrow = {c["name"].split("/", 2)[2] for c in cases if c["name"].startswith("Narrow/")}
+    assert {"missing-a", "missing-b"} <= narrow
