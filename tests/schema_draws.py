@@ -265,6 +265,10 @@ def _schema(draw: Any, ctx: Draw, depth: int, guarded: bool = True) -> Any:
 
 
 def _bare(draw: Any, ctx: Draw, depth: int, guarded: bool = True) -> Any:
+    if ctx.formats and draw(st.integers(0, 3)) == 1:
+        # a binding asserting formats: a format, with or without `type: string` (it applies to
+        # strings alone either way)
+        return {"format": draw(st.sampled_from(FORMATS)), **({"type": "string"} if draw(st.booleans()) else {})}
     if depth >= 3:
         choices = ["type", "ref", "bool", "const"]
     else:
