@@ -36,6 +36,9 @@ class _Builder:
         self.doc = doc
         self.integers = integers
         self.formats = formats
+        # the keywords that assert nothing here: `format` asserts where the binding says so, and a
+        # schema holding one is then no "any" nor a typed node (the general validator checks it)
+        self.annotation_keys = V.ANNOTATIONS - {"format"} if formats else V.ANNOTATIONS
         self.defs: dict[str, M.Definition] = {}
         self.building: list[str] = []
         self.synthesized: list[str] = []  # names given to inline objects, in creation order
@@ -286,7 +289,7 @@ class _Builder:
         doc = node.get("description")
         if self.doc.draft == V.DRAFT_07 and "$ref" in node:
             node = {"$ref": node["$ref"]}  # draft-07: a $ref's siblings are ignored (an object's too)
-        keys = set(node) - V.ANNOTATIONS - self.extension_keys(node)
+        keys = set(node) - self.annotation_keys - self.extension_keys(node)
         d: M.Definition
         if keys & {"oneOf", "anyOf"}:
             extra = keys - {"oneOf", "anyOf", "type"}
@@ -312,7 +315,7 @@ class _Builder:
         return {k for k in node if V.is_extension(k) or k in self.doc.annotations or k in _DEFINITION_HOLDERS}
 
     def object_def(self, name: str, node: dict[str, Any], at: str, doc: str | None) -> M.ObjectDef:
-        extra = set(node) - V.ANNOTATIONS - _OBJECT_KEYS - self.extension_keys(node)
+        extra = set(node) - self.annotation_keys - _OBJECT_KEYS - self.extension_keys(node)
         if extra:
             raise self.fail(pointer_join(at, sorted(extra)[0]), "keyword does not apply to an object with properties")
         fields: dict[str, M.Field] = {}
@@ -320,7 +323,7 @@ class _Builder:
         composes: list[str] = []
         for i, sub in enumerate(node.get("allOf", [])):
             sub_at = pointer_join(at, "allOf", i)
-            if set(sub) - V.ANNOTATIONS - self.extension_keys(sub) != {"$ref"}:
+            if set(sub) - self.annotation_keys - self.extension_keys(sub) != {"$ref"}:
                 raise self.fail(sub_at, "allOf members must be plain $refs to object definitions")
             frag = self.definition(self.doc.resolve(sub["$ref"], sub_at + "/$ref"))
             if not isinstance(frag, M.ObjectDef) or frag.checks is not None:
@@ -471,7 +474,7 @@ class _Builder:
             return M.TAny(at)
         if not isinstance(node, dict):
             raise self.fail(at, "only the boolean schema true is supported here")
-        keys = set(node) - V.ANNOTATIONS - self.extension_keys(node)
+        keys = set(node) - self.annotation_keys - self.extension_keys(node)
         if "type" in keys and isinstance(node["type"], list):
             return self.type_list(node, keys, at)
         if "$ref" in keys:
@@ -606,7 +609,7 @@ class _Builder:
         self.only(node, keys, {"type", *applying}, at)
         members = []
         for k in kinds:
-            sub = {key: v for key, v in node.items() if key in self._TYPE_KEYS.get(k, set()) or key in V.ANNOTATIONS or key == "type"}
+            sub = {key: v for key, v in node.items() if key in self._TYPE_KEYS.get(k, set()) or key in self.annotation_keys or key == "type"}
             sub["type"] = k
             members.append(self.typed_expr(sub, at))
         return self.union(tuple(members), at, "type")
@@ -618,7 +621,7 @@ class _Builder:
             return None
         sub = node["propertyNames"]
         sub_at = at + "/propertyNames"
-        if not isinstance(sub, dict) or (set(sub) - V.ANNOTATIONS - self.extension_keys(sub)) - {"type", "minLength", "maxLength", "pattern"}:
+        if not isinstance(sub, dict) or (set(sub) - self.annotation_keys - self.extension_keys(sub)) - {"type", "minLength", "maxLength", "pattern"}:
             raise self.fail(sub_at, "propertyNames is supported as a string schema (type, minLength, maxLength, pattern)")
         if sub.get("type", "string") != "string":
             raise self.fail(sub_at + "/type", "a property name is a string: propertyNames of another type admits no member")
