@@ -6,8 +6,10 @@ additionalProperties true/false/a schema, patternProperties, propertyNames), arr
 prefixItems or draft-07's tuple items, min/maxItems, uniqueItems, contains), enum/const (1
 beside 1.0, objects, null), numeric bounds and multipleOf, string lengths, patterns and formats,
 anyOf/oneOf/allOf/not, if/then/else, `$ref` to definitions (recursive ones too: an alias of
-itself through arrays, maps and unions, two definitions in a cycle), nullable unions, and
-definition and property names that are Python or TypeScript keywords or collide once normalised.
+itself through arrays, maps and unions, two definitions in a cycle), nullable unions,
+definition and property names that are Python or TypeScript keywords or collide once normalised,
+anchors and `$id`s with references through them (and their refused forms), a root schema with
+`$ref: "#"`, and bindings asserting formats (`x-fuzz-formats: "assert"`: `formats = "assert"`).
 
 `check_batch` puts each drawn schema through `specbind init` alone (a refusal must be exit 2
 with a located message, and `generate` must refuse it too), generates the accepted ones
