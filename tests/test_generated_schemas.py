@@ -401,3 +401,17 @@ def test_an_asserted_format_without_a_type(tmp_path: Path) -> None:
     if "SKIPPED" in report.typescript:
         pytest.skip(f"SKIPPED LOUDLY: {report.typescript}; the Python checks passed")
     assert "documents compared" in report.typescript
+
+
+def test_a_2020_12_id_with_a_fragment_is_refused(tmp_path: Path) -> None:
+    # found by fuzz/schemas.py (seed 2714): in 2020-12 `$id: "#item-1"` (draft-07's anchor
+    # spelling; the meta-schema allows no fragment in $id) was taken for no `$id` at all, so
+    # `$ref: "#item-1"` inside it reached another definition's `$anchor`, where jsonschema reads
+    # a resource of its own and cannot resolve the reference. Refused by init and generate
+    schema = {"$schema": sd.DRAFT2020, "$defs": {
+        "I": {"$anchor": "item-1"},
+        "L": {"$id": "#item-1", "type": "object", "additionalProperties": {"$ref": "#item-1"}},
+    }}
+    report = sd.check_batch([schema, {"$schema": sd.DRAFT2020, "$defs": {"M": {"$id": "m.json#x"}}}], tmp_path, "idfragment", seeds=1, typescript=False)
+    assert report.findings == [], _shown(report.findings)
+    assert report.refused == 2

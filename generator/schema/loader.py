@@ -733,6 +733,10 @@ def check_vocabulary(doc: SchemaDoc, node: Any, at: str) -> None:
             # 2020-12's meta-schema: such an anchor is no plain-name fragment, and `#name` could
             # not reach it (a reference with "/" would even read it as a pointer)
             raise SpecError(doc.display, where, f"$anchor {json.dumps(value)[:40]} is not an anchor name (2020-12: a letter or '_', then letters, digits, '-', '.', '_')")
+        if key == "$id" and isinstance(value, str) and doc.draft == V.DRAFT_2020 and value.partition("#")[2]:
+            # 2020-12's meta-schema: an `$id` has no fragment (an anchor is `$anchor`); readers
+            # disagree on what `#name` here would name (jsonschema: a resource of its own)
+            raise SpecError(doc.display, where, f"$id {json.dumps(value)[:60]} has a fragment, which draft 2020-12 does not allow in $id: name the place with $anchor")
         if key in _MINIMA and isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_DERIVED:
             raise SpecError(
                 doc.display,
