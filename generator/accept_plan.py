@@ -158,6 +158,7 @@ class _Planner:
         self.values: list[Any] = []
         self.tags: list[dict[str, str]] = []
         self.format_names: list[str] = []
+        self.pooled: dict[int, dict[str, int]] = {}  # id of a pool above -> its items' keys -> index
         self.counter = 0
         self.interpreted: set[str] = {name for name, node in table.items() if _unevaluated(node)}
         self.leaves: dict[str, list[Op]] = {}  # definition -> its body, when it may be inlined
@@ -167,11 +168,14 @@ class _Planner:
 
     def _index(self, pool: list[Any], item: Any) -> int:
         key = json.dumps(item, sort_keys=True)  # exact: [0] and [false], 1 and 1.0 stay apart
-        for i, have in enumerate(pool):
-            if json.dumps(have, sort_keys=True) == key:
-                return i
-        pool.append(item)
-        return len(pool) - 1
+        # each pool's items by key: a scan re-encoding the pool for every constant was
+        # quadratic in a wide object's patterns and name sets
+        keys = self.pooled.setdefault(id(pool), {})
+        found = keys.get(key)
+        if found is None:
+            found = keys[key] = len(pool)
+            pool.append(item)
+        return found
 
     def pattern(self, source: str) -> int:
         return self._index(self.patterns, source)

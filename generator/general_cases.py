@@ -373,7 +373,10 @@ class GeneralDeriver:
                         if sample is not _NONE:
                             out.append((f"{prop}-present", {**valid, prop: sample}, ""))
         for key in ("any_of", "one_of"):
-            for i, sub in enumerate(node.get(key, ())):
+            # each probe is judged against every member: on a wide union, members spread as an
+            # object's are (each member's probe for 4,000 `const`s: init took 370 s)
+            members = list(enumerate(node.get(key, ())))
+            for i, sub in spread(members, len(members)):
                 c = self.first(sub)
                 if c is not _NONE:
                     out.append((f"{key}-{i}", c, ""))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections import Counter
 from typing import Any
 
 from ..errors import SpecError, pointer_join
@@ -261,7 +262,7 @@ class _Builder:
         doc = _text(node.get("description")) if isinstance(node, dict) else None
         checks = self.compile_general(node, at)
         if isinstance(node, dict) and node.get("type") == "object" and isinstance(node.get("properties"), dict):
-            required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
+            required = set(node["required"]) if isinstance(node.get("required"), list) else set()
             fields = []
             for wire, sub in node["properties"].items():
                 p_at = pointer_join(at, "properties", wire)
@@ -360,8 +361,7 @@ class _Builder:
             fields[wire] = M.Field(f.wire, f.name, f.type, True, f.loc, loc, f.doc, f.default)
         # the definition's own properties first, in its order; then what it composes
         fields = {w: fields[w] for w in [*props, *(w for w in fields if w not in props)]}
-        names = [f.name for f in fields.values()]
-        clash = {n for n in names if names.count(n) > 1}
+        clash = {n for n, k in Counter(f.name for f in fields.values()).items() if k > 1}
         if clash:
             raise self.fail(at + "/properties", f"properties map to the same snake_case name: {sorted(clash)}")
         closed, closed_loc = self.closedness(node, at)
@@ -641,7 +641,7 @@ class _Builder:
         # `properties` whose values are objects) is made unique
         if name in self.doc.defs or name in self.defs or name in self.building:
             # a union's inline members: named after their tag (a required const string), or numbered
-            required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
+            required = set(node["required"]) if isinstance(node.get("required"), list) else set()
             tags: list[str] = [p["const"] for k, p in (node.get("properties") or {}).items() if k in required and isinstance(p, dict) and isinstance(p.get("const"), str)]
             stem = name + (_pascal(tags[0]) if tags else "")
             name, i = stem, 2

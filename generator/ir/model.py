@@ -167,11 +167,14 @@ class ObjectDef:
         as the schema wrote it): errors about an undeclared member are reported under it."""
         return None if self.closed_loc is None else self.closed_loc.rsplit("/", 1)[1]
 
+    # the fields by wire name, for the tuple they were made from: the passes ask for one field
+    # per member of the object, which a scan of the fields made quadratic in a wide object's width
+    _by_wire: tuple[tuple[Field, ...], dict[str, Field]] | None = field(default=None, init=False, repr=False, compare=False)
+
     def field(self, wire: str) -> Field | None:
-        for f in self.fields:
-            if f.wire == wire:
-                return f
-        return None
+        if self._by_wire is None or self._by_wire[0] is not self.fields:
+            self._by_wire = (self.fields, {f.wire: f for f in reversed(self.fields)})  # the first of a name, as a scan finds
+        return self._by_wire[1].get(wire)
 
 
 @dataclass

@@ -227,12 +227,17 @@ class _Context:
             if isinstance(d, M.EnumDef):
                 members = []
                 taken: set[str] = set()
+                last: dict[str, tuple[str, int]] = {}  # a spelling -> the name its last value took
                 for v in d.values:
                     # values spelled alike as constants (Etc/GMT+1, Etc/GMT-1) are numbered in
-                    # schema order: ETC_GMT_1, ETC_GMT_1_2
-                    name, i = constant(v), 2
+                    # schema order: ETC_GMT_1, ETC_GMT_1_2. Every name up to the one a spelling's
+                    # last value took is taken, so the search goes on from there (from the start,
+                    # k values spelled alike tried k^2/2 names)
+                    stem = constant(v)
+                    name, i = last.get(stem, (stem, 2))
                     while name in taken:
-                        name, i = f"{constant(v)}_{i}", i + 1
+                        name, i = f"{stem}_{i}", i + 1
+                    last[stem] = (name, i)
                     taken.add(name)
                     members.append((name, v))
                 out.append({"name": self.py[d.name], "doc": d.doc, "members": members})

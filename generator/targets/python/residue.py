@@ -48,6 +48,7 @@ the typed value.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any, Callable
 
 from ...ir import model as M
@@ -456,13 +457,14 @@ class _Residues:
         if len(subs) == 2 and any(isinstance(m, M.TNull) for m, _ in subs):
             kinds = ["null" if isinstance(m, M.TNull) else "some" for m, _ in subs]
         ops: list[Op] = []
+        held = Counter(kinds)  # counted once: a count per member was quadratic in a wide union
         for (m, sub), kind in zip(subs, kinds):
             if not sub:
                 continue
             if all(op["op"] == "integral" for op in sub):  # its own test: a float
                 ops += sub[:1]
                 continue
-            if kind is None or kinds.count(kind) > 1:
+            if kind is None or held[kind] > 1:
                 return None
             ops.append({"op": "when", "var": v, "tests": [kind], "body": sub})
         return ops

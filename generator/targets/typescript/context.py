@@ -139,7 +139,8 @@ def _ordered(node: Any) -> Any:
     out = {k: _ordered(v) for k, v in node.items()}
     names = list(node)
     indices = [k for k in names if _INDEX.fullmatch(k) and int(k) < 2**32 - 1]
-    if names != sorted(indices, key=int) + [k for k in names if k not in indices]:
+    numeric = set(indices)  # a list's `in` made an object of n array-index names cost n^2
+    if names != sorted(indices, key=int) + [k for k in names if k not in numeric]:
         out[_ORDER] = names
     return out
 
