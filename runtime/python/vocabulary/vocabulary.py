@@ -25,7 +25,7 @@ import json
 import re
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 from uuid import UUID
 
 from .errors import Issue
@@ -174,14 +174,17 @@ _URI = re.compile(
 _HOST = re.compile(r"^((?![-])[-A-Z\d]{1,63}(?<!-)[.])*(?!-)[-A-Z\d]{1,63}(?<!-)[.]?$", re.IGNORECASE)
 
 
-def _date(text: str) -> bool:
-    if not _DATE.fullmatch(text):
-        return False
+def _reads(read: Callable[[str], object], text: str, refused: type[Exception] = ValueError) -> bool:
+    """Whether `read` takes the text (the checkers jsonschema uses answer by raising)."""
     try:
-        date.fromisoformat(text)
-    except ValueError:
+        read(text)
+    except refused:
         return False
     return True
+
+
+def _date(text: str) -> bool:
+    return _DATE.fullmatch(text) is not None and _reads(date.fromisoformat, text)
 
 
 def _date_time(text: str) -> bool:
@@ -206,20 +209,8 @@ def _ipv6(text: str) -> bool:
         return False
 
 
-def _ipv4(text: str) -> bool:
-    try:
-        ipaddress.IPv4Address(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _uuid(text: str) -> bool:
-    try:
-        UUID(text)
-    except ValueError:
-        return False
-    return all(text[at] == "-" for at in (8, 13, 18, 23))
+    return _reads(UUID, text) and all(text[at] == "-" for at in (8, 13, 18, 23))
 
 
 FORMAT_CHECKS: dict[str, Any] = {
@@ -230,18 +221,10 @@ FORMAT_CHECKS: dict[str, Any] = {
     "email": lambda t: "@" in t,
     "uri": lambda t: _URI.match(t) is not None,
     "hostname": _hostname,
-    "ipv4": _ipv4,
+    "ipv4": lambda t: _reads(ipaddress.IPv4Address, t),
     "ipv6": _ipv6,
-    "regex": lambda t: _compiles(t),
+    "regex": lambda t: _reads(re.compile, t, re.error),
 }
-
-
-def _compiles(text: str) -> bool:
-    try:
-        re.compile(text)
-    except re.error:
-        return False
-    return True
 
 
 
